@@ -1,0 +1,418 @@
+"""AsyncTrustCheckpointSaver: the async twin of ``saver.TrustCheckpointSaver``.
+
+Methods appear in the same order as in ``saver.py`` and differ only in I/O.
+The sync API of this class runs the async one on its event loop from other
+threads, as LangGraph's own async savers do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import (
+    ChannelVersions,
+    Checkpoint,
+    CheckpointMetadata,
+    CheckpointTuple,
+    get_checkpoint_id,
+)
+from psycopg import AsyncConnection, AsyncCursor
+from psycopg_pool import AsyncConnectionPool
+
+from langgraph_trustmem.checkpoint import sql
+from langgraph_trustmem.checkpoint.base import (
+    ACTIVE,
+    Branch,
+    Retention,
+    Session,
+    SessionState,
+    Statements,
+    TrustSaverBase,
+    _thread_id,
+)
+from langgraph_trustmem.checkpoint.hot import AsyncRedisHotTier, LocalHotTier
+from langgraph_trustmem.checkpoint.saver import CONNECTION_KWARGS
+from langgraph_trustmem.config import resolve_keyring, resolve_ladder
+from langgraph_trustmem.crypto import KeyRing
+from langgraph_trustmem.trust import Ladder
+
+
+class AsyncTrustCheckpointSaver(TrustSaverBase):
+    """Async LangGraph checkpointer with the same guarantees as
+    :class:`~langgraph_trustmem.TrustCheckpointSaver`."""
+
+    def __init__(
+        self,
+        conn: AsyncConnection | AsyncConnectionPool,
+        *,
+        key: KeyRing | str | bytes | None = None,
+        hot: LocalHotTier | AsyncRedisHotTier | None = None,
+        levels: Ladder | list[str] | None = None,
+        hot_ttl: float = 3600.0,
+        retention: Retention | None = None,
+        serde: Any = None,
+    ) -> None:
+        keyring = resolve_keyring(key, required=True)
+        assert keyring is not None
+        super().__init__(
+            keyring=keyring,
+            ladder=resolve_ladder(levels),
+            hot_ttl=hot_ttl,
+            retention=retention,
+            serde=serde,
+        )
+        self.conn = conn
+        self.hot = hot if hot is not None else LocalHotTier()
+        self.lock = asyncio.Lock()
+        self.loop = asyncio.get_running_loop()
+
+    @classmethod
+    @asynccontextmanager
+    async def from_conn_string(
+        cls,
+        conn_string: str,
+        *,
+        redis_url: str | None = None,
+        key: KeyRing | str | bytes | None = None,
+        pool_size: int = 8,
+        **kwargs: Any,
+    ) -> AsyncIterator[AsyncTrustCheckpointSaver]:
+        """Open a pooled async saver on a PostgreSQL URL (and Redis URL)."""
+        keyring = resolve_keyring(key, required=True)
+        assert keyring is not None
+        async with AsyncConnectionPool(
+            conn_string, min_size=1, max_size=pool_size, kwargs=CONNECTION_KWARGS, open=False
+        ) as pool:
+            hot: LocalHotTier | AsyncRedisHotTier
+            if redis_url:
+                import redis.asyncio
+
+                hot = AsyncRedisHotTier(redis.asyncio.Redis.from_url(redis_url), keyring)
+            else:
+                hot = LocalHotTier()
+            try:
+                yield cls(pool, key=keyring, hot=hot, **kwargs)
+            finally:
+                await hot.aclose()
+
+    # -- plumbing ----------------------------------------------------------
+
+    @asynccontextmanager
+    async def _cursor(self, *, transaction: bool = False) -> AsyncIterator[AsyncCursor]:
+        if isinstance(self.conn, AsyncConnectionPool):
+            async with self.conn.connection() as conn:
+                async with self._in(conn, transaction) as cur:
+                    yield cur
+        else:
+            async with self.lock, self._in(self.conn, transaction) as cur:
+                yield cur
+
+    @staticmethod
+    @asynccontextmanager
+    async def _in(conn: AsyncConnection, transaction: bool) -> AsyncIterator[AsyncCursor]:
+        if transaction:
+            async with conn.transaction(), conn.cursor() as cur:
+                yield cur
+        else:
+            async with conn.cursor() as cur:
+                yield cur
+
+    async def _run(self, ops: Statements) -> Any:
+        """Run a multi-statement operation in one transaction."""
+        async with self._cursor(transaction=True) as cur:
+            try:
+                query, params, fetch = next(ops)
+                while True:
+                    await cur.execute(query, params, prepare=False)
+                    query, params, fetch = ops.send(await cur.fetchall() if fetch else [])
+            except StopIteration as done:
+                return done.value
+
+    async def setup(self) -> None:
+        """Create or upgrade the schema (safe to call from many processes)."""
+        async with self._cursor(transaction=True) as cur:
+            await cur.execute(sql.MIGRATION_LOCK_SQL)
+            await cur.execute(sql.MIGRATIONS[0])
+            row = await (await cur.execute(sql.SELECT_MIGRATION_SQL)).fetchone()
+            version = -1 if row is None else row[0]
+            for v, migration in enumerate(sql.MIGRATIONS):
+                if v > version:
+                    await cur.execute(migration)
+                    await cur.execute(sql.INSERT_MIGRATION_SQL, (v,))
+
+    # -- reading -----------------------------------------------------------
+
+    async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        thread_id = _thread_id(config)
+        tk = self.thread_key(thread_id)
+        ns = config["configurable"].get("checkpoint_ns", "")
+        cid = get_checkpoint_id(config)
+        entry = await self.hot.aget(tk, ns)
+        if entry is not None and entry.status == ACTIVE and (not cid or cid == entry.checkpoint_id):
+            await self._aenter(config, tk, SessionState(entry.level, entry.status, entry.fork_pending, entry.branch))
+            if (tup := self._tuple_from_hot(tk, thread_id, ns, entry)) is not None:
+                return tup
+        query, params = self._get_params(config, tk)
+        async with self._cursor() as cur:
+            row = await (await cur.execute(query, params)).fetchone()
+            if row is None:
+                state = await (await cur.execute(sql.THREAD_STATE_SQL, (tk,))).fetchone()
+        if row is None:
+            if state is not None:
+                await self._aenter(config, tk, SessionState(state[1], state[2], state[3], state[0]))
+            return None
+        await self._aenter(config, tk, SessionState(row[8], row[9], row[10], row[3]))
+        tup = self._row_to_tuple(tk, thread_id, row)
+        if not cid:
+            await self.hot.aput(tk, ns, self._hot_entry_from_row(tk, row), (), self.hot_ttl)
+        return tup
+
+    async def _aenter(self, config: RunnableConfig, tk: bytes, state: SessionState) -> None:
+        self._remember(tk, state)
+        lower = self._check_run(config, state)
+        if lower is not None:
+            await self.adegrade(config, self.ladder.name(lower))
+
+    async def alist(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> AsyncIterator[CheckpointTuple]:
+        async for tup in self._alist(config, filter, before, limit, None):
+            yield tup
+
+    async def _alist(self, config, filter, before, limit, branch) -> AsyncIterator[CheckpointTuple]:
+        query, params, rest = self._list_query(config, filter, before, limit, branch)
+        async with self._cursor() as cur:
+            rows = await (await cur.execute(query, params)).fetchall()
+        names: dict[bytes, str] = {}
+        count = 0
+        for row in rows:
+            if limit is not None and count >= limit:
+                return
+            tk = bytes(row[12])
+            if tk not in names:
+                names[tk] = self._open_thread_id(tk, row[11])
+            tup = self._row_to_tuple(tk, names[tk], row)
+            if rest and not self._matches(tup.metadata, rest):
+                continue
+            count += 1
+            yield tup
+
+    # -- writing -----------------------------------------------------------
+
+    async def aput(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> RunnableConfig:
+        params, blobs = self._put_params(config, checkpoint, metadata, new_versions)
+        tk = params["tk"]
+        row = await self._run(self._fork_ops(params)) if self._wants_fork(tk, checkpoint) else None
+        forked = row is not None
+        if row is None:
+            async with self._cursor() as cur:
+                row = await (await cur.execute(sql.PUT_SQL, params)).fetchone()
+        next_config = self._after_put(config, params, row)
+        await self.hot.aput(
+            tk,
+            params["ns"],
+            self._hot_entry_for_put(params, blobs, row, forked),
+            [(c, str(v)) for c, v in checkpoint["channel_versions"].items()],
+            self.hot_ttl,
+            params["parent"],
+        )
+        return next_config
+
+    async def aput_writes(
+        self,
+        config: RunnableConfig,
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str = "",
+    ) -> None:
+        if not writes:
+            return
+        query, params, hot = self._writes_params(config, writes, task_id, task_path)
+        async with self._cursor() as cur:
+            await cur.execute(query, params)
+        await self.hot.aadd_writes(params["tk"], params["ns"], params["cid"], hot, self.hot_ttl)
+
+    # -- thread-wide operations -------------------------------------------
+
+    async def adelete_thread(self, thread_id: str) -> None:
+        tk = self.thread_key(str(thread_id))
+        await self._run(self._delete_ops([tk]))
+        await self.hot.adrop([tk])
+        self._forget_session([tk])
+
+    async def adelete_for_runs(self, run_ids: Sequence[str]) -> None:
+        if not run_ids:
+            return
+        tks = await self._run(
+            self._delete_for_runs_ops([self.keyring.hash_id("run", str(r)) for r in run_ids])
+        )
+        await self.hot.adrop(tks)
+
+    async def acopy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
+        dst = self.thread_key(str(target_thread_id))
+        await self._run(self._copy_ops(self.thread_key(str(source_thread_id)), dst, str(target_thread_id)))
+        await self.hot.adrop([dst])
+        self._forget_session([dst])
+
+    async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
+        tks = [self.thread_key(str(t)) for t in thread_ids]
+        if not tks:
+            return
+        await self._run(self._prune_ops(tks, strategy))
+        await self.hot.adrop(tks)
+        self._forget_session(tks)
+
+    async def asweep(self, *, batch: int = 500) -> int:
+        """Delete threads past their retention in every tier."""
+        r = self.retention
+        if r.idle is None and r.max_age is None:
+            return 0
+        total = 0
+        while True:
+            async with self._cursor() as cur:
+                rows = await (
+                    await cur.execute(sql.EXPIRED_THREADS_SQL, {"idle": r.idle, "age": r.max_age, "limit": batch})
+                ).fetchall()
+            tks = [bytes(x[0]) for x in rows]
+            if not tks:
+                return total
+            await self._run(self._delete_ops(tks))
+            await self.hot.adrop(tks)
+            self._forget_session(tks)
+            total += len(tks)
+
+    async def aforget_user(self, user_id: str) -> int:
+        """Delete every thread of ``user_id`` in every tier."""
+        async with self._cursor() as cur:
+            rows = await (await cur.execute(sql.THREADS_OF_USER_SQL, (self.user_key(user_id),))).fetchall()
+        tks = [bytes(r[0]) for r in rows]
+        if tks:
+            await self._run(self._delete_ops(tks))
+            await self.hot.adrop(tks)
+            self._forget_session(tks)
+        return len(tks)
+
+    # -- sessions ----------------------------------------------------------
+
+    async def asession(self, config: RunnableConfig) -> Session | None:
+        """The thread's session, or None for a thread that has not started."""
+        tk = self.thread_key(_thread_id(config))
+        async with self._cursor() as cur:
+            row = await (await cur.execute(sql.THREAD_STATE_SQL, (tk,))).fetchone()
+        if row is None:
+            return None
+        state = SessionState(row[1], row[2], row[3], row[0])
+        self._remember(tk, state)
+        return self._session_view(state)
+
+    async def adegrade(self, config: RunnableConfig, level: str) -> None:
+        """Lower the session's level; the next clean checkpoint forks."""
+        tk = self.thread_key(_thread_id(config))
+        rank = self.ladder.rank(level)
+        async with self._cursor() as cur:
+            row = await (await cur.execute(sql.DEGRADE_SQL, {"tk": tk, "level": rank})).fetchone()
+        await self.hot.adrop([tk])
+        if row is not None:
+            self._remember(tk, SessionState(rank, ACTIVE, True, row[0]))
+
+    async def aterminate(self, config: RunnableConfig) -> None:
+        """End the session and discard the run that let untrusted content in."""
+        tk = self.thread_key(_thread_id(config))
+        run_id = (config.get("metadata") or {}).get("run_id") or config.get("run_id")
+        run_key = self.keyring.hash_id("run", str(run_id)) if run_id else None
+        await self._run(self._terminate_ops(tk, run_key))
+        await self.hot.adrop([tk])
+        self._forget_session([tk])
+
+    async def abranches(self, thread_id: str) -> list[Branch]:
+        """The branches of a thread: the head and the sealed ones."""
+        async with self._cursor() as cur:
+            rows = await (await cur.execute(sql.BRANCHES_SQL, (self.thread_key(str(thread_id)),))).fetchall()
+        return self._branches_from_rows(rows)
+
+    async def alist_branch(
+        self, thread_id: str, branch: int, *, level: str, limit: int | None = None
+    ) -> AsyncIterator[CheckpointTuple]:
+        """The history of one branch, for a caller entitled to ``level``."""
+        self._check_branch_access(await self.abranches(thread_id), branch, level)
+        async for tup in self._alist({"configurable": {"thread_id": thread_id}}, None, None, limit, branch):
+            yield tup
+
+    async def aget_branch_tuple(self, thread_id: str, branch: int, *, level: str) -> CheckpointTuple | None:
+        """The latest checkpoint of one branch (root namespace)."""
+        self._check_branch_access(await self.abranches(thread_id), branch, level)
+        ns_config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
+        async for tup in self._alist(ns_config, None, None, 1, branch):
+            return tup
+        return None
+
+    # -- the sync API, run on this saver's loop ----------------------------
+
+    def _sync(self, coro: Any) -> Any:
+        try:
+            if asyncio.get_running_loop() is self.loop:
+                raise asyncio.InvalidStateError(
+                    "synchronous calls on the async saver must come from another thread; "
+                    "use the a-prefixed methods, or TrustCheckpointSaver"
+                )
+        except RuntimeError:
+            pass
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
+
+    def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        return self._sync(self.aget_tuple(config))
+
+    def list(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> Iterator[CheckpointTuple]:
+        async def collect() -> list[CheckpointTuple]:
+            return [t async for t in self.alist(config, filter=filter, before=before, limit=limit)]
+
+        yield from self._sync(collect())
+
+    def put(self, config, checkpoint, metadata, new_versions) -> RunnableConfig:  # type: ignore[override]
+        return self._sync(self.aput(config, checkpoint, metadata, new_versions))
+
+    def put_writes(self, config, writes, task_id, task_path="") -> None:  # type: ignore[override]
+        return self._sync(self.aput_writes(config, writes, task_id, task_path))
+
+    def delete_thread(self, thread_id: str) -> None:
+        return self._sync(self.adelete_thread(thread_id))
+
+    def delete_for_runs(self, run_ids: Sequence[str]) -> None:
+        return self._sync(self.adelete_for_runs(run_ids))
+
+    def copy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
+        return self._sync(self.acopy_thread(source_thread_id, target_thread_id))
+
+    def prune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
+        return self._sync(self.aprune(thread_ids, strategy=strategy))
+
+    def session(self, config: RunnableConfig) -> Session | None:
+        return self._sync(self.asession(config))
+
+    def degrade(self, config: RunnableConfig, level: str) -> None:
+        return self._sync(self.adegrade(config, level))
+
+    def terminate(self, config: RunnableConfig) -> None:
+        return self._sync(self.aterminate(config))

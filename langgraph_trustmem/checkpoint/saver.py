@@ -1,0 +1,364 @@
+"""TrustCheckpointSaver: the synchronous checkpointer.
+
+Its async twin is ``aio.AsyncTrustCheckpointSaver``; the two keep the same
+methods in the same order, and share everything but I/O through
+``base.TrustSaverBase``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import (
+    ChannelVersions,
+    Checkpoint,
+    CheckpointMetadata,
+    CheckpointTuple,
+    get_checkpoint_id,
+)
+from psycopg import Connection, Cursor
+from psycopg_pool import ConnectionPool
+
+from langgraph_trustmem.checkpoint import sql
+from langgraph_trustmem.checkpoint.base import (
+    ACTIVE,
+    Branch,
+    Retention,
+    Session,
+    SessionState,
+    Statements,
+    TrustSaverBase,
+    _thread_id,
+)
+from langgraph_trustmem.checkpoint.hot import LocalHotTier, RedisHotTier
+from langgraph_trustmem.config import resolve_keyring, resolve_ladder
+from langgraph_trustmem.crypto import KeyRing
+from langgraph_trustmem.trust import Ladder
+
+CONNECTION_KWARGS = {"autocommit": True, "prepare_threshold": 5}
+
+
+class TrustCheckpointSaver(TrustSaverBase):
+    """A LangGraph checkpointer that encrypts everything it writes, keeps a
+    hot copy of each thread's latest checkpoint and forks a thread when its
+    session's trust degrades.
+
+    Use ``from_conn_string`` for a managed pool, or pass a psycopg
+    ``Connection`` (autocommit) or ``ConnectionPool`` you own.
+    """
+
+    def __init__(
+        self,
+        conn: Connection | ConnectionPool,
+        *,
+        key: KeyRing | str | bytes | None = None,
+        hot: LocalHotTier | RedisHotTier | None = None,
+        levels: Ladder | list[str] | None = None,
+        hot_ttl: float = 3600.0,
+        retention: Retention | None = None,
+        serde: Any = None,
+    ) -> None:
+        keyring = resolve_keyring(key, required=True)
+        assert keyring is not None
+        super().__init__(
+            keyring=keyring,
+            ladder=resolve_ladder(levels),
+            hot_ttl=hot_ttl,
+            retention=retention,
+            serde=serde,
+        )
+        self.conn = conn
+        self.hot = hot if hot is not None else LocalHotTier()
+        self.lock = threading.Lock()
+
+    @classmethod
+    @contextmanager
+    def from_conn_string(
+        cls,
+        conn_string: str,
+        *,
+        redis_url: str | None = None,
+        key: KeyRing | str | bytes | None = None,
+        pool_size: int = 8,
+        **kwargs: Any,
+    ) -> Iterator[TrustCheckpointSaver]:
+        """Open a pooled saver on a PostgreSQL URL (and a Redis URL for the
+        hot tier; without one the hot tier lives in this process)."""
+        keyring = resolve_keyring(key, required=True)
+        assert keyring is not None
+        with ConnectionPool(
+            conn_string, min_size=1, max_size=pool_size, kwargs=CONNECTION_KWARGS, open=True
+        ) as pool:
+            hot: LocalHotTier | RedisHotTier
+            if redis_url:
+                import redis
+
+                hot = RedisHotTier(redis.Redis.from_url(redis_url), keyring)
+            else:
+                hot = LocalHotTier()
+            try:
+                yield cls(pool, key=keyring, hot=hot, **kwargs)
+            finally:
+                hot.close()
+
+    # -- plumbing ----------------------------------------------------------
+
+    @contextmanager
+    def _cursor(self, *, transaction: bool = False) -> Iterator[Cursor]:
+        if isinstance(self.conn, ConnectionPool):
+            with self.conn.connection() as conn:
+                yield from self._in(conn, transaction)
+        else:
+            with self.lock:
+                yield from self._in(self.conn, transaction)
+
+    @staticmethod
+    def _in(conn: Connection, transaction: bool) -> Iterator[Cursor]:
+        if transaction:
+            with conn.transaction(), conn.cursor() as cur:
+                yield cur
+        else:
+            with conn.cursor() as cur:
+                yield cur
+
+    def _run(self, ops: Statements) -> Any:
+        """Run a multi-statement operation in one transaction."""
+        with self._cursor(transaction=True) as cur:
+            try:
+                query, params, fetch = next(ops)
+                while True:
+                    cur.execute(query, params, prepare=False)
+                    query, params, fetch = ops.send(cur.fetchall() if fetch else [])
+            except StopIteration as done:
+                return done.value
+
+    def setup(self) -> None:
+        """Create or upgrade the schema (safe to call from many processes)."""
+        with self._cursor(transaction=True) as cur:
+            cur.execute(sql.MIGRATION_LOCK_SQL)
+            cur.execute(sql.MIGRATIONS[0])
+            row = cur.execute(sql.SELECT_MIGRATION_SQL).fetchone()
+            version = -1 if row is None else row[0]
+            for v, migration in enumerate(sql.MIGRATIONS):
+                if v > version:
+                    cur.execute(migration)
+                    cur.execute(sql.INSERT_MIGRATION_SQL, (v,))
+
+    # -- reading -----------------------------------------------------------
+
+    def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        thread_id = _thread_id(config)
+        tk = self.thread_key(thread_id)
+        ns = config["configurable"].get("checkpoint_ns", "")
+        cid = get_checkpoint_id(config)
+        entry = self.hot.get(tk, ns)
+        if entry is not None and entry.status == ACTIVE and (not cid or cid == entry.checkpoint_id):
+            self._enter(config, tk, SessionState(entry.level, entry.status, entry.fork_pending, entry.branch))
+            if (tup := self._tuple_from_hot(tk, thread_id, ns, entry)) is not None:
+                return tup
+        query, params = self._get_params(config, tk)
+        with self._cursor() as cur:
+            row = cur.execute(query, params).fetchone()
+            if row is None:
+                state = cur.execute(sql.THREAD_STATE_SQL, (tk,)).fetchone()
+        if row is None:
+            if state is not None:
+                self._enter(config, tk, SessionState(state[1], state[2], state[3], state[0]))
+            return None
+        self._enter(config, tk, SessionState(row[8], row[9], row[10], row[3]))
+        tup = self._row_to_tuple(tk, thread_id, row)
+        if not cid:
+            self.hot.put(tk, ns, self._hot_entry_from_row(tk, row), (), self.hot_ttl)
+        return tup
+
+    def _enter(self, config: RunnableConfig, tk: bytes, state: SessionState) -> None:
+        self._remember(tk, state)
+        lower = self._check_run(config, state)
+        if lower is not None:
+            self.degrade(config, self.ladder.name(lower))
+
+    def list(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> Iterator[CheckpointTuple]:
+        yield from self._list(config, filter, before, limit, None)
+
+    def _list(self, config, filter, before, limit, branch) -> Iterator[CheckpointTuple]:
+        query, params, rest = self._list_query(config, filter, before, limit, branch)
+        with self._cursor() as cur:
+            rows = cur.execute(query, params).fetchall()
+        names: dict[bytes, str] = {}
+        count = 0
+        for row in rows:
+            if limit is not None and count >= limit:
+                return
+            tk = bytes(row[12])
+            if tk not in names:
+                names[tk] = self._open_thread_id(tk, row[11])
+            tup = self._row_to_tuple(tk, names[tk], row)
+            if rest and not self._matches(tup.metadata, rest):
+                continue
+            count += 1
+            yield tup
+
+    # -- writing -----------------------------------------------------------
+
+    def put(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> RunnableConfig:
+        params, blobs = self._put_params(config, checkpoint, metadata, new_versions)
+        tk = params["tk"]
+        row = self._run(self._fork_ops(params)) if self._wants_fork(tk, checkpoint) else None
+        forked = row is not None
+        if row is None:
+            with self._cursor() as cur:
+                row = cur.execute(sql.PUT_SQL, params).fetchone()
+        next_config = self._after_put(config, params, row)
+        self.hot.put(
+            tk,
+            params["ns"],
+            self._hot_entry_for_put(params, blobs, row, forked),
+            [(c, str(v)) for c, v in checkpoint["channel_versions"].items()],
+            self.hot_ttl,
+            params["parent"],
+        )
+        return next_config
+
+    def put_writes(
+        self,
+        config: RunnableConfig,
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str = "",
+    ) -> None:
+        if not writes:
+            return
+        query, params, hot = self._writes_params(config, writes, task_id, task_path)
+        with self._cursor() as cur:
+            cur.execute(query, params)
+        self.hot.add_writes(params["tk"], params["ns"], params["cid"], hot, self.hot_ttl)
+
+    # -- thread-wide operations -------------------------------------------
+
+    def delete_thread(self, thread_id: str) -> None:
+        tk = self.thread_key(str(thread_id))
+        self._run(self._delete_ops([tk]))
+        self.hot.drop([tk])
+        self._forget_session([tk])
+
+    def delete_for_runs(self, run_ids: Sequence[str]) -> None:
+        if not run_ids:
+            return
+        tks = self._run(self._delete_for_runs_ops([self.keyring.hash_id("run", str(r)) for r in run_ids]))
+        self.hot.drop(tks)
+
+    def copy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
+        dst = self.thread_key(str(target_thread_id))
+        self._run(self._copy_ops(self.thread_key(str(source_thread_id)), dst, str(target_thread_id)))
+        self.hot.drop([dst])
+        self._forget_session([dst])
+
+    def prune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
+        tks = [self.thread_key(str(t)) for t in thread_ids]
+        if not tks:
+            return
+        self._run(self._prune_ops(tks, strategy))
+        self.hot.drop(tks)
+        self._forget_session(tks)
+
+    def sweep(self, *, batch: int = 500) -> int:
+        """Delete threads past their retention (idle or absolute age) in
+        every tier; returns how many were deleted."""
+        r = self.retention
+        if r.idle is None and r.max_age is None:
+            return 0
+        total = 0
+        while True:
+            with self._cursor() as cur:
+                rows = cur.execute(
+                    sql.EXPIRED_THREADS_SQL, {"idle": r.idle, "age": r.max_age, "limit": batch}
+                ).fetchall()
+            tks = [bytes(x[0]) for x in rows]
+            if not tks:
+                return total
+            self._run(self._delete_ops(tks))
+            self.hot.drop(tks)
+            self._forget_session(tks)
+            total += len(tks)
+
+    def forget_user(self, user_id: str) -> int:
+        """Delete every thread started with ``configurable.user_id`` equal to
+        ``user_id``, in every tier. Returns the number of threads removed."""
+        with self._cursor() as cur:
+            tks = [bytes(r[0]) for r in cur.execute(sql.THREADS_OF_USER_SQL, (self.user_key(user_id),))]
+        if tks:
+            self._run(self._delete_ops(tks))
+            self.hot.drop(tks)
+            self._forget_session(tks)
+        return len(tks)
+
+    # -- sessions ----------------------------------------------------------
+
+    def session(self, config: RunnableConfig) -> Session | None:
+        """The thread's session (level, status, head branch), or None for a
+        thread that has not started."""
+        tk = self.thread_key(_thread_id(config))
+        with self._cursor() as cur:
+            row = cur.execute(sql.THREAD_STATE_SQL, (tk,)).fetchone()
+        if row is None:
+            return None
+        state = SessionState(row[1], row[2], row[3], row[0])
+        self._remember(tk, state)
+        return self._session_view(state)
+
+    def degrade(self, config: RunnableConfig, level: str) -> None:
+        """Lower the session's level. The next checkpoint whose content holds
+        nothing above it starts a new branch; the current one is sealed."""
+        tk = self.thread_key(_thread_id(config))
+        rank = self.ladder.rank(level)
+        with self._cursor() as cur:
+            row = cur.execute(sql.DEGRADE_SQL, {"tk": tk, "level": rank}).fetchone()
+        self.hot.drop([tk])
+        if row is not None:
+            self._remember(tk, SessionState(rank, ACTIVE, True, row[0]))
+
+    def terminate(self, config: RunnableConfig) -> None:
+        """End the session: discard the run that let less trusted content in
+        and refuse further runs on the thread."""
+        tk = self.thread_key(_thread_id(config))
+        run_id = (config.get("metadata") or {}).get("run_id") or config.get("run_id")
+        run_key = self.keyring.hash_id("run", str(run_id)) if run_id else None
+        self._run(self._terminate_ops(tk, run_key))
+        self.hot.drop([tk])
+        self._forget_session([tk])
+
+    def branches(self, thread_id: str) -> list[Branch]:
+        """The branches of a thread: the head and the sealed ones."""
+        with self._cursor() as cur:
+            rows = cur.execute(sql.BRANCHES_SQL, (self.thread_key(str(thread_id)),)).fetchall()
+        return self._branches_from_rows(rows)
+
+    def list_branch(
+        self, thread_id: str, branch: int, *, level: str, limit: int | None = None
+    ) -> Iterator[CheckpointTuple]:
+        """The history of one branch, for a caller entitled to ``level``."""
+        self._check_branch_access(self.branches(thread_id), branch, level)
+        yield from self._list({"configurable": {"thread_id": thread_id}}, None, None, limit, branch)
+
+    def get_branch_tuple(self, thread_id: str, branch: int, *, level: str) -> CheckpointTuple | None:
+        """The latest checkpoint of one branch (root namespace)."""
+        self._check_branch_access(self.branches(thread_id), branch, level)
+        ns_config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
+        return next(iter(self._list(ns_config, None, None, 1, branch)), None)

@@ -1,0 +1,341 @@
+"""Every SQL statement of the checkpointer, and its append-only migrations.
+
+Identifiers never reach a column raw: ``thread_key``, ``user_key`` and
+``run_key`` are HMACs (see ``crypto.KeyRing.hash_id``). Channel values,
+writes, checkpoint headers and metadata are AES-GCM envelopes. What stays in
+plaintext is structural: namespaces, channel names, version counters, task
+ids and paths, the checkpoint's ``source`` and ``step``, timestamps and
+trust ranks.
+
+To change the schema, append to ``MIGRATIONS``; never edit an entry that has
+shipped. The position of a migration is its version.
+"""
+
+MIGRATIONS = [
+    "CREATE TABLE IF NOT EXISTS trustmem_checkpoint_migrations (v INTEGER PRIMARY KEY)",
+    """
+    CREATE TABLE IF NOT EXISTS trustmem_threads (
+        thread_key   BYTEA PRIMARY KEY,
+        thread_ct    BYTEA NOT NULL,
+        user_key     BYTEA,
+        head_branch  INTEGER NOT NULL DEFAULT 0,
+        level        SMALLINT NOT NULL,
+        fork_pending BOOLEAN NOT NULL DEFAULT false,
+        status       TEXT NOT NULL DEFAULT 'active',
+        created_at   TIMESTAMPTZ NOT NULL DEFAULT now(),
+        touched_at   TIMESTAMPTZ NOT NULL DEFAULT now()
+    )""",
+    "CREATE INDEX IF NOT EXISTS trustmem_threads_user_idx ON trustmem_threads (user_key)",
+    """
+    CREATE TABLE IF NOT EXISTS trustmem_branches (
+        thread_key    BYTEA NOT NULL,
+        branch        INTEGER NOT NULL,
+        level         SMALLINT NOT NULL,
+        parent_branch INTEGER,
+        forked_from   TEXT,
+        sealed_at     TIMESTAMPTZ,
+        created_at    TIMESTAMPTZ NOT NULL DEFAULT now(),
+        PRIMARY KEY (thread_key, branch)
+    )""",
+    """
+    CREATE TABLE IF NOT EXISTS trustmem_checkpoints (
+        thread_key           BYTEA NOT NULL,
+        checkpoint_ns        TEXT NOT NULL DEFAULT '',
+        checkpoint_id        TEXT NOT NULL,
+        branch               INTEGER NOT NULL DEFAULT 0,
+        parent_checkpoint_id TEXT,
+        run_key              BYTEA,
+        source               TEXT,
+        step                 INTEGER,
+        versions             JSONB NOT NULL,
+        payload              BYTEA NOT NULL,
+        created_at           TIMESTAMPTZ NOT NULL DEFAULT now(),
+        PRIMARY KEY (thread_key, checkpoint_ns, checkpoint_id)
+    )""",
+    "CREATE INDEX IF NOT EXISTS trustmem_checkpoints_run_idx "
+    "ON trustmem_checkpoints (run_key) WHERE run_key IS NOT NULL",
+    """
+    CREATE TABLE IF NOT EXISTS trustmem_blobs (
+        thread_key    BYTEA NOT NULL,
+        checkpoint_ns TEXT NOT NULL DEFAULT '',
+        channel       TEXT NOT NULL,
+        version       TEXT NOT NULL,
+        blob          BYTEA NOT NULL,
+        PRIMARY KEY (thread_key, checkpoint_ns, channel, version)
+    )""",
+    """
+    CREATE TABLE IF NOT EXISTS trustmem_writes (
+        thread_key    BYTEA NOT NULL,
+        checkpoint_ns TEXT NOT NULL DEFAULT '',
+        checkpoint_id TEXT NOT NULL,
+        task_id       TEXT NOT NULL,
+        task_path     TEXT NOT NULL DEFAULT '',
+        idx           INTEGER NOT NULL,
+        channel       TEXT NOT NULL,
+        blob          BYTEA NOT NULL,
+        PRIMARY KEY (thread_key, checkpoint_ns, checkpoint_id, task_id, idx)
+    )""",
+    # Ciphertext does not compress: skip PostgreSQL's attempt at it.
+    "ALTER TABLE trustmem_blobs ALTER COLUMN blob SET STORAGE EXTERNAL",
+    "ALTER TABLE trustmem_writes ALTER COLUMN blob SET STORAGE EXTERNAL",
+    "ALTER TABLE trustmem_checkpoints ALTER COLUMN payload SET STORAGE EXTERNAL",
+]
+
+SELECT_MIGRATION_SQL = "SELECT v FROM trustmem_checkpoint_migrations ORDER BY v DESC LIMIT 1"
+INSERT_MIGRATION_SQL = "INSERT INTO trustmem_checkpoint_migrations (v) VALUES (%s) ON CONFLICT DO NOTHING"
+MIGRATION_LOCK_SQL = "SELECT pg_advisory_xact_lock(7239114501)"
+
+# One round trip per put: touch (or create) the thread, store the new blobs
+# and the checkpoint on the thread's head branch. Nothing is stored when the
+# thread was terminated or the run asks for a level above the session's.
+PUT_SQL = """
+WITH th AS (
+    INSERT INTO trustmem_threads AS t (thread_key, thread_ct, user_key, level)
+    VALUES (%(tk)s, %(tct)s, %(uk)s, %(level)s)
+    ON CONFLICT (thread_key) DO UPDATE
+        SET touched_at = now(), user_key = COALESCE(t.user_key, EXCLUDED.user_key)
+    RETURNING t.head_branch, t.level, t.status, t.fork_pending
+), ok AS (
+    SELECT head_branch FROM th WHERE status = 'active' AND level >= %(min_level)s
+), bl AS (
+    INSERT INTO trustmem_blobs (thread_key, checkpoint_ns, channel, version, blob)
+    SELECT %(tk)s, %(ns)s, u.channel, u.version, u.blob
+    FROM unnest(%(channels)s::text[], %(bversions)s::text[], %(blobs)s::bytea[])
+        AS u(channel, version, blob)
+    WHERE EXISTS (SELECT 1 FROM ok)
+    ON CONFLICT (thread_key, checkpoint_ns, channel, version) DO NOTHING
+), cp AS (
+    INSERT INTO trustmem_checkpoints (thread_key, checkpoint_ns, checkpoint_id, branch,
+        parent_checkpoint_id, run_key, source, step, versions, payload)
+    SELECT %(tk)s, %(ns)s, %(cid)s, ok.head_branch, %(parent)s, %(rk)s, %(source)s,
+        %(step)s, %(versions)s, %(payload)s
+    FROM ok
+    ON CONFLICT (thread_key, checkpoint_ns, checkpoint_id) DO UPDATE
+        SET versions = EXCLUDED.versions, payload = EXCLUDED.payload,
+            source = EXCLUDED.source, step = EXCLUDED.step, run_key = EXCLUDED.run_key
+    RETURNING branch
+)
+SELECT th.head_branch, th.level, th.status, th.fork_pending, (SELECT count(*) FROM cp)
+FROM th
+"""
+
+_WRITES_INSERT = """
+INSERT INTO trustmem_writes (thread_key, checkpoint_ns, checkpoint_id, task_id, task_path,
+    idx, channel, blob)
+SELECT %(tk)s, %(ns)s, %(cid)s, %(task_id)s, %(task_path)s, u.idx, u.channel, u.blob
+FROM unnest(%(idx)s::int[], %(channels)s::text[], %(blobs)s::bytea[]) AS u(idx, channel, blob)
+WHERE NOT EXISTS (
+    SELECT 1 FROM trustmem_threads WHERE thread_key = %(tk)s AND status <> 'active'
+)
+ON CONFLICT (thread_key, checkpoint_ns, checkpoint_id, task_id, idx) DO """
+UPSERT_WRITES_SQL = _WRITES_INSERT + "UPDATE SET channel = EXCLUDED.channel, blob = EXCLUDED.blob"
+INSERT_WRITES_SQL = _WRITES_INSERT + "NOTHING"
+
+# A checkpoint with its blobs, pending writes and thread state. Callers add
+# the WHERE clause; branch visibility is decided by the join on the thread.
+_SELECT_COLUMNS = """
+SELECT c.checkpoint_ns, c.checkpoint_id, c.parent_checkpoint_id, c.branch, c.versions,
+    c.payload,
+    (SELECT array_agg(array[convert_to(b.channel, 'UTF8'), convert_to(b.version, 'UTF8'), b.blob])
+     FROM jsonb_each_text(c.versions) v
+     JOIN trustmem_blobs b ON b.thread_key = c.thread_key AND b.checkpoint_ns = c.checkpoint_ns
+        AND b.channel = v.key AND b.version = v.value) AS blobs,
+    (SELECT array_agg(array[convert_to(w.task_id, 'UTF8'), convert_to(w.channel, 'UTF8'),
+        convert_to(w.task_path, 'UTF8'), convert_to(w.idx::text, 'UTF8'), w.blob]
+        ORDER BY w.task_path, w.task_id, w.idx)
+     FROM trustmem_writes w WHERE w.thread_key = c.thread_key
+        AND w.checkpoint_ns = c.checkpoint_ns AND w.checkpoint_id = c.checkpoint_id) AS writes,
+    t.level, t.status, t.fork_pending, t.thread_ct, t.thread_key
+FROM trustmem_threads t
+JOIN trustmem_checkpoints c ON c.thread_key = t.thread_key
+"""
+
+GET_LATEST_SQL = (
+    _SELECT_COLUMNS
+    + """WHERE t.thread_key = %(tk)s AND c.checkpoint_ns = %(ns)s AND c.branch = %(branch_sel)s
+ORDER BY c.checkpoint_id DESC LIMIT 1"""
+)
+GET_BY_ID_SQL = (
+    _SELECT_COLUMNS
+    + """WHERE t.thread_key = %(tk)s AND c.checkpoint_ns = %(ns)s AND c.checkpoint_id = %(cid)s
+AND c.branch = %(branch_sel)s"""
+)
+HEAD_BRANCH = "t.head_branch"
+
+THREAD_STATE_SQL = (
+    "SELECT head_branch, level, status, fork_pending FROM trustmem_threads WHERE thread_key = %s"
+)
+
+LIST_SQL = _SELECT_COLUMNS  # plus a WHERE clause built by ``list_query``
+
+# Lower a session's level and mark the fork as pending; the head branch's
+# level before the first degrade is recorded, for when it is sealed.
+DEGRADE_SQL = """
+WITH old AS (
+    SELECT thread_key, head_branch, level FROM trustmem_threads
+    WHERE thread_key = %(tk)s AND status = 'active' AND level > %(level)s FOR UPDATE
+), rec AS (
+    INSERT INTO trustmem_branches (thread_key, branch, level)
+    SELECT thread_key, head_branch, level FROM old ON CONFLICT DO NOTHING
+)
+UPDATE trustmem_threads t SET level = %(level)s, fork_pending = true, touched_at = now()
+FROM old WHERE t.thread_key = old.thread_key
+RETURNING t.head_branch
+"""
+
+# The fork, one transaction: lock the thread, seal its head branch, open a
+# new one at the lower level whose first checkpoint has no parent, so no
+# history above the new level is reachable from the head.
+FORK_LOCK_SQL = """
+SELECT head_branch, level, status, fork_pending,
+    (SELECT COALESCE(max(branch), 0) FROM trustmem_branches b WHERE b.thread_key = t.thread_key)
+FROM trustmem_threads t WHERE thread_key = %s FOR UPDATE
+"""
+FORK_SEAL_SQL = """
+INSERT INTO trustmem_branches (thread_key, branch, level, parent_branch, forked_from, sealed_at)
+VALUES (%(tk)s, %(branch)s, %(old_level)s, NULL, NULL, now())
+ON CONFLICT (thread_key, branch) DO UPDATE SET sealed_at = now(), level = EXCLUDED.level
+"""
+FORK_OPEN_SQL = """
+INSERT INTO trustmem_branches (thread_key, branch, level, parent_branch, forked_from)
+VALUES (%(tk)s, %(branch)s, %(level)s, %(parent_branch)s, %(forked_from)s)
+"""
+FORK_MOVE_HEAD_SQL = """
+UPDATE trustmem_threads SET head_branch = %(branch)s, fork_pending = false, touched_at = now()
+WHERE thread_key = %(tk)s
+"""
+BRANCH_LEVEL_SQL = "SELECT level FROM trustmem_branches WHERE thread_key = %s AND branch = %s"
+
+TERMINATE_SQL = """
+UPDATE trustmem_threads SET status = 'terminated', touched_at = now()
+WHERE thread_key = %s RETURNING head_branch
+"""
+# The run that let untrusted content in: from its input checkpoint on.
+TERMINATE_RUN_START_SQL = """
+SELECT checkpoint_id, parent_checkpoint_id FROM trustmem_checkpoints
+WHERE thread_key = %s AND branch = %s AND checkpoint_ns = '' AND (
+    (%s::bytea IS NOT NULL AND run_key = %s) OR (%s::bytea IS NULL AND source = 'input'))
+ORDER BY checkpoint_id ASC LIMIT 1
+"""
+TERMINATE_DROP_SQL = (
+    """DELETE FROM trustmem_writes WHERE thread_key = %(tk)s AND (checkpoint_id >= %(cid)s
+    OR checkpoint_id = %(parent)s)""",
+    """DELETE FROM trustmem_checkpoints WHERE thread_key = %(tk)s AND branch = %(branch)s
+    AND checkpoint_id >= %(cid)s""",
+)
+
+BRANCHES_SQL = """
+SELECT t.head_branch, t.level, b.branch, b.level, b.parent_branch, b.forked_from,
+    b.sealed_at, b.created_at
+FROM trustmem_threads t LEFT JOIN trustmem_branches b ON b.thread_key = t.thread_key
+WHERE t.thread_key = %s ORDER BY b.branch
+"""
+
+DELETE_THREAD_SQL = (
+    "DELETE FROM trustmem_writes WHERE thread_key = ANY(%s)",
+    "DELETE FROM trustmem_blobs WHERE thread_key = ANY(%s)",
+    "DELETE FROM trustmem_checkpoints WHERE thread_key = ANY(%s)",
+    "DELETE FROM trustmem_branches WHERE thread_key = ANY(%s)",
+    "DELETE FROM trustmem_threads WHERE thread_key = ANY(%s)",
+)
+
+THREADS_OF_USER_SQL = "SELECT thread_key FROM trustmem_threads WHERE user_key = %s"
+
+DELETE_FOR_RUNS_SELECT_SQL = """
+SELECT thread_key, checkpoint_ns, checkpoint_id FROM trustmem_checkpoints
+WHERE run_key = ANY(%s)
+"""
+DELETE_FOR_RUNS_SQL = (
+    """DELETE FROM trustmem_writes w USING trustmem_checkpoints c
+    WHERE c.run_key = ANY(%s) AND w.thread_key = c.thread_key
+    AND w.checkpoint_ns = c.checkpoint_ns AND w.checkpoint_id = c.checkpoint_id""",
+    "DELETE FROM trustmem_checkpoints WHERE run_key = ANY(%s) RETURNING thread_key",
+)
+# Blobs that no remaining checkpoint of the thread refers to.
+DELETE_ORPHAN_BLOBS_SQL = """
+DELETE FROM trustmem_blobs b WHERE b.thread_key = ANY(%s) AND NOT EXISTS (
+    SELECT 1 FROM trustmem_checkpoints c
+    WHERE c.thread_key = b.thread_key AND c.checkpoint_ns = b.checkpoint_ns
+    AND c.versions ->> b.channel = b.version)
+"""
+
+COPY_SELECT_SQL = {
+    "thread": """SELECT thread_ct, user_key, head_branch, level, fork_pending, status
+        FROM trustmem_threads WHERE thread_key = %s""",
+    "branches": """SELECT branch, level, parent_branch, forked_from, sealed_at
+        FROM trustmem_branches WHERE thread_key = %s""",
+    "checkpoints": """SELECT checkpoint_ns, checkpoint_id, branch, parent_checkpoint_id, run_key,
+        source, step, versions, payload FROM trustmem_checkpoints WHERE thread_key = %s""",
+    "blobs": """SELECT checkpoint_ns, channel, version, blob FROM trustmem_blobs
+        WHERE thread_key = %s""",
+    "writes": """SELECT checkpoint_ns, checkpoint_id, task_id, task_path, idx, channel, blob
+        FROM trustmem_writes WHERE thread_key = %s""",
+}
+COPY_INSERT_SQL = {
+    "thread": """INSERT INTO trustmem_threads (thread_key, thread_ct, user_key, head_branch,
+        level, fork_pending, status) VALUES (%s, %s, %s, %s, %s, %s, %s)
+        ON CONFLICT (thread_key) DO UPDATE SET head_branch = EXCLUDED.head_branch,
+        level = LEAST(trustmem_threads.level, EXCLUDED.level), touched_at = now()""",
+    "branches": """INSERT INTO trustmem_branches (thread_key, branch, level, parent_branch,
+        forked_from, sealed_at) VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING""",
+    "checkpoints": """INSERT INTO trustmem_checkpoints (thread_key, checkpoint_ns, checkpoint_id,
+        branch, parent_checkpoint_id, run_key, source, step, versions, payload)
+        VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING""",
+    "blobs": """INSERT INTO trustmem_blobs (thread_key, checkpoint_ns, channel, version, blob)
+        VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING""",
+    "writes": """INSERT INTO trustmem_writes (thread_key, checkpoint_ns, checkpoint_id, task_id,
+        task_path, idx, channel, blob) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)
+        ON CONFLICT DO NOTHING""",
+}
+
+# keep_latest on the head branch: the newest checkpoint of each namespace
+# stays, with its writes; sealed branches are a record and are left intact.
+PRUNE_KEEP_LATEST_SQL = (
+    """CREATE TEMP TABLE IF NOT EXISTS trustmem_prune_keep (checkpoint_ns TEXT,
+    checkpoint_id TEXT) ON COMMIT DROP""",
+    """INSERT INTO trustmem_prune_keep SELECT DISTINCT ON (c.checkpoint_ns) c.checkpoint_ns,
+    c.checkpoint_id FROM trustmem_checkpoints c JOIN trustmem_threads t
+    ON t.thread_key = c.thread_key AND t.head_branch = c.branch
+    WHERE c.thread_key = %(tk)s ORDER BY c.checkpoint_ns, c.checkpoint_id DESC""",
+    """DELETE FROM trustmem_writes w USING trustmem_threads t, trustmem_checkpoints c
+    WHERE w.thread_key = %(tk)s AND t.thread_key = w.thread_key AND c.thread_key = w.thread_key
+    AND c.checkpoint_ns = w.checkpoint_ns AND c.checkpoint_id = w.checkpoint_id
+    AND c.branch = t.head_branch AND NOT EXISTS (SELECT 1 FROM trustmem_prune_keep k
+        WHERE k.checkpoint_ns = w.checkpoint_ns AND k.checkpoint_id = w.checkpoint_id)""",
+    """DELETE FROM trustmem_checkpoints c USING trustmem_threads t
+    WHERE c.thread_key = %(tk)s AND t.thread_key = c.thread_key AND c.branch = t.head_branch
+    AND NOT EXISTS (SELECT 1 FROM trustmem_prune_keep k
+        WHERE k.checkpoint_ns = c.checkpoint_ns AND k.checkpoint_id = c.checkpoint_id)""",
+    """UPDATE trustmem_checkpoints c SET parent_checkpoint_id = NULL
+    FROM trustmem_prune_keep k WHERE c.thread_key = %(tk)s
+    AND k.checkpoint_ns = c.checkpoint_ns AND k.checkpoint_id = c.checkpoint_id""",
+)
+
+# Retention: threads idle too long or older than their maximum age.
+EXPIRED_THREADS_SQL = """
+SELECT thread_key FROM trustmem_threads
+WHERE (%(idle)s::float8 IS NOT NULL AND touched_at < now() - make_interval(secs => %(idle)s))
+   OR (%(age)s::float8 IS NOT NULL AND created_at < now() - make_interval(secs => %(age)s))
+LIMIT %(limit)s
+"""
+
+# Key rotation: rows sealed under a key other than the active one.
+ROTATE_SELECT_SQL = {
+    "checkpoints": """SELECT thread_key, checkpoint_ns, checkpoint_id, payload
+        FROM trustmem_checkpoints WHERE substring(payload from 5 for 4) <> %s LIMIT %s""",
+    "blobs": """SELECT thread_key, checkpoint_ns, channel, version, blob
+        FROM trustmem_blobs WHERE substring(blob from 5 for 4) <> %s LIMIT %s""",
+    "writes": """SELECT thread_key, checkpoint_ns, checkpoint_id, task_id, idx, channel, blob
+        FROM trustmem_writes WHERE substring(blob from 5 for 4) <> %s LIMIT %s""",
+    "threads": """SELECT thread_key, thread_ct FROM trustmem_threads
+        WHERE substring(thread_ct from 5 for 4) <> %s LIMIT %s""",
+}
+ROTATE_UPDATE_SQL = {
+    "checkpoints": """UPDATE trustmem_checkpoints SET payload = %s
+        WHERE thread_key = %s AND checkpoint_ns = %s AND checkpoint_id = %s""",
+    "blobs": """UPDATE trustmem_blobs SET blob = %s WHERE thread_key = %s AND checkpoint_ns = %s
+        AND channel = %s AND version = %s""",
+    "writes": """UPDATE trustmem_writes SET blob = %s WHERE thread_key = %s
+        AND checkpoint_ns = %s AND checkpoint_id = %s AND task_id = %s AND idx = %s""",
+    "threads": "UPDATE trustmem_threads SET thread_ct = %s WHERE thread_key = %s",
+}

@@ -1,0 +1,179 @@
+"""Trust levels, labels and the session rules shared by the whole package.
+
+A *ladder* orders levels from least to most sensitive. A *label* is a level
+plus the source that produced a piece of content. A *session* is a thread:
+its level is fixed when the thread starts and only ever goes down (a
+degrade), never up.
+
+Labels travel on LangChain messages in ``additional_kwargs["trustmem"]`` so
+they are persisted with the history and survive serialization; providers'
+adapters ignore unknown keys there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from langgraph_trustmem.errors import UnknownLevelError
+
+LABEL_KEY = "trustmem"
+DEFAULT_LEVELS = ("public", "internal", "personal", "sensitive")
+
+
+class Ladder:
+    """An ordered set of trust levels, least sensitive first.
+
+    Levels are stored as their rank (0 = least sensitive); the names are
+    configuration. Reordering a ladder under existing data changes what the
+    stored ranks mean, so only ever append levels.
+    """
+
+    __slots__ = ("levels", "_rank")
+
+    def __init__(self, levels: Sequence[str] = DEFAULT_LEVELS) -> None:
+        levels = tuple(levels)
+        if not levels or len(set(levels)) != len(levels):
+            raise UnknownLevelError("a ladder needs at least one level and no duplicates")
+        if not all(isinstance(lv, str) and lv for lv in levels):
+            raise UnknownLevelError("ladder levels must be non-empty strings")
+        self.levels = levels
+        self._rank = {name: i for i, name in enumerate(levels)}
+
+    @property
+    def lowest(self) -> str:
+        return self.levels[0]
+
+    @property
+    def highest(self) -> str:
+        return self.levels[-1]
+
+    def rank(self, level: str | int) -> int:
+        """The rank of a level name (or a rank, checked)."""
+        if isinstance(level, bool):
+            raise UnknownLevelError("a trust level must be a level name")
+        if isinstance(level, int):
+            if 0 <= level < len(self.levels):
+                return level
+            raise UnknownLevelError("trust level rank is outside the ladder")
+        try:
+            return self._rank[level]
+        except (KeyError, TypeError):
+            raise UnknownLevelError(
+                "unknown trust level; known levels: " + ", ".join(self.levels)
+            ) from None
+
+    def name(self, level: str | int) -> str:
+        return self.levels[self.rank(level)]
+
+    def join(self, levels: Iterable[str | int]) -> str:
+        """The highest of the given levels (the lowest level if none)."""
+        top = -1
+        for lv in levels:
+            top = max(top, self.rank(lv))
+        return self.levels[max(top, 0)]
+
+    def __contains__(self, level: object) -> bool:
+        return level in self._rank
+
+    def __repr__(self) -> str:
+        return f"Ladder({list(self.levels)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Ladder) and other.levels == self.levels
+
+    def __hash__(self) -> int:
+        return hash(self.levels)
+
+
+DEFAULT_LADDER = Ladder()
+
+
+@dataclass(frozen=True)
+class Label:
+    """Who may see a piece of content (``level``) and where it came from."""
+
+    level: str
+    source: str = "user"
+
+    def as_dict(self) -> dict[str, str]:
+        return {"level": self.level, "source": self.source}
+
+
+def label(message: Any, level: str, *, source: str = "user", ladder: Ladder = DEFAULT_LADDER) -> Any:
+    """Attach a trust label to a LangChain message (in place) and return it."""
+    ladder.rank(level)
+    if not isinstance(source, str) or not source:
+        raise ValueError("a label source must be a non-empty string")
+    kwargs = getattr(message, "additional_kwargs", None)
+    if kwargs is None:
+        raise TypeError("label() takes a LangChain message")
+    kwargs[LABEL_KEY] = {"level": level, "source": source}
+    return message
+
+
+def label_of(message: Any) -> Label | None:
+    """The label carried by a message, or None if it has none."""
+    kwargs = getattr(message, "additional_kwargs", None)
+    if isinstance(message, Mapping):
+        kwargs = message.get("additional_kwargs")
+    if not isinstance(kwargs, Mapping):
+        return None
+    raw = kwargs.get(LABEL_KEY)
+    if not isinstance(raw, Mapping) or not isinstance(raw.get("level"), str):
+        return None
+    return Label(level=raw["level"], source=str(raw.get("source") or "unknown"))
+
+
+def iter_messages(value: Any) -> Iterable[Any]:
+    """The messages held by a channel value (a message or a list of them)."""
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            if hasattr(item, "additional_kwargs"):
+                yield item
+    elif hasattr(value, "additional_kwargs"):
+        yield value
+
+
+def content_rank(values: Iterable[Any], ladder: Ladder = DEFAULT_LADDER) -> int:
+    """The highest label rank among the messages in the given channel values.
+
+    Unlabelled content counts as 0: the saver uses this to check that a
+    state is clean enough for a branch, and only labelled content can be
+    shown to be above a level.
+    """
+    top = 0
+    for value in values:
+        for msg in iter_messages(value):
+            lab = label_of(msg)
+            if lab is not None and lab.level in ladder:
+                top = max(top, ladder.rank(lab.level))
+    return top
+
+
+def requested_level(config: Mapping[str, Any] | None) -> str | None:
+    """The trust level a run asks for in ``configurable.trust`` (or None)."""
+    if not config:
+        return None
+    conf = config.get("configurable") or {}
+    lv = conf.get("trust")
+    if lv is None:
+        return None
+    if not isinstance(lv, str):
+        raise UnknownLevelError("configurable.trust must be a level name")
+    return lv
+
+
+__all__ = [
+    "DEFAULT_LADDER",
+    "DEFAULT_LEVELS",
+    "LABEL_KEY",
+    "Ladder",
+    "Label",
+    "content_rank",
+    "iter_messages",
+    "label",
+    "label_of",
+    "requested_level",
+]
