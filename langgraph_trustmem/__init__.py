@@ -1,0 +1,59 @@
+"""langgraph-trustmem: trust-aware, encrypted memory for LangGraph.
+
+Sessions (threads) hold a trust level fixed when they start; when less
+trusted content enters, the session forks onto a branch that holds nothing
+above the new level, or it ends. See README.md for the model.
+"""
+
+from langgraph_trustmem.checkpoint.aio import AsyncTrustCheckpointSaver
+from langgraph_trustmem.checkpoint.base import Branch, Retention, Session
+from langgraph_trustmem.checkpoint.ephemeral import EphemeralTrustSaver
+from langgraph_trustmem.checkpoint.saver import TrustCheckpointSaver
+from langgraph_trustmem.crypto import KeyRing, generate_key
+from langgraph_trustmem.errors import (
+    BranchAccessDenied,
+    ConfigurationError,
+    InvalidKeyError,
+    MissingKeyError,
+    SecretRejected,
+    SessionTerminated,
+    TamperedDataError,
+    TrustEscalationError,
+    TrustMemError,
+    TrustViolation,
+    UnknownLevelError,
+)
+from langgraph_trustmem.hardening import harden_process
+from langgraph_trustmem.runtime import TrustMem, aopen, open
+from langgraph_trustmem.trust import DEFAULT_LADDER, Ladder, Label, label, label_of
+
+__all__ = [
+    "DEFAULT_LADDER",
+    "AsyncTrustCheckpointSaver",
+    "Branch",
+    "BranchAccessDenied",
+    "ConfigurationError",
+    "EphemeralTrustSaver",
+    "InvalidKeyError",
+    "KeyRing",
+    "Label",
+    "Ladder",
+    "MissingKeyError",
+    "Retention",
+    "SecretRejected",
+    "Session",
+    "SessionTerminated",
+    "TamperedDataError",
+    "TrustCheckpointSaver",
+    "TrustEscalationError",
+    "TrustMem",
+    "TrustMemError",
+    "TrustViolation",
+    "UnknownLevelError",
+    "aopen",
+    "generate_key",
+    "harden_process",
+    "label",
+    "label_of",
+    "open",
+]

@@ -1,0 +1,205 @@
+"""EphemeralTrustSaver: the session rules with state in process memory only.
+
+For deployments that must never put a session on disk (a stateless function
+answering one request, an edge device): nothing is written anywhere, and
+``close()`` (or leaving the ``with`` block) drops every thread. The session
+rules are the same as the persistent savers': a level fixed at the start,
+escalation refused, degrade by fork or terminate.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import ChannelVersions, Checkpoint, CheckpointMetadata, CheckpointTuple
+from langgraph.checkpoint.memory import InMemorySaver
+
+from langgraph_trustmem.checkpoint.base import (
+    ACTIVE,
+    TERMINATED,
+    Branch,
+    Session,
+    SessionState,
+    _thread_id,
+)
+from langgraph_trustmem.errors import BranchAccessDenied, SessionTerminated, TrustEscalationError
+from langgraph_trustmem.trust import DEFAULT_LADDER, Ladder, content_rank, requested_level
+
+
+class EphemeralTrustSaver(InMemorySaver):
+    """In-memory checkpointer with trust sessions; holds nothing after close."""
+
+    def __init__(self, *, levels: Ladder | None = None, serde: Any = None) -> None:
+        super().__init__(serde=serde)
+        self.ladder = levels or DEFAULT_LADDER
+        self._sessions: dict[str, SessionState] = {}
+        self._sealed: dict[str, list[tuple[Branch, InMemorySaver]]] = {}
+        self._head_level: dict[str, int] = {}  # a head branch's level before its degrade
+        self._mutex = threading.RLock()
+
+    # -- session rules -----------------------------------------------------
+
+    def _check(self, config: RunnableConfig) -> SessionState:
+        tid = _thread_id(config)
+        lv = requested_level(config)
+        rank = self.ladder.rank(lv) if lv is not None else None
+        state = self._sessions.get(tid)
+        if state is None:
+            state = SessionState(rank or 0)
+            self._sessions[tid] = state
+            return state
+        if state.status == TERMINATED:
+            raise SessionTerminated("this session was terminated and refuses further runs")
+        if rank is not None and rank > state.level:
+            raise TrustEscalationError(
+                "a run asked for a trust level above its session's; a session's level "
+                "is fixed when its thread starts and never raised"
+            )
+        if rank is not None and rank < state.level:
+            self.degrade(config, self.ladder.name(rank))
+            state = self._sessions[tid]
+        return state
+
+    def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        with self._mutex:
+            if _thread_id(config) in self._sessions:
+                self._check(config)
+            return super().get_tuple(config)
+
+    def put(
+        self, config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, new_versions: ChannelVersions
+    ) -> RunnableConfig:
+        with self._mutex:
+            tid = _thread_id(config)
+            state = self._check(config)
+            if state.fork_pending and content_rank(checkpoint["channel_values"].values(), self.ladder) <= state.level:
+                self._fork(tid, state, config.get("configurable", {}).get("checkpoint_id"))
+                config = {**config, "configurable": {**config["configurable"], "checkpoint_id": None}}
+                state = self._sessions[tid]
+            return super().put(config, checkpoint, metadata, new_versions)
+
+    def _fork(self, tid: str, state: SessionState, forked_from: str | None) -> None:
+        """Move the head branch aside (sealed) and start an empty one."""
+        sealed = InMemorySaver(serde=self.serde)
+        sealed.storage[tid] = self.storage.pop(tid, {})
+        for key in [k for k in self.writes if k[0] == tid]:
+            sealed.writes[key] = self.writes.pop(key)
+        old_level = self._head_level.pop(tid, state.level)
+        self._sealed.setdefault(tid, []).append(
+            (Branch(state.branch, self.ladder.name(old_level), False, forked_from=forked_from), sealed)
+        )
+        # Blobs stay shared: the new branch's root still refers to unchanged channels.
+        sealed.blobs = self.blobs
+        self._sessions[tid] = SessionState(state.level, ACTIVE, False, state.branch + 1)
+
+    def put_writes(self, config: RunnableConfig, writes: Sequence[tuple[str, Any]], task_id: str, task_path: str = "") -> None:
+        with self._mutex:
+            state = self._sessions.get(_thread_id(config))
+            if state is not None and state.status == TERMINATED:
+                return
+            super().put_writes(config, writes, task_id, task_path)
+
+    def session(self, config: RunnableConfig) -> Session | None:
+        state = self._sessions.get(_thread_id(config))
+        if state is None:
+            return None
+        return Session(self.ladder.name(state.level), state.status, state.branch, state.fork_pending)
+
+    def degrade(self, config: RunnableConfig, level: str) -> None:
+        with self._mutex:
+            tid = _thread_id(config)
+            rank = self.ladder.rank(level)
+            state = self._sessions.get(tid)
+            if state is None or state.status != ACTIVE or rank >= state.level:
+                return
+            self._head_level.setdefault(tid, state.level)
+            self._sessions[tid] = SessionState(rank, ACTIVE, True, state.branch)
+
+    def terminate(self, config: RunnableConfig) -> None:
+        with self._mutex:
+            tid = _thread_id(config)
+            state = self._sessions.get(tid, SessionState(0))
+            # Discard the run that let the content in: from its input checkpoint on.
+            ns_store = self.storage.get(tid, {}).get("", {})
+            ids = sorted(ns_store)
+            start = None
+            for cid in reversed(ids):
+                meta = self.serde.loads_typed(ns_store[cid][1])
+                if meta.get("source") == "input":
+                    start = cid
+                    break
+            if start is not None:
+                parent = ns_store[start][2]
+                for cid in [c for c in ids if c >= start]:
+                    del ns_store[cid]
+                for key in [k for k in self.writes if k[0] == tid and (k[2] >= start or k[2] == parent)]:
+                    del self.writes[key]
+            self._sessions[tid] = SessionState(state.level, TERMINATED, False, state.branch)
+
+    def branches(self, thread_id: str) -> list[Branch]:
+        state = self._sessions.get(thread_id)
+        if state is None:
+            return []
+        out = [b for b, _ in self._sealed.get(thread_id, [])]
+        out.append(Branch(branch=state.branch, level=self.ladder.name(state.level), head=True))
+        return out
+
+    def list_branch(self, thread_id: str, branch: int, *, level: str, limit: int | None = None):
+        for b, saver in self._sealed.get(thread_id, []):
+            if b.branch == branch:
+                if self.ladder.rank(level) < self.ladder.rank(b.level):
+                    raise BranchAccessDenied("this branch holds content above the level asked for")
+                yield from saver.list({"configurable": {"thread_id": thread_id}}, limit=limit)
+                return
+        if branch == self._sessions.get(thread_id, SessionState(0)).branch:
+            yield from self.list({"configurable": {"thread_id": thread_id}}, limit=limit)
+            return
+        raise BranchAccessDenied("no such branch on this thread")
+
+    def delete_thread(self, thread_id: str) -> None:
+        with self._mutex:
+            super().delete_thread(thread_id)
+            self._sessions.pop(thread_id, None)
+            self._sealed.pop(thread_id, None)
+
+    async def adelete_thread(self, thread_id: str) -> None:
+        self.delete_thread(thread_id)
+
+    async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        return self.get_tuple(config)
+
+    async def aput(self, config, checkpoint, metadata, new_versions) -> RunnableConfig:  # type: ignore[override]
+        return self.put(config, checkpoint, metadata, new_versions)
+
+    async def aput_writes(self, config, writes, task_id, task_path="") -> None:  # type: ignore[override]
+        self.put_writes(config, writes, task_id, task_path)
+
+    async def asession(self, config: RunnableConfig) -> Session | None:
+        return self.session(config)
+
+    async def adegrade(self, config: RunnableConfig, level: str) -> None:
+        self.degrade(config, level)
+
+    async def aterminate(self, config: RunnableConfig) -> None:
+        self.terminate(config)
+
+    def close(self) -> None:
+        """Drop every thread, branch and session held by this saver."""
+        with self._mutex:
+            self.storage.clear()
+            self.writes.clear()
+            self.blobs.clear()
+            self._sessions.clear()
+            self._sealed.clear()
+            self._head_level.clear()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+        super().__exit__(*exc)
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.close()
+        await super().__aexit__(*exc)

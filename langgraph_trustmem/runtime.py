@@ -1,0 +1,119 @@
+"""``open()`` / ``aopen()``: one call that yields a ready checkpointer (and,
+as the package grows, a store) on configured services or on the embedded
+default.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from langgraph_trustmem.checkpoint.aio import AsyncTrustCheckpointSaver
+from langgraph_trustmem.checkpoint.base import Retention
+from langgraph_trustmem.checkpoint.ephemeral import EphemeralTrustSaver
+from langgraph_trustmem.checkpoint.saver import TrustCheckpointSaver
+from langgraph_trustmem.config import Settings
+from langgraph_trustmem.crypto import KeyRing, generate_key
+from langgraph_trustmem.embedded import EmbeddedPostgres, cluster_dir
+
+
+def _embedded_key(home: Path) -> KeyRing:
+    """The embedded default's key file (mode 0600), created on first use."""
+    path = home / "key"
+    home.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(generate_key() + "\n")
+    return KeyRing.parse(path.read_text())
+
+
+@dataclass
+class TrustMem:
+    """What ``open()`` yields: the checkpointer and the services behind it."""
+
+    checkpointer: Any
+    settings: Settings
+    postgres: EmbeddedPostgres | None = None
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    def forget(self, user_id: str) -> dict[str, int]:
+        """Erase a user's threads (every branch, every tier); the receipt
+        counts what each part removed."""
+        return {"threads": self.checkpointer.forget_user(user_id)}
+
+    async def aforget(self, user_id: str) -> dict[str, int]:
+        return {"threads": await self.checkpointer.aforget_user(user_id)}
+
+
+def _prepare(ephemeral: bool, kwargs: dict[str, Any]) -> tuple[Settings, EmbeddedPostgres | None, KeyRing | None]:
+    settings = Settings.resolve(
+        postgres_url=kwargs.pop("postgres_url", None),
+        redis_url=kwargs.pop("redis_url", None),
+        qdrant_url=kwargs.pop("qdrant_url", None),
+        key=kwargs.pop("key", None),
+        home=kwargs.pop("home", None),
+        levels=kwargs.pop("levels", None),
+    )
+    if ephemeral:
+        return settings, None, None
+    pg = None
+    key = settings.key
+    if settings.embedded:
+        pg = EmbeddedPostgres(cluster_dir(settings.home), durable=kwargs.pop("durable", True))
+        key = key or _embedded_key(settings.home)
+    return settings, pg, key
+
+
+@contextmanager
+def open(*, ephemeral: bool = False, retention: Retention | None = None, **kwargs: Any) -> Iterator[TrustMem]:
+    """Open the trust memory on configured URLs, or start the embedded default.
+
+    Keyword arguments: ``postgres_url``, ``redis_url``, ``qdrant_url``,
+    ``key``, ``home``, ``levels``, ``durable`` (embedded only); the rest go to
+    the checkpointer. ``ephemeral=True`` keeps every session in process
+    memory only and drops it on exit.
+    """
+    settings, pg, key = _prepare(ephemeral, kwargs)
+    if ephemeral:
+        with EphemeralTrustSaver(levels=settings.ladder) as saver:
+            yield TrustMem(saver, settings)
+        return
+    if pg is not None:
+        pg.start()
+    try:
+        url = settings.postgres_url or pg.url  # type: ignore[union-attr]
+        with TrustCheckpointSaver.from_conn_string(
+            url, redis_url=settings.redis_url, key=key, levels=settings.ladder, retention=retention, **kwargs
+        ) as saver:
+            saver.setup()
+            yield TrustMem(saver, settings, pg)
+    finally:
+        if pg is not None:
+            pg.stop()
+
+
+@asynccontextmanager
+async def aopen(*, ephemeral: bool = False, retention: Retention | None = None, **kwargs: Any) -> AsyncIterator[TrustMem]:
+    """Async twin of :func:`open`: yields async savers."""
+    settings, pg, key = _prepare(ephemeral, kwargs)
+    if ephemeral:
+        async with EphemeralTrustSaver(levels=settings.ladder) as saver:
+            yield TrustMem(saver, settings)
+        return
+    if pg is not None:
+        pg.start()
+    try:
+        url = settings.postgres_url or pg.url  # type: ignore[union-attr]
+        async with AsyncTrustCheckpointSaver.from_conn_string(
+            url, redis_url=settings.redis_url, key=key, levels=settings.ladder, retention=retention, **kwargs
+        ) as saver:
+            await saver.setup()
+            yield TrustMem(saver, settings, pg)
+    finally:
+        if pg is not None:
+            pg.stop()
