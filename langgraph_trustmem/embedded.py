@@ -250,13 +250,16 @@ class EmbeddedPostgres:
 
     @property
     def url(self) -> str:
-        return f"postgresql://postgres@/postgres?host={self.sock}&port={self.port}"
+        return self.url_for("postgres")
 
-    def pg_dump(self, *args: str) -> str:
-        """The cluster's dump as SQL text (for audits and tests)."""
+    def url_for(self, dbname: str) -> str:
+        return f"postgresql://postgres@/{dbname}?host={self.sock}&port={self.port}"
+
+    def pg_dump(self, *args: str, dbname: str = "postgres") -> str:
+        """A database's dump as SQL text (for audits and tests)."""
         done = subprocess.run(
             [str(self.bin / "pg_dump"), "-h", str(self.sock), "-p", str(self.port), "-U", "postgres",
-             "-d", "postgres", *args],
+             "-d", dbname, *args],
             capture_output=True, check=True, env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"},
             **_as_user(self.pw),
         )
