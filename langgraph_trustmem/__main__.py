@@ -1,0 +1,3 @@
+from langgraph_trustmem.cli import main
+
+main()
