@@ -307,6 +307,13 @@ class AsyncTrustCheckpointSaver(TrustSaverBase):
             self._forget_session(tks)
         return len(tks)
 
+    async def arotate_keys(self, *, batch: int = 500) -> int:
+        """Re-seal rows sealed with an older key under the active one."""
+        total = 0
+        while n := await self._run(self._rotate_ops(batch)):
+            total += n
+        return total
+
     # -- sessions ----------------------------------------------------------
 
     async def asession(self, config: RunnableConfig) -> Session | None:

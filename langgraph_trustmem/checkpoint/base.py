@@ -610,6 +610,27 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         yield sql.DELETE_ORPHAN_BLOBS_SQL, (tks,), False
         return None
 
+    def _rotate_ops(self, batch: int) -> Statements:
+        """Re-seal up to ``batch`` rows per table that an older key sealed,
+        under the active key. Returns how many rows were re-sealed."""
+        old = [k.to_bytes(4, "big") for k in self.keyring.key_ids if k != self.keyring.active_key_id]
+        if not old:
+            return 0
+        done = 0
+        for table, where in (
+            ("threads", lambda r: aad("thread", bytes(r[0]))),
+            ("checkpoints", lambda r: self._payload_aad(bytes(r[0]), r[1], r[2])),
+            ("blobs", lambda r: self._blob_aad(bytes(r[0]), r[1], r[2], r[3])),
+            ("writes", lambda r: self._write_aad(bytes(r[0]), r[1], r[2], r[3], r[4], r[5])),
+        ):
+            rows = yield sql.ROTATE_SELECT_SQL[table], (old, batch), True
+            for row in rows:
+                place = where(row)
+                sealed = self.keyring.encrypt(self.keyring.decrypt(row[-1], place), place)
+                yield sql.ROTATE_UPDATE_SQL[table], (sealed, *row[:-1]), False
+            done += len(rows)
+        return done
+
     def _branches_from_rows(self, rows: list[tuple]) -> list[Branch]:
         if not rows:
             return []

@@ -309,6 +309,15 @@ class TrustCheckpointSaver(TrustSaverBase):
             self._forget_session(tks)
         return len(tks)
 
+    def rotate_keys(self, *, batch: int = 500) -> int:
+        """Re-seal every row still sealed with an older key under the active
+        one (run after putting a new key first on the ring). Returns the
+        number of rows re-sealed; the old key can leave the ring after."""
+        total = 0
+        while n := self._run(self._rotate_ops(batch)):
+            total += n
+        return total
+
     # -- sessions ----------------------------------------------------------
 
     def session(self, config: RunnableConfig) -> Session | None:

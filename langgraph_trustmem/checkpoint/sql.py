@@ -319,16 +319,16 @@ WHERE (%(idle)s::float8 IS NOT NULL AND touched_at < now() - make_interval(secs 
 LIMIT %(limit)s
 """
 
-# Key rotation: rows sealed under a key other than the active one.
+# Key rotation: rows sealed under one of the ring's older keys.
 ROTATE_SELECT_SQL = {
     "checkpoints": """SELECT thread_key, checkpoint_ns, checkpoint_id, payload
-        FROM trustmem_checkpoints WHERE substring(payload from 5 for 4) <> %s LIMIT %s""",
+        FROM trustmem_checkpoints WHERE substring(payload from 5 for 4) = ANY(%s) LIMIT %s""",
     "blobs": """SELECT thread_key, checkpoint_ns, channel, version, blob
-        FROM trustmem_blobs WHERE substring(blob from 5 for 4) <> %s LIMIT %s""",
+        FROM trustmem_blobs WHERE substring(blob from 5 for 4) = ANY(%s) LIMIT %s""",
     "writes": """SELECT thread_key, checkpoint_ns, checkpoint_id, task_id, idx, channel, blob
-        FROM trustmem_writes WHERE substring(blob from 5 for 4) <> %s LIMIT %s""",
+        FROM trustmem_writes WHERE substring(blob from 5 for 4) = ANY(%s) LIMIT %s""",
     "threads": """SELECT thread_key, thread_ct FROM trustmem_threads
-        WHERE substring(thread_ct from 5 for 4) <> %s LIMIT %s""",
+        WHERE substring(thread_ct from 5 for 4) = ANY(%s) LIMIT %s""",
 }
 ROTATE_UPDATE_SQL = {
     "checkpoints": """UPDATE trustmem_checkpoints SET payload = %s
@@ -336,6 +336,7 @@ ROTATE_UPDATE_SQL = {
     "blobs": """UPDATE trustmem_blobs SET blob = %s WHERE thread_key = %s AND checkpoint_ns = %s
         AND channel = %s AND version = %s""",
     "writes": """UPDATE trustmem_writes SET blob = %s WHERE thread_key = %s
-        AND checkpoint_ns = %s AND checkpoint_id = %s AND task_id = %s AND idx = %s""",
+        AND checkpoint_ns = %s AND checkpoint_id = %s AND task_id = %s AND idx = %s
+        AND channel = %s""",
     "threads": "UPDATE trustmem_threads SET thread_ct = %s WHERE thread_key = %s",
 }

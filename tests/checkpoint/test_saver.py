@@ -115,7 +115,7 @@ def test_key_rotation_reads_old_rows_and_writes_with_the_new_key(pg_url, schema)
                 )
             }
         assert ids == {KeyRing([old]).active_key_id, KeyRing([new]).active_key_id}
-    # once the old key leaves the ring, rows still sealed with it fail loudly
+    # a ring without the old key fails loudly on anything still sealed with it
     with db(pg_url) as conn:
         sealed_old = [
             bytes(r[0])
@@ -125,6 +125,17 @@ def test_key_rotation_reads_old_rows_and_writes_with_the_new_key(pg_url, schema)
     assert sealed_old
     with pytest.raises(TamperedDataError):
         KeyRing([new]).decrypt(sealed_old[0], b"")
+    # re-seal the old rows; then the old key can leave the ring
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=f"{new},{old}") as s3:
+        assert s3.rotate_keys(batch=2) > 0
+        with db(pg_url) as conn:
+            left = conn.execute(
+                "SELECT count(*) FROM trustmem_checkpoints WHERE thread_key = %s "
+                "AND substring(payload from 5 for 4) <> %s",
+                (tk, KeyRing([new]).active_key_id.to_bytes(4, "big")),
+            ).fetchone()[0]
+        assert left == 0
+        assert len(chat_graph(s3).get_state({"configurable": {"thread_id": t}}).values["messages"]) == 4
 
 
 # -- hot tier --------------------------------------------------------------

@@ -1,0 +1,71 @@
+"""The trust ladder, labels and the key ring."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+from langgraph_trustmem import KeyRing, Ladder, TamperedDataError, UnknownLevelError, generate_key, label, label_of
+from langgraph_trustmem.crypto import aad
+from langgraph_trustmem.nodes.gate import infer_label
+from langgraph_trustmem.trust import DEFAULT_LADDER, content_rank
+
+
+def test_ladder_orders_and_joins():
+    assert DEFAULT_LADDER.levels == ("public", "internal", "personal", "sensitive")
+    assert DEFAULT_LADDER.join(["public", "personal", "internal"]) == "personal"
+    assert DEFAULT_LADDER.join([]) == "public"
+    custom = Ladder(["open", "restricted", "phi"])
+    assert custom.rank("phi") == 2 and custom.lowest == "open"
+    with pytest.raises(UnknownLevelError):
+        custom.rank("personal")
+    with pytest.raises(UnknownLevelError):
+        Ladder(["a", "a"])
+
+
+def test_labels_round_trip_through_serialization():
+    from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+
+    m = label(HumanMessage("hi"), "personal", source="email")
+    assert label_of(m).level == "personal" and label_of(m).source == "email"
+    serde = JsonPlusSerializer()
+    back = serde.loads_typed(serde.dumps_typed([m]))[0]
+    assert label_of(back) == label_of(m)
+    assert label_of(HumanMessage("x")) is None
+    assert content_rank([[m, HumanMessage("unlabelled")]]) == 2
+
+
+def test_inferred_labels_follow_taint_and_declared_tools():
+    ladder = DEFAULT_LADDER
+    assert infer_label(HumanMessage("x"), "personal", [], {}, ladder).level == "personal"
+    assert infer_label(AIMessage("x"), "personal", ["public", "personal"], {}, ladder).level == "personal"
+    assert infer_label(ToolMessage("x", tool_call_id="1", name="web"), "personal", [], {}, ladder).level == "public"
+    declared = {"calendar": "personal"}
+    lab = infer_label(ToolMessage("x", tool_call_id="1", name="calendar"), "personal", [], declared, ladder)
+    assert (lab.level, lab.source) == ("personal", "tool:calendar")
+
+
+def test_envelopes_bind_place_and_key():
+    ring = KeyRing.parse(generate_key())
+    sealed = ring.encrypt(b"secret", aad("blob", b"t1", "", "messages", "1"))
+    assert ring.decrypt(sealed, aad("blob", b"t1", "", "messages", "1")) == b"secret"
+    for wrong in (aad("blob", b"t2", "", "messages", "1"), aad("blob", b"t1", "", "messages", "2")):
+        with pytest.raises(TamperedDataError):
+            ring.decrypt(sealed, wrong)
+    with pytest.raises(TamperedDataError):
+        KeyRing.parse(generate_key()).decrypt(sealed, aad("blob", b"t1", "", "messages", "1"))
+    assert "secret" not in repr(ring) and ring.hash_id("user", "u1") == ring.hash_id("user", "u1")
+    assert ring.hash_id("user", "u1") != ring.hash_id("thread", "u1")
+
+
+def test_harden_process_disables_core_dumps():
+    code = (
+        "import resource; from langgraph_trustmem import harden_process; r = harden_process(); "
+        "assert r['core_dumps_disabled'] and resource.getrlimit(resource.RLIMIT_CORE) == (0, 0), r; "
+        "print(r)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "'not_dumpable': True" in out.stdout
