@@ -25,7 +25,7 @@ from langgraph_trustmem.errors import (
 )
 from langgraph_trustmem.hardening import harden_process
 from langgraph_trustmem.runtime import TrustMem, aopen, open
-from langgraph_trustmem.trust import DEFAULT_LADDER, Ladder, Label, label, label_of
+from langgraph_trustmem.trust import DEFAULT_LADDER, Label, Ladder, label, label_of
 
 __all__ = [
     "DEFAULT_LADDER",

@@ -5,7 +5,9 @@ from __future__ import annotations
 import typer
 from rich.console import Console
 
-app = typer.Typer(help="langgraph-trustmem: trust-aware, encrypted memory for LangGraph.", no_args_is_help=True)
+app = typer.Typer(
+    help="langgraph-trustmem: trust-aware, encrypted memory for LangGraph.", no_args_is_help=True
+)
 console = Console()
 
 
@@ -18,7 +20,11 @@ def demo(ephemeral: bool = typer.Option(False, help="Keep everything in process 
     console.print("[bold]langgraph-trustmem demo[/bold] (embedded PostgreSQL, scripted offline model)")
     with langgraph_trustmem.open(ephemeral=ephemeral) as mem:
         result = scenario.run(mem, say=console.print)
-    ok = result["escalation_refused"] and not result["head_mentions_airport"] and result["sealed_mentions_airport"]
+    ok = (
+        result["escalation_refused"]
+        and not result["head_mentions_airport"]
+        and result["sealed_mentions_airport"]
+    )
     console.print("[green]The invariant held.[/green]" if ok else "[red]Unexpected result.[/red]")
     raise typer.Exit(0 if ok else 1)
 

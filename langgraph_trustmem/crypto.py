@@ -23,6 +23,7 @@ import os
 import struct
 from collections.abc import Iterable, Sequence
 
+from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
@@ -60,7 +61,7 @@ def decode_key(text: str | bytes) -> bytes:
 class KeyRing:
     """The keys this process can use; the first one encrypts new data."""
 
-    __slots__ = ("_ciphers", "_active_id", "_id_key", "key_ids")
+    __slots__ = ("_active_id", "_ciphers", "_id_key", "key_ids")
 
     def __init__(self, keys: Sequence[bytes | str]) -> None:
         if not keys:
@@ -108,7 +109,7 @@ class KeyRing:
             raise TamperedDataError("stored value is sealed with a key that is not on the ring")
         try:
             return cipher.decrypt(nonce, envelope[HEADER_SIZE:], aad)
-        except Exception:
+        except InvalidTag:
             raise TamperedDataError("stored value failed authentication") from None
 
     @staticmethod
@@ -122,9 +123,9 @@ class KeyRing:
     def hash_id(self, purpose: str, value: str | bytes) -> bytes:
         """A keyed, deterministic hash of an identifier, for lookups."""
         data = value.encode("utf-8") if isinstance(value, str) else value
-        return hmac.new(
-            self._id_key, purpose.encode("ascii") + b"\x00" + data, hashlib.sha256
-        ).digest()[:ID_HASH_SIZE]
+        return hmac.new(self._id_key, purpose.encode("ascii") + b"\x00" + data, hashlib.sha256).digest()[
+            :ID_HASH_SIZE
+        ]
 
     def hash_hex(self, purpose: str, value: str | bytes) -> str:
         return self.hash_id(purpose, value).hex()

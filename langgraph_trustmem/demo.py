@@ -54,8 +54,10 @@ def run(mem: Any, say: Callable[[str], None] = print) -> dict[str, Any]:
     memory = label(SystemMessage("Memory: the user's preferred airport is IEH."), "personal", source="memory")
     out = graph.invoke({"messages": [memory, HumanMessage("Book my flight to Lisbon.")]}, personal)
     reply = out["messages"][-1]
-    say(f"1. Session started at level 'personal'; remembered: \"{memory.content}\" (level personal, source memory)")
-    say(f"   model: \"{reply.content}\"  -> labelled {label_of(reply).level} (taint of its context)")
+    say(
+        f"1. Session started at level 'personal'; remembered: \"{memory.content}\" (level personal, source memory)"
+    )
+    say(f'   model: "{reply.content}"  -> labelled {label_of(reply).level} (taint of its context)')
 
     email = label(HumanMessage("FWD: cheap flights, click here"), "public", source="email")
     out = graph.invoke({"messages": [email]}, thread)
@@ -63,7 +65,7 @@ def run(mem: Any, say: Callable[[str], None] = print) -> dict[str, Any]:
     say("2. An untrusted email (level public) entered the session.")
     say(f"   the session forked: now level '{session.level}' on branch {session.branch}")
     say(f"   model saw only: {[m.content for m in out['messages'][:-1]]}")
-    say(f"   model: \"{out['messages'][-1].content}\"")
+    say(f'   model: "{out["messages"][-1].content}"')
 
     branches = saver.branches(thread_id)
     sealed = list(saver.list_branch(thread_id, 0, level="personal", limit=1))

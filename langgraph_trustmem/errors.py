@@ -7,27 +7,35 @@ ids), which may be PHI.
 
 from __future__ import annotations
 
+
 class TrustMemError(Exception):
     """Base class of every error raised by langgraph-trustmem."""
+
 
 class ConfigurationError(TrustMemError, ValueError):
     """The library was started with missing or invalid settings."""
 
+
 class MissingKeyError(ConfigurationError):
     """Real service URLs were configured but no encryption key was given."""
 
+
 class InvalidKeyError(ConfigurationError):
     """An encryption key is not 32 bytes of base64."""
+
 
 class TamperedDataError(TrustMemError):
     """A stored value failed authentication: plaintext, altered, moved or
     encrypted under a key this process does not hold."""
 
+
 class UnknownLevelError(TrustMemError, ValueError):
     """A trust level name is not on the configured ladder."""
 
+
 class TrustViolation(TrustMemError):
     """Base class of refusals made to keep the session trust invariant."""
+
 
 class TrustEscalationError(TrustViolation):
     """A run asked for a higher trust level than its session holds.
@@ -35,12 +43,15 @@ class TrustEscalationError(TrustViolation):
     A session's level is fixed when the thread starts and can only go down.
     """
 
+
 class SessionTerminated(TrustViolation):
     """The session was ended because less trusted content entered it under
     the ``terminate`` policy; the thread refuses further runs."""
 
+
 class BranchAccessDenied(TrustViolation):
     """A sealed branch was asked for at a level below the one it holds."""
+
 
 class SecretRejected(TrustMemError, ValueError):
     """A value to be remembered contains a secret; the message names the kind
@@ -53,6 +64,7 @@ class SecretRejected(TrustMemError, ValueError):
             + ", ".join(self.kinds)
             + "); store a reference to a secret manager instead"
         )
+
 
 __all__ = [
     "BranchAccessDenied",

@@ -50,7 +50,9 @@ class TrustMem:
         return {"threads": await self.checkpointer.aforget_user(user_id)}
 
 
-def _prepare(ephemeral: bool, kwargs: dict[str, Any]) -> tuple[Settings, EmbeddedPostgres | None, KeyRing | None]:
+def _prepare(
+    ephemeral: bool, kwargs: dict[str, Any]
+) -> tuple[Settings, EmbeddedPostgres | None, KeyRing | None]:
     settings = Settings.resolve(
         postgres_url=kwargs.pop("postgres_url", None),
         redis_url=kwargs.pop("redis_url", None),
@@ -98,7 +100,9 @@ def open(*, ephemeral: bool = False, retention: Retention | None = None, **kwarg
 
 
 @asynccontextmanager
-async def aopen(*, ephemeral: bool = False, retention: Retention | None = None, **kwargs: Any) -> AsyncIterator[TrustMem]:
+async def aopen(
+    *, ephemeral: bool = False, retention: Retention | None = None, **kwargs: Any
+) -> AsyncIterator[TrustMem]:
     """Async twin of :func:`open`: yields async savers."""
     settings, pg, key = _prepare(ephemeral, kwargs)
     if ephemeral:

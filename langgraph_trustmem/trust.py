@@ -30,7 +30,7 @@ class Ladder:
     stored ranks mean, so only ever append levels.
     """
 
-    __slots__ = ("levels", "_rank")
+    __slots__ = ("_rank", "levels")
 
     def __init__(self, levels: Sequence[str] = DEFAULT_LEVELS) -> None:
         levels = tuple(levels)
@@ -60,9 +60,7 @@ class Ladder:
         try:
             return self._rank[level]
         except (KeyError, TypeError):
-            raise UnknownLevelError(
-                "unknown trust level; known levels: " + ", ".join(self.levels)
-            ) from None
+            raise UnknownLevelError("unknown trust level; known levels: " + ", ".join(self.levels)) from None
 
     def name(self, level: str | int) -> str:
         return self.levels[self.rank(level)]
@@ -169,8 +167,8 @@ __all__ = [
     "DEFAULT_LADDER",
     "DEFAULT_LEVELS",
     "LABEL_KEY",
-    "Ladder",
     "Label",
+    "Ladder",
     "content_rank",
     "iter_messages",
     "label",

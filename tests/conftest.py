@@ -7,15 +7,14 @@ as child processes; nothing needs to be running before the suite starts.
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 from pathlib import Path
 
 import pytest
 
-from langgraph_trustmem.embedded import EmbeddedPostgres, EmbeddedRedis
 from langgraph_trustmem.crypto import generate_key
+from langgraph_trustmem.embedded import EmbeddedPostgres, EmbeddedRedis
 
 
 @pytest.fixture(scope="session")

@@ -43,6 +43,5 @@ async def test_aopen_on_urls(pg_url, redis_url, key, schema, monkeypatch):
 def test_urls_without_a_key_refuse(pg_url, monkeypatch):
     monkeypatch.setenv("TRUSTMEM_POSTGRES_URL", pg_url)
     monkeypatch.delenv("TRUSTMEM_KEY", raising=False)
-    with pytest.raises(MissingKeyError):
-        with langgraph_trustmem.open():
-            pass
+    with pytest.raises(MissingKeyError), langgraph_trustmem.open():
+        pass

@@ -8,7 +8,15 @@ import sys
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
-from langgraph_trustmem import KeyRing, Ladder, TamperedDataError, UnknownLevelError, generate_key, label, label_of
+from langgraph_trustmem import (
+    KeyRing,
+    Ladder,
+    TamperedDataError,
+    UnknownLevelError,
+    generate_key,
+    label,
+    label_of,
+)
 from langgraph_trustmem.crypto import aad
 from langgraph_trustmem.nodes.gate import infer_label
 from langgraph_trustmem.trust import DEFAULT_LADDER, content_rank
@@ -42,7 +50,10 @@ def test_inferred_labels_follow_taint_and_declared_tools():
     ladder = DEFAULT_LADDER
     assert infer_label(HumanMessage("x"), "personal", [], {}, ladder).level == "personal"
     assert infer_label(AIMessage("x"), "personal", ["public", "personal"], {}, ladder).level == "personal"
-    assert infer_label(ToolMessage("x", tool_call_id="1", name="web"), "personal", [], {}, ladder).level == "public"
+    assert (
+        infer_label(ToolMessage("x", tool_call_id="1", name="web"), "personal", [], {}, ladder).level
+        == "public"
+    )
     declared = {"calendar": "personal"}
     lab = infer_label(ToolMessage("x", tool_call_id="1", name="calendar"), "personal", [], declared, ladder)
     assert (lab.level, lab.source) == ("personal", "tool:calendar")

@@ -104,9 +104,8 @@ class AsyncTrustCheckpointSaver(TrustSaverBase):
     @asynccontextmanager
     async def _cursor(self, *, transaction: bool = False) -> AsyncIterator[AsyncCursor]:
         if isinstance(self.conn, AsyncConnectionPool):
-            async with self.conn.connection() as conn:
-                async with self._in(conn, transaction) as cur:
-                    yield cur
+            async with self.conn.connection() as conn, self._in(conn, transaction) as cur:
+                yield cur
         else:
             async with self.lock, self._in(self.conn, transaction) as cur:
                 yield cur
@@ -153,7 +152,9 @@ class AsyncTrustCheckpointSaver(TrustSaverBase):
         cid = get_checkpoint_id(config)
         entry = await self.hot.aget(tk, ns)
         if entry is not None and entry.status == ACTIVE and (not cid or cid == entry.checkpoint_id):
-            await self._aenter(config, tk, SessionState(entry.level, entry.status, entry.fork_pending, entry.branch))
+            await self._aenter(
+                config, tk, SessionState(entry.level, entry.status, entry.fork_pending, entry.branch)
+            )
             if (tup := self._tuple_from_hot(tk, thread_id, ns, entry)) is not None:
                 return tup
         query, params = self._get_params(config, tk)
@@ -286,7 +287,9 @@ class AsyncTrustCheckpointSaver(TrustSaverBase):
         while True:
             async with self._cursor() as cur:
                 rows = await (
-                    await cur.execute(sql.EXPIRED_THREADS_SQL, {"idle": r.idle, "age": r.max_age, "limit": batch})
+                    await cur.execute(
+                        sql.EXPIRED_THREADS_SQL, {"idle": r.idle, "age": r.max_age, "limit": batch}
+                    )
                 ).fetchall()
             tks = [bytes(x[0]) for x in rows]
             if not tks:

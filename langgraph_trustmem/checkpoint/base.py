@@ -9,6 +9,7 @@ That keeps one copy of each operation's logic for both twins.
 
 from __future__ import annotations
 
+import logging
 import random
 import threading
 from collections.abc import Generator, Iterable, Mapping, Sequence
@@ -35,9 +36,12 @@ from langgraph_trustmem.crypto import KeyRing, aad
 from langgraph_trustmem.errors import (
     BranchAccessDenied,
     SessionTerminated,
+    TamperedDataError,
     TrustEscalationError,
 )
 from langgraph_trustmem.trust import DEFAULT_LADDER, Ladder, content_rank, requested_level
+
+log = logging.getLogger(__name__)
 
 Statements = Generator[tuple[str, Any, bool], list[tuple], Any]
 
@@ -176,7 +180,9 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
     def _payload_aad(self, tk: bytes, ns: str, cid: str) -> bytes:
         return aad("checkpoint", tk, ns, cid)
 
-    def _seal_payload(self, tk: bytes, ns: str, checkpoint: Checkpoint, metadata: Mapping[str, Any], parent: str | None) -> bytes:
+    def _seal_payload(
+        self, tk: bytes, ns: str, checkpoint: Checkpoint, metadata: Mapping[str, Any], parent: str | None
+    ) -> bytes:
         header = {
             "v": checkpoint["v"],
             "id": checkpoint["id"],
@@ -346,13 +352,17 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         old_level = old[0][0] if old else level
         new_branch = max(top, head) + 1
         yield sql.FORK_SEAL_SQL, {"tk": tk, "branch": head, "old_level": old_level}, False
-        yield sql.FORK_OPEN_SQL, {
-            "tk": tk,
-            "branch": new_branch,
-            "level": level,
-            "parent_branch": head,
-            "forked_from": params["parent"],
-        }, False
+        yield (
+            sql.FORK_OPEN_SQL,
+            {
+                "tk": tk,
+                "branch": new_branch,
+                "level": level,
+                "parent_branch": head,
+                "forked_from": params["parent"],
+            },
+            False,
+        )
         yield sql.FORK_MOVE_HEAD_SQL, {"tk": tk, "branch": new_branch}, False
         rows = yield sql.PUT_SQL, {**params, "parent": None, "min_level": 0}, True
         return rows[0]
@@ -409,7 +419,9 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         }
         writes = {}
         for task_id, channel, task_path, idx, blob in write_rows or ():
-            writes[(bytes(task_id).decode(), int(bytes(idx)), bytes(channel).decode(), bytes(task_path).decode())] = bytes(blob)
+            writes[
+                (bytes(task_id).decode(), int(bytes(idx)), bytes(channel).decode(), bytes(task_path).decode())
+            ] = bytes(blob)
         return self._assemble(tk, thread_id, ns, cid, parent, payload, blobs, writes)
 
     def _assemble(
@@ -456,12 +468,19 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         return CheckpointTuple(config, checkpoint, header["metadata"], parent_config, pending)
 
     def _tuple_from_hot(self, tk: bytes, thread_id: str, ns: str, entry: HotEntry) -> CheckpointTuple | None:
-        header_versions = None
         try:
             tup = self._assemble(
-                tk, thread_id, ns, entry.checkpoint_id, entry.parent_id, entry.payload, entry.blobs, entry.writes
+                tk,
+                thread_id,
+                ns,
+                entry.checkpoint_id,
+                entry.parent_id,
+                entry.payload,
+                entry.blobs,
+                entry.writes,
             )
-        except Exception:
+        except (TamperedDataError, ValueError, KeyError):
+            log.warning("a hot-tier entry failed to open; reading PostgreSQL instead")
             return None
         header_versions = tup.checkpoint["channel_versions"]
         # An entry written by a process that never saw some unchanged
@@ -472,7 +491,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         return tup
 
     def _hot_entry_from_row(self, tk: bytes, row: Sequence[Any]) -> HotEntry:
-        ns, cid, parent, branch, _versions, payload, blob_rows, write_rows = row[:8]
+        _ns, cid, parent, branch, _versions, payload, blob_rows, write_rows = row[:8]
         level, status, fork_pending = row[8], row[9], row[10]
         return HotEntry(
             checkpoint_id=cid,
@@ -572,9 +591,11 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         if not rows:
             return False
         _ct, user_key, head, level, pending, status = rows[0]
-        yield sql.COPY_INSERT_SQL["thread"], (
-            dst, self._seal_thread_id(dst, dst_thread_id), user_key, head, level, pending, status
-        ), False
+        yield (
+            sql.COPY_INSERT_SQL["thread"],
+            (dst, self._seal_thread_id(dst, dst_thread_id), user_key, head, level, pending, status),
+            False,
+        )
         for b in (yield sql.COPY_SELECT_SQL["branches"], (src,), True):
             yield sql.COPY_INSERT_SQL["branches"], (dst, *b), False
         for ns, cid, branch, parent, rk, source, step, versions, payload in (
@@ -582,9 +603,11 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         ):
             typed = self._open_typed(payload, self._payload_aad(src, ns, cid))
             sealed = self._seal_typed(typed, self._payload_aad(dst, ns, cid))
-            yield sql.COPY_INSERT_SQL["checkpoints"], (
-                dst, ns, cid, branch, parent, rk, source, step, Jsonb(versions), sealed
-            ), False
+            yield (
+                sql.COPY_INSERT_SQL["checkpoints"],
+                (dst, ns, cid, branch, parent, rk, source, step, Jsonb(versions), sealed),
+                False,
+            )
         for ns, channel, version, blob in (yield sql.COPY_SELECT_SQL["blobs"], (src,), True):
             typed = self._open_typed(blob, self._blob_aad(src, ns, channel, version))
             sealed = self._seal_typed(typed, self._blob_aad(dst, ns, channel, version))
@@ -594,7 +617,11 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         ):
             typed = self._open_typed(blob, self._write_aad(src, ns, cid, task_id, idx, channel))
             sealed = self._seal_typed(typed, self._write_aad(dst, ns, cid, task_id, idx, channel))
-            yield sql.COPY_INSERT_SQL["writes"], (dst, ns, cid, task_id, task_path, idx, channel, sealed), False
+            yield (
+                sql.COPY_INSERT_SQL["writes"],
+                (dst, ns, cid, task_id, task_path, idx, channel, sealed),
+                False,
+            )
         return True
 
     def _prune_ops(self, tks: list[bytes], strategy: str) -> Statements:

@@ -70,12 +70,19 @@ class EphemeralTrustSaver(InMemorySaver):
             return super().get_tuple(config)
 
     def put(
-        self, config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, new_versions: ChannelVersions
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
     ) -> RunnableConfig:
         with self._mutex:
             tid = _thread_id(config)
             state = self._check(config)
-            if state.fork_pending and content_rank(checkpoint["channel_values"].values(), self.ladder) <= state.level:
+            if (
+                state.fork_pending
+                and content_rank(checkpoint["channel_values"].values(), self.ladder) <= state.level
+            ):
                 self._fork(tid, state, config.get("configurable", {}).get("checkpoint_id"))
                 config = {**config, "configurable": {**config["configurable"], "checkpoint_id": None}}
                 state = self._sessions[tid]
@@ -95,7 +102,9 @@ class EphemeralTrustSaver(InMemorySaver):
         sealed.blobs = self.blobs
         self._sessions[tid] = SessionState(state.level, ACTIVE, False, state.branch + 1)
 
-    def put_writes(self, config: RunnableConfig, writes: Sequence[tuple[str, Any]], task_id: str, task_path: str = "") -> None:
+    def put_writes(
+        self, config: RunnableConfig, writes: Sequence[tuple[str, Any]], task_id: str, task_path: str = ""
+    ) -> None:
         with self._mutex:
             state = self._sessions.get(_thread_id(config))
             if state is not None and state.status == TERMINATED:

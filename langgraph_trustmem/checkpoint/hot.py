@@ -59,7 +59,9 @@ class LocalHotTier:
     def __init__(self, max_entries: int = 4096) -> None:
         self.max_entries = max_entries
         # (thread key, ns) -> (expiry, entry or None, writes by checkpoint id)
-        self._entries: OrderedDict[tuple[bytes, str], tuple[float, HotEntry | None, dict[str, dict[WriteKey, bytes]]]] = OrderedDict()
+        self._entries: OrderedDict[
+            tuple[bytes, str], tuple[float, HotEntry | None, dict[str, dict[WriteKey, bytes]]]
+        ] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, tk: bytes, ns: str) -> HotEntry | None:
@@ -74,7 +76,15 @@ class LocalHotTier:
             self._entries.move_to_end((tk, ns))
             return replace(entry, blobs=dict(entry.blobs), writes=dict(writes.get(entry.checkpoint_id, {})))
 
-    def put(self, tk: bytes, ns: str, entry: HotEntry, keep: Iterable[BlobKey], ttl: float, prev: str | None = None) -> None:
+    def put(
+        self,
+        tk: bytes,
+        ns: str,
+        entry: HotEntry,
+        keep: Iterable[BlobKey],
+        ttl: float,
+        prev: str | None = None,
+    ) -> None:
         with self._lock:
             current = self._entries.get((tk, ns))
             blobs = dict(entry.blobs)
@@ -98,7 +108,9 @@ class LocalHotTier:
             while len(self._entries) > self.max_entries:
                 self._entries.popitem(last=False)
 
-    def add_writes(self, tk: bytes, ns: str, checkpoint_id: str, writes: Mapping[WriteKey, bytes], ttl: float = 3600.0) -> None:
+    def add_writes(
+        self, tk: bytes, ns: str, checkpoint_id: str, writes: Mapping[WriteKey, bytes], ttl: float = 3600.0
+    ) -> None:
         with self._lock:
             current = self._entries.get((tk, ns))
             if current is None:
@@ -122,10 +134,20 @@ class LocalHotTier:
     async def aget(self, tk: bytes, ns: str) -> HotEntry | None:
         return self.get(tk, ns)
 
-    async def aput(self, tk: bytes, ns: str, entry: HotEntry, keep: Iterable[BlobKey], ttl: float, prev: str | None = None) -> None:
+    async def aput(
+        self,
+        tk: bytes,
+        ns: str,
+        entry: HotEntry,
+        keep: Iterable[BlobKey],
+        ttl: float,
+        prev: str | None = None,
+    ) -> None:
         self.put(tk, ns, entry, keep, ttl, prev)
 
-    async def aadd_writes(self, tk: bytes, ns: str, checkpoint_id: str, writes: Mapping[WriteKey, bytes], ttl: float = 3600.0) -> None:
+    async def aadd_writes(
+        self, tk: bytes, ns: str, checkpoint_id: str, writes: Mapping[WriteKey, bytes], ttl: float = 3600.0
+    ) -> None:
         self.add_writes(tk, ns, checkpoint_id, writes, ttl)
 
     async def adrop(self, tks: Iterable[bytes]) -> None:
@@ -199,7 +221,9 @@ class _RedisCodec:
     def _meta_aad(self, tk: bytes, ns: str) -> bytes:
         return aad("hot-meta", tk, ns)
 
-    def encode(self, tk: bytes, ns: str, entry: HotEntry, keep: Iterable[BlobKey], ttl: float, prev: str | None) -> tuple[list[str], list[Any]]:
+    def encode(
+        self, tk: bytes, ns: str, entry: HotEntry, keep: Iterable[BlobKey], ttl: float, prev: str | None
+    ) -> tuple[list[str], list[Any]]:
         meta = ormsgpack.packb([entry.parent_id, entry.branch, entry.level, entry.status, entry.fork_pending])
         fields: list[Any] = [b"m", self.keyring.encrypt(meta, self._meta_aad(tk, ns)), b"p", entry.payload]
         for k, blob in entry.blobs.items():
@@ -248,11 +272,21 @@ class RedisHotTier:
     def get(self, tk: bytes, ns: str) -> HotEntry | None:
         return self.codec.decode(tk, ns, self.client.hgetall(self.codec.key(tk, ns)))
 
-    def put(self, tk: bytes, ns: str, entry: HotEntry, keep: Iterable[BlobKey], ttl: float, prev: str | None = None) -> None:
+    def put(
+        self,
+        tk: bytes,
+        ns: str,
+        entry: HotEntry,
+        keep: Iterable[BlobKey],
+        ttl: float,
+        prev: str | None = None,
+    ) -> None:
         keys, args = self.codec.encode(tk, ns, entry, keep, ttl, prev)
         self._put(keys=keys, args=args)
 
-    def add_writes(self, tk: bytes, ns: str, checkpoint_id: str, writes: Mapping[WriteKey, bytes], ttl: float = 3600.0) -> None:
+    def add_writes(
+        self, tk: bytes, ns: str, checkpoint_id: str, writes: Mapping[WriteKey, bytes], ttl: float = 3600.0
+    ) -> None:
         if writes:
             self._add(keys=[self.codec.key(tk, ns)], args=self.codec.writes_args(checkpoint_id, writes, ttl))
 
@@ -278,13 +312,25 @@ class AsyncRedisHotTier:
     async def aget(self, tk: bytes, ns: str) -> HotEntry | None:
         return self.codec.decode(tk, ns, await self.client.hgetall(self.codec.key(tk, ns)))
 
-    async def aput(self, tk: bytes, ns: str, entry: HotEntry, keep: Iterable[BlobKey], ttl: float, prev: str | None = None) -> None:
+    async def aput(
+        self,
+        tk: bytes,
+        ns: str,
+        entry: HotEntry,
+        keep: Iterable[BlobKey],
+        ttl: float,
+        prev: str | None = None,
+    ) -> None:
         keys, args = self.codec.encode(tk, ns, entry, keep, ttl, prev)
         await self._put(keys=keys, args=args)
 
-    async def aadd_writes(self, tk: bytes, ns: str, checkpoint_id: str, writes: Mapping[WriteKey, bytes], ttl: float = 3600.0) -> None:
+    async def aadd_writes(
+        self, tk: bytes, ns: str, checkpoint_id: str, writes: Mapping[WriteKey, bytes], ttl: float = 3600.0
+    ) -> None:
         if writes:
-            await self._add(keys=[self.codec.key(tk, ns)], args=self.codec.writes_args(checkpoint_id, writes, ttl))
+            await self._add(
+                keys=[self.codec.key(tk, ns)], args=self.codec.writes_args(checkpoint_id, writes, ttl)
+            )
 
     async def adrop(self, tks: Iterable[bytes]) -> None:
         for tk in tks:

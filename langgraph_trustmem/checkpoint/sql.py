@@ -52,8 +52,7 @@ MIGRATIONS = [
         created_at           TIMESTAMPTZ NOT NULL DEFAULT now(),
         PRIMARY KEY (thread_key, checkpoint_ns, checkpoint_id)
     )""",
-    "CREATE INDEX IF NOT EXISTS trustmem_checkpoints_run_idx "
-    "ON trustmem_checkpoints (run_key) WHERE run_key IS NOT NULL",
+    "CREATE INDEX IF NOT EXISTS trustmem_checkpoints_run_idx ON trustmem_checkpoints (run_key)",
     """
     CREATE TABLE IF NOT EXISTS trustmem_blobs (
         thread_key    BYTEA NOT NULL,

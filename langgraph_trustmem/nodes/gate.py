@@ -22,7 +22,9 @@ from langgraph_trustmem.trust import DEFAULT_LADDER, Label, Ladder, label, label
 CONFIG_KEY_CHECKPOINTER = "__pregel_checkpointer"
 
 
-def infer_label(message: Any, session_level: str, context: list[str], tool_levels: Mapping[str, str], ladder: Ladder) -> Label:
+def infer_label(
+    message: Any, session_level: str, context: list[str], tool_levels: Mapping[str, str], ladder: Ladder
+) -> Label:
     """The label of unlabelled content: people speaking in the session take
     its level; a model's reply inherits the highest level of its context
     (taint); a tool's output takes the level declared for that tool, and an

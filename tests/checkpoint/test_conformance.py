@@ -13,9 +13,7 @@ ALL = ("put", "put_writes", "get_tuple", "list", "delete_thread", "delete_for_ru
 
 def assert_full(report) -> None:
     report.print_report()
-    failures = {
-        cap: res.failures for cap, res in report.results.items() if res.passed is not True
-    }
+    failures = {cap: res.failures for cap, res in report.results.items() if res.passed is not True}
     assert not failures, failures
     assert report.passed_all_base() and report.passed_all()
     for cap in ALL:

@@ -24,11 +24,16 @@ def test_fork_and_escalation_in_memory():
     assert AIRPORT not in text_of(graph.get_state(thread).values["messages"])
     for snap in graph.get_state_history(thread):
         assert AIRPORT not in text_of(snap.values.get("messages", []))
-    assert [(b.branch, b.level, b.head) for b in saver.branches("e1")] == [(0, "personal", False), (1, "public", True)]
+    assert [(b.branch, b.level, b.head) for b in saver.branches("e1")] == [
+        (0, "personal", False),
+        (1, "public", True),
+    ]
     sealed = list(saver.list_branch("e1", 0, level="personal"))
     assert any(AIRPORT in text_of(t.checkpoint["channel_values"].get("messages", [])) for t in sealed)
     with pytest.raises(TrustEscalationError):
-        graph.invoke({"messages": [HumanMessage("x")]}, {"configurable": {"thread_id": "e1", "trust": "personal"}})
+        graph.invoke(
+            {"messages": [HumanMessage("x")]}, {"configurable": {"thread_id": "e1", "trust": "personal"}}
+        )
 
 
 def test_terminate_in_memory():
@@ -40,7 +45,9 @@ def test_terminate_in_memory():
     for tup in saver.list({"configurable": {"thread_id": "e2"}}):
         assert "cheap flights" not in text_of(tup.checkpoint["channel_values"].get("messages", []))
     with pytest.raises(SessionTerminated):
-        graph.invoke({"messages": [label(HumanMessage("x"), "personal")]}, {"configurable": {"thread_id": "e2"}})
+        graph.invoke(
+            {"messages": [label(HumanMessage("x"), "personal")]}, {"configurable": {"thread_id": "e2"}}
+        )
 
 
 def test_open_ephemeral_writes_nothing_and_drops_everything(trustmem_home):

@@ -17,9 +17,9 @@ from langgraph.checkpoint.conformance.report import ProgressCallbacks
 from langgraph.graph import START, MessagesState, StateGraph
 
 from langgraph_trustmem import (
+    InvalidKeyError,
     KeyRing,
     MissingKeyError,
-    InvalidKeyError,
     Retention,
     SessionTerminated,
     TamperedDataError,
@@ -53,9 +53,8 @@ def db(pg_url):
 
 def test_real_urls_without_a_key_refuse_to_start(pg_url, monkeypatch):
     monkeypatch.delenv("TRUSTMEM_KEY", raising=False)
-    with pytest.raises(MissingKeyError):
-        with TrustCheckpointSaver.from_conn_string(pg_url):
-            pass
+    with pytest.raises(MissingKeyError), TrustCheckpointSaver.from_conn_string(pg_url):
+        pass
 
 
 def test_a_key_that_is_not_32_bytes_is_refused(pg_url):
@@ -100,7 +99,9 @@ def test_key_rotation_reads_old_rows_and_writes_with_the_new_key(pg_url, schema)
     old, new = generate_key(), generate_key()
     t = tid()
     with TrustCheckpointSaver.from_conn_string(pg_url, key=old) as s1:
-        chat_graph(s1).invoke({"messages": [HumanMessage("before rotation")]}, {"configurable": {"thread_id": t}})
+        chat_graph(s1).invoke(
+            {"messages": [HumanMessage("before rotation")]}, {"configurable": {"thread_id": t}}
+        )
     # newest first; the identity key (last) stays, so the thread is found
     with TrustCheckpointSaver.from_conn_string(pg_url, key=f"{new},{old}") as s2:
         g = chat_graph(s2)
@@ -110,9 +111,7 @@ def test_key_rotation_reads_old_rows_and_writes_with_the_new_key(pg_url, schema)
         with db(pg_url) as conn:
             ids = {
                 KeyRing.key_id_in(bytes(r[0]))
-                for r in conn.execute(
-                    "SELECT payload FROM trustmem_checkpoints WHERE thread_key = %s", (tk,)
-                )
+                for r in conn.execute("SELECT payload FROM trustmem_checkpoints WHERE thread_key = %s", (tk,))
             }
         assert ids == {KeyRing([old]).active_key_id, KeyRing([new]).active_key_id}
     # a ring without the old key fails loudly on anything still sealed with it
@@ -167,7 +166,10 @@ def test_a_flushed_redis_loses_nothing(saver, redis_url, pg_url, key):
     with TrustCheckpointSaver.from_conn_string(pg_url, redis_url=redis_url, key=key) as other:
         tup = other.get_tuple(config)
         assert [m.content for m in tup.checkpoint["channel_values"]["messages"]] == [
-            "one", "echo 1", "two", "echo 3"
+            "one",
+            "echo 1",
+            "two",
+            "echo 3",
         ]
         # read-through repopulates the hot tier
         assert client.exists(f"trustmem:cp:{saver.thread_key(t).hex()}")
@@ -194,7 +196,9 @@ def test_session_level_is_fixed_at_start_and_never_raised(saver):
     graph.invoke({"messages": [HumanMessage("hi")]}, {"configurable": {"thread_id": t, "trust": "internal"}})
     assert saver.session({"configurable": {"thread_id": t}}).level == "internal"
     with pytest.raises(TrustEscalationError) as err:
-        graph.invoke({"messages": [HumanMessage("x")]}, {"configurable": {"thread_id": t, "trust": "sensitive"}})
+        graph.invoke(
+            {"messages": [HumanMessage("x")]}, {"configurable": {"thread_id": t, "trust": "sensitive"}}
+        )
     assert t not in str(err.value)
     # a run at a lower level degrades the session
     graph.invoke({"messages": [HumanMessage("y")]}, {"configurable": {"thread_id": t, "trust": "public"}})
@@ -213,7 +217,9 @@ def test_unknown_level_is_a_typed_error(saver):
     from langgraph_trustmem import UnknownLevelError
 
     with pytest.raises(UnknownLevelError):
-        chat_graph(saver).invoke({"messages": [HumanMessage("hi")]}, {"configurable": {"thread_id": tid(), "trust": "top"}})
+        chat_graph(saver).invoke(
+            {"messages": [HumanMessage("hi")]}, {"configurable": {"thread_id": tid(), "trust": "top"}}
+        )
 
 
 def test_terminated_thread_refuses_writes(saver):
@@ -234,7 +240,13 @@ def _rows(pg_url, tk) -> int:
     with db(pg_url) as conn:
         return sum(
             conn.execute(f"SELECT count(*) FROM {table} WHERE thread_key = %s", (tk,)).fetchone()[0]
-            for table in ("trustmem_threads", "trustmem_branches", "trustmem_checkpoints", "trustmem_blobs", "trustmem_writes")
+            for table in (
+                "trustmem_threads",
+                "trustmem_branches",
+                "trustmem_checkpoints",
+                "trustmem_blobs",
+                "trustmem_writes",
+            )
         )
 
 
@@ -259,8 +271,12 @@ def test_delete_thread_removes_every_branch_in_every_tier(saver, pg_url, redis_u
 def test_forget_user_removes_their_threads_only(saver, pg_url):
     mine, theirs = tid(), tid()
     graph = chat_graph(saver)
-    graph.invoke({"messages": [HumanMessage("a")]}, {"configurable": {"thread_id": mine, "user_id": "u-forget"}})
-    graph.invoke({"messages": [HumanMessage("b")]}, {"configurable": {"thread_id": theirs, "user_id": "u-keep"}})
+    graph.invoke(
+        {"messages": [HumanMessage("a")]}, {"configurable": {"thread_id": mine, "user_id": "u-forget"}}
+    )
+    graph.invoke(
+        {"messages": [HumanMessage("b")]}, {"configurable": {"thread_id": theirs, "user_id": "u-keep"}}
+    )
     assert saver.forget_user("u-forget") == 1
     assert saver.get_tuple({"configurable": {"thread_id": mine}}) is None
     assert saver.get_tuple({"configurable": {"thread_id": theirs}}) is not None
@@ -268,7 +284,9 @@ def test_forget_user_removes_their_threads_only(saver, pg_url):
 
 
 def test_sweeper_deletes_idle_and_old_threads(pg_url, key, schema):
-    with TrustCheckpointSaver.from_conn_string(pg_url, key=key, retention=Retention(idle=3600, max_age=86400)) as s:
+    with TrustCheckpointSaver.from_conn_string(
+        pg_url, key=key, retention=Retention(idle=3600, max_age=86400)
+    ) as s:
         idle, old, fresh = tid(), tid(), tid()
         graph = chat_graph(s)
         for t in (idle, old, fresh):
@@ -298,7 +316,9 @@ class SyncAsAsync(TrustCheckpointSaver):
         return await asyncio.to_thread(self.get_tuple, config)
 
     async def alist(self, config, *, filter=None, before=None, limit=None):
-        for t in await asyncio.to_thread(lambda: list(self.list(config, filter=filter, before=before, limit=limit))):
+        for t in await asyncio.to_thread(
+            lambda: list(self.list(config, filter=filter, before=before, limit=limit))
+        ):
             yield t
 
     async def aput(self, config, checkpoint, metadata, new_versions):
@@ -343,7 +363,9 @@ async def test_async_saver_runs_a_graph_and_its_sync_api_from_threads(asaver):
     tup = await asyncio.to_thread(asaver.get_tuple, config)
     assert len(tup.checkpoint["channel_values"]["messages"]) == 4
     with pytest.raises(TrustEscalationError):
-        await graph.ainvoke({"messages": [HumanMessage("x")]}, {"configurable": {"thread_id": t, "trust": "sensitive"}})
+        await graph.ainvoke(
+            {"messages": [HumanMessage("x")]}, {"configurable": {"thread_id": t, "trust": "sensitive"}}
+        )
     await asaver.adegrade(config, "public")
     assert (await asaver.asession(config)).fork_pending
     await graph.ainvoke({"messages": [HumanMessage("clean")]}, {"configurable": {"thread_id": t}})

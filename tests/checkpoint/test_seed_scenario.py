@@ -29,6 +29,7 @@ AIRPORT = "IEH"
 
 def build_graph(saver, seen: list[list], policy: str = "fork"):
     ladder = saver.ladder
+
     def call_model(state):
         seen.append(list(state["messages"]))
         # A model that repeats what its context holds: the leak the seed describes.
@@ -48,7 +49,11 @@ def build_graph(saver, seen: list[list], policy: str = "fork"):
 def personal_turn():
     return {
         "messages": [
-            label(SystemMessage(f"Memory: the user's preferred airport is {AIRPORT}."), "personal", source="memory"),
+            label(
+                SystemMessage(f"Memory: the user's preferred airport is {AIRPORT}."),
+                "personal",
+                source="memory",
+            ),
             label(HumanMessage("Book my flight to Lisbon."), "personal", source="user"),
         ]
     }
@@ -102,7 +107,10 @@ def test_untrusted_email_forks_the_session(pg_url, redis_url, key, schema, resta
 
         # The sealed branch keeps the whole original history, at its level only.
         branches = saver.branches(thread["configurable"]["thread_id"])
-        assert [(b.branch, b.level, b.head) for b in branches] == [(0, "personal", False), (1, "public", True)]
+        assert [(b.branch, b.level, b.head) for b in branches] == [
+            (0, "personal", False),
+            (1, "public", True),
+        ]
         assert branches[0].sealed_at is not None
         sealed = list(saver.list_branch(thread["configurable"]["thread_id"], 0, level="personal"))
         assert any(AIRPORT in text_of(t.checkpoint["channel_values"].get("messages", [])) for t in sealed)
