@@ -159,7 +159,7 @@ class AsyncTrustCheckpointSaver(TrustSaverBase):
                 return tup
         query, params = self._get_params(config, tk)
         async with self._cursor() as cur:
-            row = await (await cur.execute(query, params)).fetchone()
+            row = await (await cur.execute(query, params, binary=True)).fetchone()
             if row is None:
                 state = await (await cur.execute(sql.THREAD_STATE_SQL, (tk,))).fetchone()
         if row is None:
@@ -192,7 +192,7 @@ class AsyncTrustCheckpointSaver(TrustSaverBase):
     async def _alist(self, config, filter, before, limit, branch) -> AsyncIterator[CheckpointTuple]:
         query, params, rest = self._list_query(config, filter, before, limit, branch)
         async with self._cursor() as cur:
-            rows = await (await cur.execute(query, params)).fetchall()
+            rows = await (await cur.execute(query, params, binary=True)).fetchall()
         names: dict[bytes, str] = {}
         count = 0
         for row in rows:

@@ -162,7 +162,7 @@ class TrustCheckpointSaver(TrustSaverBase):
                 return tup
         query, params = self._get_params(config, tk)
         with self._cursor() as cur:
-            row = cur.execute(query, params).fetchone()
+            row = cur.execute(query, params, binary=True).fetchone()
             if row is None:
                 state = cur.execute(sql.THREAD_STATE_SQL, (tk,)).fetchone()
         if row is None:
@@ -194,7 +194,7 @@ class TrustCheckpointSaver(TrustSaverBase):
     def _list(self, config, filter, before, limit, branch) -> Iterator[CheckpointTuple]:
         query, params, rest = self._list_query(config, filter, before, limit, branch)
         with self._cursor() as cur:
-            rows = cur.execute(query, params).fetchall()
+            rows = cur.execute(query, params, binary=True).fetchall()
         names: dict[bytes, str] = {}
         count = 0
         for row in rows:

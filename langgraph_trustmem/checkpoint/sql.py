@@ -99,7 +99,7 @@ WITH th AS (
 ), bl AS (
     INSERT INTO trustmem_blobs (thread_key, checkpoint_ns, channel, version, blob)
     SELECT %(tk)s, %(ns)s, u.channel, u.version, u.blob
-    FROM unnest(%(channels)s::text[], %(bversions)s::text[], %(blobs)s::bytea[])
+    FROM unnest(%(channels)s::text[], %(bversions)s::text[], %(blobs)b::bytea[])
         AS u(channel, version, blob)
     WHERE EXISTS (SELECT 1 FROM ok)
     ON CONFLICT (thread_key, checkpoint_ns, channel, version) DO NOTHING
@@ -122,7 +122,7 @@ _WRITES_INSERT = """
 INSERT INTO trustmem_writes (thread_key, checkpoint_ns, checkpoint_id, task_id, task_path,
     idx, channel, blob)
 SELECT %(tk)s, %(ns)s, %(cid)s, %(task_id)s, %(task_path)s, u.idx, u.channel, u.blob
-FROM unnest(%(idx)s::int[], %(channels)s::text[], %(blobs)s::bytea[]) AS u(idx, channel, blob)
+FROM unnest(%(idx)s::int[], %(channels)s::text[], %(blobs)b::bytea[]) AS u(idx, channel, blob)
 WHERE NOT EXISTS (
     SELECT 1 FROM trustmem_threads WHERE thread_key = %(tk)s AND status <> 'active'
 )
