@@ -8,6 +8,7 @@ threads, as LangGraph's own async savers do.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -39,6 +40,9 @@ from langgraph_trustmem.checkpoint.saver import CONNECTION_KWARGS
 from langgraph_trustmem.config import resolve_keyring, resolve_ladder
 from langgraph_trustmem.crypto import KeyRing
 from langgraph_trustmem.trust import Ladder
+
+
+log = logging.getLogger(__name__)
 
 
 class AsyncTrustCheckpointSaver(TrustSaverBase):
@@ -298,6 +302,20 @@ class AsyncTrustCheckpointSaver(TrustSaverBase):
             await self.hot.adrop(tks)
             self._forget_session(tks)
             total += len(tks)
+
+    def start_sweeper(self, every: float = 300.0) -> asyncio.Task:
+        """Run :meth:`asweep` every ``every`` seconds as a task on this
+        saver's loop; cancel the task to stop it."""
+
+        async def loop() -> None:
+            while True:
+                await asyncio.sleep(every)
+                try:
+                    await self.asweep()
+                except Exception:  # keep sweeping; the next round retries
+                    log.exception("retention sweep failed")
+
+        return self.loop.create_task(loop(), name="trustmem-sweeper")
 
     async def aforget_user(self, user_id: str) -> int:
         """Delete every thread of ``user_id`` in every tier."""

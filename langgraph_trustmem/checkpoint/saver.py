@@ -7,6 +7,7 @@ methods in the same order, and share everything but I/O through
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -38,6 +39,8 @@ from langgraph_trustmem.checkpoint.hot import LocalHotTier, RedisHotTier
 from langgraph_trustmem.config import resolve_keyring, resolve_ladder
 from langgraph_trustmem.crypto import KeyRing
 from langgraph_trustmem.trust import Ladder
+
+log = logging.getLogger(__name__)
 
 CONNECTION_KWARGS = {"autocommit": True, "prepare_threshold": 5}
 
@@ -297,6 +300,21 @@ class TrustCheckpointSaver(TrustSaverBase):
             self.hot.drop(tks)
             self._forget_session(tks)
             total += len(tks)
+
+    def start_sweeper(self, every: float = 300.0) -> threading.Event:
+        """Run :meth:`sweep` every ``every`` seconds on a daemon thread.
+        Set the returned event to stop it."""
+        stop = threading.Event()
+
+        def loop() -> None:
+            while not stop.wait(every):
+                try:
+                    self.sweep()
+                except Exception:  # keep sweeping; the next round retries
+                    log.exception("retention sweep failed")
+
+        threading.Thread(target=loop, name="trustmem-sweeper", daemon=True).start()
+        return stop
 
     def forget_user(self, user_id: str) -> int:
         """Delete every thread started with ``configurable.user_id`` equal to

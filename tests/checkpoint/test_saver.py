@@ -306,6 +306,45 @@ def test_sweeper_deletes_idle_and_old_threads(pg_url, key, schema):
         assert s.get_tuple({"configurable": {"thread_id": fresh}}) is not None
 
 
+def test_background_sweepers_run(pg_url, key, schema):
+    import time
+
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key, retention=Retention(idle=60)) as s:
+        t = tid()
+        chat_graph(s).invoke({"messages": [HumanMessage("x")]}, {"configurable": {"thread_id": t}})
+        with db(pg_url) as conn:
+            conn.execute(
+                "UPDATE trustmem_threads SET touched_at = now() - interval '2 hours' WHERE thread_key = %s",
+                (s.thread_key(t),),
+            )
+        stop = s.start_sweeper(every=0.05)
+        deadline = time.monotonic() + 10
+        while s.get_tuple({"configurable": {"thread_id": t}}) is not None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        stop.set()
+        assert s.get_tuple({"configurable": {"thread_id": t}}) is None
+
+
+async def test_async_sweeper_task(pg_url, key, schema):
+    from langgraph_trustmem import AsyncTrustCheckpointSaver
+
+    async with AsyncTrustCheckpointSaver.from_conn_string(pg_url, key=key, retention=Retention(max_age=60)) as s:
+        t = tid()
+        await chat_graph(s).ainvoke({"messages": [HumanMessage("x")]}, {"configurable": {"thread_id": t}})
+        with db(pg_url) as conn:
+            conn.execute(
+                "UPDATE trustmem_threads SET created_at = now() - interval '2 hours' WHERE thread_key = %s",
+                (s.thread_key(t),),
+            )
+        task = s.start_sweeper(every=0.05)
+        for _ in range(200):
+            if await s.aget_tuple({"configurable": {"thread_id": t}}) is None:
+                break
+            await asyncio.sleep(0.05)
+        task.cancel()
+        assert await s.aget_tuple({"configurable": {"thread_id": t}}) is None
+
+
 # -- the sync API and the async twin -----------------------------------------
 
 
