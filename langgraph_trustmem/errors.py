@@ -53,6 +53,20 @@ class BranchAccessDenied(TrustViolation):
     """A sealed branch was asked for at a level below the one it holds."""
 
 
+class TenantIsolationError(TrustViolation):
+    """A graph run reached for another user's memories (the namespace
+    template keyed on ``configurable.user_id`` is enforced)."""
+
+
+class OverwriteRefused(TrustViolation):
+    """A writer below a memory's level tried to overwrite it."""
+
+
+class ConfirmationRequired(TrustViolation):
+    """An in-conversation write to a high-stakes namespace needs a trusted
+    source's confirmation (the remember tool routes it to a human)."""
+
+
 class SecretRejected(TrustMemError, ValueError):
     """A value to be remembered contains a secret; the message names the kind
     of secret, never its value."""
@@ -68,6 +82,9 @@ class SecretRejected(TrustMemError, ValueError):
 
 __all__ = [
     "BranchAccessDenied",
+    "ConfirmationRequired",
+    "OverwriteRefused",
+    "TenantIsolationError",
     "ConfigurationError",
     "InvalidKeyError",
     "MissingKeyError",

@@ -217,6 +217,13 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             for tk in tks:
                 self._sessions.pop(tk, None)
 
+    def cached_level(self, config: RunnableConfig) -> str | None:
+        """The session's current level as this process last saw it (no
+        I/O); None when this saver has not seen the thread."""
+        tid = (config.get("configurable") or {}).get("thread_id")
+        state = self._sessions.get(self.thread_key(str(tid))) if tid is not None else None
+        return self.ladder.name(state.level) if state is not None else None
+
     def _start_level(self, config: RunnableConfig) -> int:
         lv = requested_level(config)
         return self.ladder.rank(lv) if lv is not None else 0

@@ -111,6 +111,10 @@ class EphemeralTrustSaver(InMemorySaver):
                 return
             super().put_writes(config, writes, task_id, task_path)
 
+    def cached_level(self, config: RunnableConfig) -> str | None:
+        state = self._sessions.get(_thread_id(config))
+        return self.ladder.name(state.level) if state is not None else None
+
     def session(self, config: RunnableConfig) -> Session | None:
         state = self._sessions.get(_thread_id(config))
         if state is None:

@@ -1,0 +1,107 @@
+"""The audit log: an append-only, hash-chained record of every memory read,
+write, search hit, refusal and erasure.
+
+Events name who acted (a source such as ``session:model``), the session and
+tenant as keyed hashes, the memory as its keyed reference and its level —
+never content. Each event's hash is an HMAC over the previous hash and the
+event, under a key derived from the key ring, so an edit, insertion or
+deletion anywhere breaks every later link; :func:`verify_ops` finds it.
+Appends take a transaction-scoped advisory lock so concurrent writers never
+fork the chain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+import orjson
+
+from langgraph_trustmem.crypto import KeyRing
+from langgraph_trustmem.store import sql
+
+GENESIS = b"\x00" * 32
+Statements = Generator[tuple[str, Any, bool], list[tuple], Any]
+
+
+@dataclass(frozen=True)
+class AuditEvent:
+    action: str  # read, write, delete, search-hit, refused, erased, ...
+    actor: str | None = None
+    session: bytes | None = None
+    tenant: bytes | None = None
+    item: bytes | None = None
+    level: int | None = None
+    detail: str | None = None
+    at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
+
+
+def _canonical(seq: int, e: AuditEvent) -> bytes:
+    return orjson.dumps(
+        [
+            seq,
+            e.at.astimezone(timezone.utc).isoformat(),
+            e.action,
+            e.actor,
+            e.session.hex() if e.session else None,
+            e.tenant.hex() if e.tenant else None,
+            e.item.hex() if e.item else None,
+            e.level,
+            e.detail,
+        ]
+    )
+
+
+def link(keyring: KeyRing, prev: bytes, seq: int, event: AuditEvent) -> bytes:
+    return keyring.mac(prev + _canonical(seq, event))
+
+
+def append_ops(keyring: KeyRing, events: Sequence[AuditEvent]) -> Statements:
+    """Append events in one transaction, chained to the current head."""
+    if not events:
+        return 0
+    yield sql.AUDIT_LOCK_SQL, (), False
+    head = yield sql.AUDIT_HEAD_SQL, (), True
+    seq, prev = (head[0][0], bytes(head[0][1])) if head else (0, GENESIS)
+    for e in events:
+        seq += 1
+        h = link(keyring, prev, seq, e)
+        yield sql.AUDIT_INSERT_SQL, (
+            seq, e.at, e.action, e.actor, e.session, e.tenant, e.item, e.level, e.detail, prev, h
+        ), False
+        prev = h
+    return len(events)
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    """The result of walking the chain."""
+
+    events: int
+    ok: bool
+    first_bad_seq: int | None = None
+
+
+def verify_ops(keyring: KeyRing, page: int = 5000) -> Statements:
+    """Walk the whole chain, recomputing every link."""
+    prev, last, count = GENESIS, 0, 0
+    while True:
+        rows = yield sql.AUDIT_SCAN_SQL, (last, page), True
+        if not rows:
+            return AuditReport(count, True)
+        for seq, at, action, actor, session, tenant, item, level, detail, prev_hash, h in rows:
+            event = AuditEvent(
+                action, actor, _b(session), _b(tenant), _b(item), level, detail, at
+            )
+            if seq != last + 1 or bytes(prev_hash) != prev or link(keyring, prev, seq, event) != bytes(h):
+                return AuditReport(count, False, seq if seq == last + 1 else last + 1)
+            prev, last, count = bytes(h), seq, count + 1
+
+
+def _b(v: Any) -> bytes | None:
+    return bytes(v) if v is not None else None
+
+
+__all__ = ["AuditEvent", "AuditReport", "append_ops", "link", "verify_ops"]

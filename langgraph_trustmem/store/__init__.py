@@ -1,0 +1,7 @@
+"""The long-term memory store: trust-labelled, sealed, recalled in Qdrant."""
+
+# aio: see below
+from langgraph_trustmem.store.base import TrustItem, TrustSearchItem, ValueMigrations
+from langgraph_trustmem.store.store import TrustStore
+
+__all__ = ["AsyncTrustStore", "TrustItem", "TrustSearchItem", "TrustStore", "ValueMigrations"]

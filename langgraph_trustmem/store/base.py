@@ -1,0 +1,482 @@
+"""What the sync and async stores share: hashing and sealing of memories,
+who is reading (the running session, a bound level or nobody), tenant
+isolation, write rules, filters and result assembly. No I/O here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+import orjson
+from langgraph.store.base import (
+    BaseStore,
+    GetOp,
+    IndexConfig,
+    InvalidNamespaceError,
+    Item,
+    ListNamespacesOp,
+    MatchCondition,
+    PutOp,
+    SearchItem,
+    SearchOp,
+    TTLConfig,
+    ensure_embeddings,
+    get_text_at_path,
+)
+
+from langgraph_trustmem.crypto import KeyRing, aad
+from langgraph_trustmem.errors import (
+    ConfirmationRequired,
+    OverwriteRefused,
+    TenantIsolationError,
+    TrustEscalationError,
+    TrustMemError,
+)
+from langgraph_trustmem.trust import DEFAULT_LADDER, Label, Ladder, requested_level
+
+CONFIG_KEY_CHECKPOINTER = "__pregel_checkpointer"
+DEFAULT_TENANT_TEMPLATE = ("memories", "{user_id}")
+DEFAULT_HIGH_STAKES = ("authorization", "authorisation", "permissions", "limits", "constraints", "policy")
+VECTOR_NAMESPACE = uuid.UUID("6f7c3a52-5d0e-4c1a-9b7e-2f1c8d4e9a10")
+
+
+class InvalidNamespace(InvalidNamespaceError, TrustMemError):
+    """A namespace label is empty, not a string, or holds '.' or NUL. The
+    message never repeats the label (it may be an identifier)."""
+
+
+@dataclass(frozen=True)
+class Reader:
+    """Who an operation runs for: the level it may see and write at, the
+    tenant it is confined to (inside a run), and provenance."""
+
+    level: int
+    user_id: str | None = None
+    thread_id: str | None = None
+    source: str = "app"
+    in_run: bool = False
+    explicit: bool = False  # a level chosen by a session or bound(), not the fail-closed default
+
+
+class TrustItem(Item):
+    """An :class:`Item` that also says who may see it and where it came from."""
+
+    def __init__(self, *, label: Label, provenance: Mapping[str, Any], schema_version: int, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.label = label
+        self.provenance = dict(provenance)
+        self.schema_version = schema_version
+
+
+class TrustSearchItem(SearchItem):
+    """A :class:`SearchItem` with the label and provenance of the memory."""
+
+    def __init__(self, *, label: Label, provenance: Mapping[str, Any], schema_version: int, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.label = label
+        self.provenance = dict(provenance)
+        self.schema_version = schema_version
+
+
+@dataclass(frozen=True)
+class Row:
+    """One decoded memory row."""
+
+    ns_hash: bytes
+    key_hash: bytes
+    namespace: tuple[str, ...]
+    key: str
+    value: dict[str, Any]
+    level: int
+    source: str
+    provenance: dict[str, Any]
+    schema_version: int
+    created_at: datetime
+    updated_at: datetime
+    expires_at: datetime | None
+    ttl_minutes: float | None
+    tenant: bytes | None
+    indexed: int
+
+    @property
+    def ref(self) -> str:
+        return (self.ns_hash + self.key_hash).hex()
+
+
+@dataclass
+class ValueMigrations:
+    """Registered upgrades of stored values: ``register(n, fn)`` turns a
+    version-``n`` value into version ``n + 1``. The current version is one past
+    the last registered upgrade; older rows are upgraded when read and by
+    ``migrate()`` in batches."""
+
+    steps: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = field(default_factory=dict)
+
+    def register(self, from_version: int, fn: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+        if from_version in self.steps:
+            raise ValueError("an upgrade from this schema version is already registered")
+        self.steps[from_version] = fn
+
+    @property
+    def current(self) -> int:
+        v = 1
+        while v in self.steps:
+            v += 1
+        return v
+
+    def upgrade(self, value: dict[str, Any], version: int) -> tuple[dict[str, Any], int]:
+        while version in self.steps:
+            value = self.steps[version](value)
+            version += 1
+        return value, version
+
+
+def validate_namespace(namespace: tuple[str, ...], *, allow_empty: bool = False) -> None:
+    if not namespace and not allow_empty:
+        raise InvalidNamespace("a namespace needs at least one label")
+    for part in namespace:
+        if not isinstance(part, str) or not part or "." in part or "\x00" in part:
+            raise InvalidNamespace("namespace labels must be non-empty strings without '.' or NUL")
+    if namespace and namespace[0] == "langgraph":
+        raise InvalidNamespace("the root label 'langgraph' is reserved")
+
+
+def matches_filter(value: Any, flt: Mapping[str, Any]) -> bool:
+    """LangGraph's filter semantics: equality on (nested) fields, or the
+    operators $eq, $ne, $gt, $gte, $lt, $lte."""
+    return all(_match(value.get(k) if isinstance(value, Mapping) else None, v) for k, v in flt.items())
+
+
+def _match(item: Any, cond: Any) -> bool:
+    if isinstance(cond, Mapping):
+        if any(str(k).startswith("$") for k in cond):
+            return all(_operator(item, op, arg) for op, arg in cond.items())
+        return isinstance(item, Mapping) and all(_match(item.get(k), v) for k, v in cond.items())
+    if isinstance(cond, (list, tuple)):
+        return (
+            isinstance(item, (list, tuple))
+            and len(item) == len(cond)
+            and all(_match(i, c) for i, c in zip(item, cond))
+        )
+    return item == cond
+
+
+def _operator(item: Any, op: str, arg: Any) -> bool:
+    if op == "$eq":
+        return item == arg
+    if op == "$ne":
+        return item != arg
+    if item is None:
+        return False
+    try:
+        a, b = float(item), float(arg)
+    except (TypeError, ValueError):
+        return False
+    if op == "$gt":
+        return a > b
+    if op == "$gte":
+        return a >= b
+    if op == "$lt":
+        return a < b
+    if op == "$lte":
+        return a <= b
+    raise ValueError("unsupported filter operator")
+
+
+def namespace_matches(condition: MatchCondition, namespace: tuple[str, ...]) -> bool:
+    path = tuple(condition.path)
+    if len(namespace) < len(path):
+        return False
+    pairs = zip(namespace, path) if condition.match_type == "prefix" else zip(reversed(namespace), reversed(path))
+    return all(p == "*" or n == p for n, p in pairs)
+
+
+class TrustStoreBase(BaseStore):
+    """Sealing, reader resolution and rules shared by both stores."""
+
+    supports_ttl = True
+
+    def __init__(
+        self,
+        *,
+        keyring: KeyRing,
+        ladder: Ladder = DEFAULT_LADDER,
+        index: IndexConfig | None = None,
+        ttl: TTLConfig | None = None,
+        tenant_template: Sequence[str] | None = DEFAULT_TENANT_TEMPLATE,
+        high_stakes: Iterable[str] = DEFAULT_HIGH_STAKES,
+        trusted_sources: Iterable[str] = ("admin", "human-review"),
+        guard: Any = None,
+        migrations: ValueMigrations | None = None,
+        audit: bool = True,
+    ) -> None:
+        self.keyring = keyring
+        self.ladder = ladder
+        self.ttl_config = ttl
+        self.index_config = dict(index) if index else None
+        if self.index_config is not None:
+            self.embeddings = ensure_embeddings(self.index_config.get("embed"))
+            self._index_fields = list(self.index_config.get("fields") or ["$"])
+        else:
+            self.embeddings = None
+            self._index_fields = []
+        self.tenant_template = tuple(tenant_template) if tenant_template else None
+        self.high_stakes = frozenset(high_stakes)
+        self.trusted_sources = frozenset(trusted_sources)
+        if guard is None:
+            from langgraph_trustmem.store.guard import Guard
+
+            guard = Guard()
+        self.guard = guard
+        self.migrations = migrations or ValueMigrations()
+        self.audit_enabled = audit
+        self._bound: int | None = None
+
+    # -- identifiers -------------------------------------------------------
+
+    def ns_hash(self, namespace: Sequence[str]) -> bytes:
+        return self.keyring.hash_id("ns", "\x00".join(namespace))
+
+    def ns_prefixes(self, namespace: Sequence[str]) -> list[bytes]:
+        return [self.ns_hash(namespace[: i + 1]) for i in range(len(namespace))]
+
+    def key_hash(self, key: str) -> bytes:
+        return self.keyring.hash_id("key", key)
+
+    def tenant_of(self, namespace: Sequence[str]) -> bytes | None:
+        """The user a namespace belongs to, by the tenant template, hashed
+        the same way as the checkpointer's ``user_id``."""
+        user = self.user_in(namespace)
+        return self.keyring.hash_id("user", user) if user is not None else None
+
+    def user_in(self, namespace: Sequence[str]) -> str | None:
+        tpl = self.tenant_template
+        if not tpl:
+            return None
+        pos = tpl.index("{user_id}") if "{user_id}" in tpl else None
+        if pos is None or len(namespace) <= pos or tuple(namespace[:pos]) != tpl[:pos]:
+            return None
+        return namespace[pos]
+
+    def user_key(self, user_id: str) -> bytes:
+        return self.keyring.hash_id("user", str(user_id))
+
+    @staticmethod
+    def point_id(ref: str, i: int) -> str:
+        return str(uuid.uuid5(VECTOR_NAMESPACE, f"{ref}:{i}"))
+
+    # -- sealing -----------------------------------------------------------
+
+    def _seal(self, ns_hash: bytes, key_hash: bytes, body: Mapping[str, Any]) -> bytes:
+        return self.keyring.encrypt(orjson.dumps(body), aad("memory", ns_hash, key_hash))
+
+    def _open(self, ns_hash: bytes, key_hash: bytes, sealed: bytes) -> dict[str, Any]:
+        return orjson.loads(self.keyring.decrypt(sealed, aad("memory", ns_hash, key_hash)))
+
+    def _decode(self, r: Sequence[Any]) -> Row:
+        ns_hash, key_hash, level, sealed, version, created, updated, expires, ttl_min, tenant, indexed = r
+        ns_hash, key_hash = bytes(ns_hash), bytes(key_hash)
+        body = self._open(ns_hash, key_hash, bytes(sealed))
+        return Row(
+            ns_hash=ns_hash,
+            key_hash=key_hash,
+            namespace=tuple(body["ns"]),
+            key=body["key"],
+            value=body["value"],
+            level=level,
+            source=body.get("src", "unknown"),
+            provenance=body.get("prov", {}),
+            schema_version=version,
+            created_at=created,
+            updated_at=updated,
+            expires_at=expires,
+            ttl_minutes=ttl_min,
+            tenant=bytes(tenant) if tenant is not None else None,
+            indexed=indexed,
+        )
+
+    def _upgraded(self, row: Row) -> tuple[Row, bytes | None]:
+        """The row at the current schema version, and the re-sealed body to
+        write back when it was older (lazy migration)."""
+        if row.schema_version >= self.migrations.current:
+            return row, None
+        value, version = self.migrations.upgrade(dict(row.value), row.schema_version)
+        body = {"ns": list(row.namespace), "key": row.key, "value": value, "src": row.source, "prov": row.provenance}
+        upgraded = Row(**{**row.__dict__, "value": value, "schema_version": version})
+        return upgraded, self._seal(row.ns_hash, row.key_hash, body)
+
+    def _item(self, row: Row, score: float | None = None, search: bool = False) -> Item:
+        common = dict(
+            label=Label(self.ladder.name(row.level), row.source),
+            provenance=row.provenance,
+            schema_version=row.schema_version,
+            namespace=row.namespace,
+            key=row.key,
+            value=row.value,
+            created_at=row.created_at,
+            updated_at=row.updated_at,
+        )
+        if search:
+            return TrustSearchItem(score=score, **common)
+        return TrustItem(**common)
+
+    # -- who is reading ----------------------------------------------------
+
+    def bound(self, level: str) -> TrustStoreBase:
+        """A view of this store that reads and writes at ``level`` outside a
+        graph run (inside a run, the session's level always wins)."""
+        import copy
+
+        view = copy.copy(self)
+        view._bound = self.ladder.rank(level)
+        return view
+
+    def _run_config(self) -> dict[str, Any] | None:
+        try:
+            from langgraph.config import get_config
+
+            return get_config()
+        except RuntimeError:
+            return None
+
+    def _reader_from(self, config: Mapping[str, Any] | None, session_level: str | None) -> Reader:
+        if config is None or not (config.get("configurable") or {}).get("thread_id"):
+            if self._bound is not None:
+                return Reader(level=self._bound, explicit=True)
+            return Reader(level=0)
+        conf = config.get("configurable") or {}
+        level = session_level or requested_level(config) or self.ladder.lowest
+        user = conf.get("user_id")
+        return Reader(
+            level=self.ladder.rank(level),
+            user_id=str(user) if user is not None else None,
+            thread_id=str(conf.get("thread_id")),
+            source=f"session:{conf.get('langgraph_node') or 'graph'}",
+            in_run=True,
+            explicit=True,
+        )
+
+    @staticmethod
+    def _saver_in(config: Mapping[str, Any] | None) -> Any:
+        if not config:
+            return None
+        saver = (config.get("configurable") or {}).get(CONFIG_KEY_CHECKPOINTER)
+        return saver if saver is not None and hasattr(saver, "degrade") else None
+
+    # -- tenant isolation --------------------------------------------------
+
+    def _confine(self, namespace: tuple[str, ...], reader: Reader, *, exact: bool) -> tuple[str, ...]:
+        """Apply the tenant template inside a run: another user's namespace
+        is refused; a prefix broader than the template narrows to the
+        reader's own namespace."""
+        tpl = self.tenant_template
+        if not reader.in_run or not tpl or "{user_id}" not in tpl:
+            return namespace
+        pos = tpl.index("{user_id}")
+        head = tpl[:pos]
+        if len(namespace) > pos and tuple(namespace[:pos]) == head:
+            if reader.user_id is None or namespace[pos] != reader.user_id:
+                raise TenantIsolationError("a run may only reach its own user's memories")
+            return namespace
+        if not exact and tuple(namespace) == head[: len(namespace)] and len(namespace) >= 1:
+            if reader.user_id is None:
+                raise TenantIsolationError("a run without configurable.user_id cannot reach user memories")
+            return (*head, reader.user_id)
+        return namespace
+
+    def _tenant_visible(self, row_tenant: bytes | None, reader: Reader) -> bool:
+        if not reader.in_run or row_tenant is None:
+            return True
+        return reader.user_id is not None and row_tenant == self.user_key(reader.user_id)
+
+    # -- writes --------------------------------------------------------------
+
+    def _write_level(self, reader: Reader, requested: str | None) -> int:
+        """A memory takes the writer's level unless a lower one is given; with
+        no session and no bound level, the highest (fail closed)."""
+        ceiling = reader.level if reader.explicit else len(self.ladder.levels) - 1
+        if requested is None:
+            return ceiling
+        rank = self.ladder.rank(requested)
+        if reader.explicit and rank > ceiling:
+            raise TrustEscalationError("a memory cannot be labelled above its writer's level")
+        return rank
+
+    def _is_high_stakes(self, namespace: Sequence[str]) -> bool:
+        return any(part.lower() in self.high_stakes for part in namespace)
+
+    def _check_overwrite(
+        self, existing_level: int | None, namespace: Sequence[str], reader: Reader, confirmed_by: str | None
+    ) -> None:
+        if existing_level is None:
+            return
+        if reader.explicit and existing_level > reader.level:
+            raise OverwriteRefused("a writer below a memory's level cannot overwrite it")
+        if reader.in_run and self._is_high_stakes(namespace) and confirmed_by not in self.trusted_sources:
+            raise ConfirmationRequired(
+                "this memory is in a high-stakes namespace; an in-conversation overwrite needs "
+                "confirmation by a trusted source"
+            )
+
+    def _body(self, op: PutOp, value: dict[str, Any], reader: Reader, source: str | None) -> dict[str, Any]:
+        prov = {
+            "writer": source or reader.source,
+            "thread": reader.thread_id,
+            "user": reader.user_id,
+            "at": datetime.now(timezone.utc).isoformat(),
+        }
+        return {"ns": list(op.namespace), "key": op.key, "value": value, "src": source or reader.source, "prov": prov}
+
+    def _texts(self, op: PutOp, value: dict[str, Any]) -> list[str]:
+        if self.embeddings is None or op.index is False:
+            return []
+        fields = self._index_fields if op.index is None else list(op.index)
+        texts: list[str] = []
+        for path in fields:
+            texts.extend(t for t in get_text_at_path(value, path) if t)
+        return texts
+
+    def _payload(self, row_ns: Sequence[str], level: int, tenant: bytes | None, expires: float | None) -> dict[str, Any]:
+        return {
+            "t": tenant.hex() if tenant else "",
+            "lv": level,
+            "nsp": [h.hex() for h in self.ns_prefixes(row_ns)],
+            "exp": expires if expires is not None else 4.0e9,
+        }
+
+    def _ttl_minutes(self, op: PutOp) -> float | None:
+        from langgraph.store.base import NOT_PROVIDED
+
+        ttl = op.ttl
+        if ttl is NOT_PROVIDED:
+            return (self.ttl_config or {}).get("default_ttl")
+        return ttl
+
+    def _refresh(self, refresh_ttl: bool | None) -> bool:
+        if refresh_ttl is not None:
+            return refresh_ttl
+        return (self.ttl_config or {}).get("refresh_on_read", True)
+
+    @staticmethod
+    def _cache_key(*parts: Any) -> str:
+        raw = orjson.dumps(parts, option=orjson.OPT_SORT_KEYS, default=lambda o: bytes(o).hex())
+        return hashlib.sha256(raw).hexdigest()[:32]
+
+
+__all__ = [
+    "InvalidNamespace",
+    "Reader",
+    "Row",
+    "TrustItem",
+    "TrustSearchItem",
+    "TrustStoreBase",
+    "ValueMigrations",
+    "matches_filter",
+    "namespace_matches",
+    "validate_namespace",
+]

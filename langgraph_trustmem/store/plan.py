@@ -1,0 +1,143 @@
+"""The store's operations as plans: multi-statement transactions written as
+generators of ``(sql, params, fetch)`` (run by the sync or async store), and
+the pure steps that shape results. One copy of the logic for both twins.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Generator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from langgraph.store.base import ListNamespacesOp, PutOp
+
+from langgraph_trustmem.store import sql
+from langgraph_trustmem.store.base import Reader, Row, matches_filter, namespace_matches
+
+if TYPE_CHECKING:
+    from langgraph_trustmem.store.base import TrustStoreBase
+
+Statements = Generator[tuple[str, Any, bool], list[tuple], Any]
+
+# Erasure order: derived copies first, the system of record, then sessions.
+ERASURE_STEPS = ("vectors", "cache", "memories", "threads")
+
+
+def search_params(store: TrustStoreBase, prefix: tuple[str, ...], reader: Reader) -> dict[str, Any]:
+    own = store.user_key(reader.user_id) if reader.in_run and reader.user_id is not None else None
+    return {
+        "level": reader.level,
+        "prefix": store.ns_hash(prefix) if prefix else None,
+        "confined": bool(reader.in_run and store.tenant_template),
+        "own": own,
+    }
+
+
+def select_hits(
+    raw: Sequence[tuple[str, float]],
+    rows: Mapping[str, Row],
+    flt: Mapping[str, Any] | None,
+    offset: int,
+    limit: int,
+) -> list[tuple[str, float]]:
+    """Vector hits to results: one per memory (its best score), visible
+    rows only, the value filter applied, best first, then paged."""
+    best: dict[str, float] = {}
+    for ref, score in raw:
+        if ref in rows and (ref not in best or score > best[ref]):
+            best[ref] = score
+    hits = [
+        (ref, score)
+        for ref, score in sorted(best.items(), key=lambda kv: -kv[1])
+        if not flt or matches_filter(rows[ref].value, flt)
+    ]
+    return hits[offset : offset + limit]
+
+
+def list_namespaces_result(namespaces: Sequence[tuple[str, ...]], op: ListNamespacesOp) -> list[tuple[str, ...]]:
+    out = set()
+    for ns in namespaces:
+        if op.match_conditions and not all(namespace_matches(c, ns) for c in op.match_conditions):
+            continue
+        out.add(ns[: op.max_depth] if op.max_depth is not None else ns)
+    return sorted(out)[op.offset : op.offset + op.limit]
+
+
+def put_ops(
+    store: TrustStoreBase,
+    op: PutOp,
+    reader: Reader,
+    confirmed_by: str | None,
+    nh: bytes,
+    kh: bytes,
+    tenant: bytes | None,
+    level: int,
+    sealed: bytes,
+    n_vectors: int,
+    ttl_minutes: float | None,
+) -> Statements:
+    """Check the overwrite rules against the stored row (locked) and write.
+    Returns whether a row was there before."""
+    rows = yield sql.GET_FOR_WRITE_SQL, {"ns_hash": nh, "key_hash": kh}, True
+    store._check_overwrite(rows[0][0] if rows else None, op.namespace, reader, confirmed_by)
+    yield sql.UPSERT_SQL, {
+        "ns_hash": nh,
+        "key_hash": kh,
+        "ns_prefixes": store.ns_prefixes(op.namespace),
+        "depth": len(op.namespace),
+        "tenant": tenant,
+        "level": level,
+        "sealed": sealed,
+        "schema_version": store.migrations.current,
+        "indexed": n_vectors,
+        "ttl": ttl_minutes,
+    }, True
+    return bool(rows)
+
+
+def delete_ops(store: TrustStoreBase, op: PutOp, reader: Reader, confirmed_by: str | None) -> Statements:
+    """Delete under the same rules as an overwrite. Returns (level, tenant,
+    indexed) of the deleted row, or None if there was none."""
+    nh, kh = store.ns_hash(op.namespace), store.key_hash(op.key)
+    rows = yield sql.GET_FOR_WRITE_SQL, {"ns_hash": nh, "key_hash": kh}, True
+    if not rows:
+        return None
+    store._check_overwrite(rows[0][0], op.namespace, reader, confirmed_by)
+    gone = yield sql.DELETE_SQL, {"ns_hash": nh, "key_hash": kh}, True
+    return gone[0] if gone else None
+
+
+def sweep_ops() -> Statements:
+    return (yield sql.SWEEP_EXPIRED_SQL, (), True)
+
+
+def erasure_start_ops(tenant: bytes) -> Statements:
+    rows = yield sql.ERASURE_START_SQL, (uuid.uuid4(), tenant), True
+    receipt_id, _started, removed = rows[0]
+    return receipt_id, dict(removed or {})
+
+
+def erasure_step_ops(receipt_id: uuid.UUID, step: str, count: int) -> Statements:
+    yield sql.ERASURE_STEP_SQL, (step, count, receipt_id), False
+
+
+def erase_memories_ops(receipt_id: uuid.UUID, tenant: bytes) -> Statements:
+    """Delete the tenant's rows and record the step in one transaction."""
+    rows = yield sql.DELETE_TENANT_SQL, (tenant,), True
+    yield sql.ERASURE_STEP_SQL, ("memories", len(rows), receipt_id), False
+    return len(rows)
+
+
+def erasure_finish_ops(receipt_id: uuid.UUID) -> Statements:
+    rows = yield sql.ERASURE_FINISH_SQL, (receipt_id,), True
+    rid, started, finished, removed = rows[0]
+    return {
+        "receipt_id": str(rid),
+        "started_at": started.isoformat(),
+        "finished_at": finished.isoformat(),
+        "removed": {step: int(removed.get(step, 0)) for step in ERASURE_STEPS},
+    }
+
+
+def pending_erasures_ops() -> Statements:
+    return [r[0] for r in (yield sql.ERASURE_PENDING_SQL, (), True)]

@@ -1,0 +1,178 @@
+"""Every SQL statement of the memory store, the audit log and erasure, and
+their append-only migrations.
+
+A memory row keeps only keyed hashes of its namespace and key (``ns_hash``,
+``key_hash``, and ``ns_prefixes``: the hash of every leading part of the
+namespace, for prefix scans), the hash of its tenant (the user the
+namespace belongs to), its trust level rank, its schema version and its
+timestamps. The namespace, key, value, label source and provenance are one
+AES-GCM envelope.
+"""
+
+MIGRATIONS = [
+    "CREATE TABLE IF NOT EXISTS trustmem_store_migrations (v INTEGER PRIMARY KEY)",
+    """
+    CREATE TABLE IF NOT EXISTS trustmem_memories (
+        ns_hash        BYTEA NOT NULL,
+        key_hash       BYTEA NOT NULL,
+        ns_prefixes    BYTEA[] NOT NULL,
+        depth          SMALLINT NOT NULL,
+        tenant         BYTEA,
+        level          SMALLINT NOT NULL,
+        sealed         BYTEA NOT NULL,
+        schema_version INTEGER NOT NULL,
+        indexed        SMALLINT NOT NULL DEFAULT 0,
+        created_at     TIMESTAMPTZ NOT NULL DEFAULT now(),
+        updated_at     TIMESTAMPTZ NOT NULL DEFAULT now(),
+        expires_at     TIMESTAMPTZ,
+        ttl_minutes    DOUBLE PRECISION,
+        PRIMARY KEY (ns_hash, key_hash)
+    )""",
+    "CREATE INDEX IF NOT EXISTS trustmem_memories_prefix_idx ON trustmem_memories USING GIN (ns_prefixes)",
+    "CREATE INDEX IF NOT EXISTS trustmem_memories_tenant_idx ON trustmem_memories (tenant)",
+    "CREATE INDEX IF NOT EXISTS trustmem_memories_expiry_idx ON trustmem_memories (expires_at)",
+    "CREATE INDEX IF NOT EXISTS trustmem_memories_version_idx ON trustmem_memories (schema_version)",
+    """
+    CREATE TABLE IF NOT EXISTS trustmem_audit (
+        seq        BIGINT PRIMARY KEY,
+        at         TIMESTAMPTZ NOT NULL DEFAULT now(),
+        action     TEXT NOT NULL,
+        actor      TEXT,
+        session    BYTEA,
+        tenant     BYTEA,
+        item       BYTEA,
+        level      SMALLINT,
+        detail     TEXT,
+        prev_hash  BYTEA NOT NULL,
+        hash       BYTEA NOT NULL
+    )""",
+    # One row per erasure: its subject (a keyed hash) is cleared when it
+    # finishes, leaving a receipt that names no one.
+    """
+    CREATE TABLE IF NOT EXISTS trustmem_erasures (
+        receipt_id  UUID PRIMARY KEY,
+        subject     BYTEA UNIQUE,
+        started_at  TIMESTAMPTZ NOT NULL DEFAULT now(),
+        finished_at TIMESTAMPTZ,
+        removed     JSONB NOT NULL DEFAULT '{}'
+    )""",
+]
+
+SELECT_MIGRATION_SQL = "SELECT v FROM trustmem_store_migrations ORDER BY v DESC LIMIT 1"
+INSERT_MIGRATION_SQL = "INSERT INTO trustmem_store_migrations (v) VALUES (%s) ON CONFLICT DO NOTHING"
+MIGRATION_LOCK_SQL = "SELECT pg_advisory_xact_lock(7239114502)"
+
+_LIVE = "(m.expires_at IS NULL OR m.expires_at > now())"
+
+_COLUMNS = """m.ns_hash, m.key_hash, m.level, m.sealed, m.schema_version, m.created_at, m.updated_at,
+    m.expires_at, m.ttl_minutes, m.tenant, m.indexed"""
+# Inside a run, a reader sees shared memories (no tenant) and its own.
+_CONFINED = "(NOT %(confined)s OR m.tenant IS NULL OR m.tenant = %(own)s)"
+
+# One row whatever its level: the caller decides (and audits) what to show.
+GET_SQL = f"""
+SELECT {_COLUMNS} FROM trustmem_memories m
+WHERE m.ns_hash = %(ns_hash)s AND m.key_hash = %(key_hash)s AND {_LIVE}
+"""
+
+# Used by writes: the row whatever its level, to apply overwrite rules.
+GET_FOR_WRITE_SQL = """
+SELECT level, sealed, schema_version FROM trustmem_memories
+WHERE ns_hash = %(ns_hash)s AND key_hash = %(key_hash)s FOR UPDATE
+"""
+
+UPSERT_SQL = """
+INSERT INTO trustmem_memories (ns_hash, key_hash, ns_prefixes, depth, tenant, level, sealed,
+    schema_version, indexed, expires_at, ttl_minutes)
+VALUES (%(ns_hash)s, %(key_hash)s, %(ns_prefixes)s, %(depth)s, %(tenant)s, %(level)s, %(sealed)s,
+    %(schema_version)s, %(indexed)s,
+    CASE WHEN %(ttl)s::float8 IS NULL THEN NULL ELSE now() + make_interval(secs => %(ttl)s * 60) END,
+    %(ttl)s)
+ON CONFLICT (ns_hash, key_hash) DO UPDATE SET
+    level = EXCLUDED.level, sealed = EXCLUDED.sealed, schema_version = EXCLUDED.schema_version,
+    tenant = EXCLUDED.tenant, indexed = EXCLUDED.indexed, updated_at = now(),
+    expires_at = EXCLUDED.expires_at, ttl_minutes = EXCLUDED.ttl_minutes
+RETURNING created_at, updated_at
+"""
+
+DELETE_SQL = """
+DELETE FROM trustmem_memories WHERE ns_hash = %(ns_hash)s AND key_hash = %(key_hash)s
+RETURNING level, tenant, indexed
+"""
+
+# Rows of many items at once (vector hits), at a reader's level.
+GET_MANY_SQL = f"""
+SELECT {_COLUMNS} FROM trustmem_memories m
+JOIN unnest(%(ns_hashes)s::bytea[], %(key_hashes)s::bytea[]) AS u(ns_hash, key_hash)
+    ON m.ns_hash = u.ns_hash AND m.key_hash = u.key_hash
+WHERE m.level <= %(level)s AND {_LIVE} AND {_CONFINED}
+"""
+
+# Filter-only search: newest first, the namespace prefix narrowed in SQL.
+SEARCH_SQL = f"""
+SELECT {_COLUMNS} FROM trustmem_memories m
+WHERE m.level <= %(level)s AND {_LIVE} AND {_CONFINED}
+    AND (%(prefix)s::bytea IS NULL OR m.ns_prefixes @> ARRAY[%(prefix)s::bytea])
+ORDER BY m.updated_at DESC, m.ns_hash, m.key_hash
+LIMIT %(limit)s OFFSET %(offset)s
+"""
+
+LIST_NAMESPACES_SQL = f"""
+SELECT DISTINCT ON (m.ns_hash) m.ns_hash, m.key_hash, m.sealed
+FROM trustmem_memories m
+WHERE m.level <= %(level)s AND {_LIVE} AND {_CONFINED}
+    AND (%(prefix)s::bytea IS NULL OR m.ns_prefixes @> ARRAY[%(prefix)s::bytea])
+ORDER BY m.ns_hash
+"""
+
+REFRESH_TTL_SQL = """
+UPDATE trustmem_memories SET expires_at = now() + make_interval(secs => ttl_minutes * 60)
+WHERE ttl_minutes IS NOT NULL AND (ns_hash, key_hash) IN (
+    SELECT * FROM unnest(%(ns_hashes)s::bytea[], %(key_hashes)s::bytea[]))
+"""
+
+SWEEP_EXPIRED_SQL = """
+DELETE FROM trustmem_memories WHERE expires_at IS NOT NULL AND expires_at <= now()
+RETURNING ns_hash, key_hash, tenant, indexed
+"""
+
+# Lazy migration: rewrite one row when its stored schema version is older.
+REWRITE_SQL = """
+UPDATE trustmem_memories SET sealed = %(sealed)s, schema_version = %(schema_version)s
+WHERE ns_hash = %(ns_hash)s AND key_hash = %(key_hash)s AND schema_version = %(old_version)s
+"""
+OUTDATED_SQL = """
+SELECT ns_hash, key_hash, sealed, schema_version FROM trustmem_memories
+WHERE schema_version < %(version)s ORDER BY ns_hash, key_hash LIMIT %(limit)s
+"""
+COUNT_OUTDATED_SQL = "SELECT count(*) FROM trustmem_memories WHERE schema_version < %(version)s"
+
+# Erasure.
+DELETE_TENANT_SQL = "DELETE FROM trustmem_memories WHERE tenant = %s RETURNING ns_hash, key_hash"
+# Start (or resume) the erasure of a subject: the steps done so far come back.
+ERASURE_START_SQL = """
+INSERT INTO trustmem_erasures (receipt_id, subject) VALUES (%s, %s)
+ON CONFLICT (subject) DO UPDATE SET subject = EXCLUDED.subject
+RETURNING receipt_id, started_at, removed
+"""
+ERASURE_STEP_SQL = """
+UPDATE trustmem_erasures SET removed = removed || jsonb_build_object(%s::text, %s::int)
+WHERE receipt_id = %s
+"""
+ERASURE_FINISH_SQL = """
+UPDATE trustmem_erasures SET finished_at = now(), subject = NULL WHERE receipt_id = %s
+RETURNING receipt_id, started_at, finished_at, removed
+"""
+ERASURE_PENDING_SQL = "SELECT receipt_id FROM trustmem_erasures WHERE finished_at IS NULL"
+
+# Audit: one chain, appended under an advisory lock so links never fork.
+AUDIT_LOCK_SQL = "SELECT pg_advisory_xact_lock(7239114503)"
+AUDIT_HEAD_SQL = "SELECT seq, hash FROM trustmem_audit ORDER BY seq DESC LIMIT 1"
+AUDIT_INSERT_SQL = """
+INSERT INTO trustmem_audit (seq, at, action, actor, session, tenant, item, level, detail, prev_hash, hash)
+VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
+"""
+AUDIT_SCAN_SQL = """
+SELECT seq, at, action, actor, session, tenant, item, level, detail, prev_hash, hash
+FROM trustmem_audit WHERE seq > %s ORDER BY seq LIMIT %s
+"""

@@ -1,0 +1,566 @@
+"""TrustStore: the synchronous long-term memory store.
+
+PostgreSQL holds every memory (sealed); Qdrant holds vectors and the
+payload needed to filter them; Redis (optional) caches hot rows and recent
+search results. Its async twin is ``aio.AsyncTrustStore``, with the same
+methods in the same order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from langgraph.store.base import (
+    NOT_PROVIDED,
+    GetOp,
+    IndexConfig,
+    Item,
+    ListNamespacesOp,
+    NotProvided,
+    Op,
+    PutOp,
+    Result,
+    SearchItem,
+    SearchOp,
+    TTLConfig,
+)
+from psycopg import Connection, Cursor
+from psycopg_pool import ConnectionPool
+
+from langgraph_trustmem.audit import AuditEvent, AuditReport, append_ops, verify_ops
+from langgraph_trustmem.config import resolve_keyring, resolve_ladder
+from langgraph_trustmem.crypto import KeyRing
+from langgraph_trustmem.errors import SecretRejected, TrustViolation
+from langgraph_trustmem.store import sql
+from langgraph_trustmem.store.base import Reader, Row, TrustStoreBase, validate_namespace
+from langgraph_trustmem.store.plan import (
+    ERASURE_STEPS,
+    Statements,
+    delete_ops,
+    erase_memories_ops,
+    erasure_finish_ops,
+    erasure_start_ops,
+    erasure_step_ops,
+    list_namespaces_result,
+    put_ops,
+    search_params,
+    select_hits,
+    sweep_ops,
+)
+from langgraph_trustmem.store.vectors import VectorIndex, VectorPoint, VectorQuery
+from langgraph_trustmem.trust import Ladder
+
+CONNECTION_KWARGS = {"autocommit": True, "prepare_threshold": 5}
+
+
+class TrustStore(TrustStoreBase):
+    """A LangGraph ``BaseStore`` whose every memory carries a trust label
+    and provenance, read only at the reader's level."""
+
+    def __init__(
+        self,
+        conn: Connection | ConnectionPool,
+        *,
+        key: KeyRing | str | bytes | None = None,
+        vectors: VectorIndex | None = None,
+        cache: Any = None,
+        index: IndexConfig | None = None,
+        ttl: TTLConfig | None = None,
+        levels: Ladder | list[str] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        keyring = resolve_keyring(key, required=True)
+        assert keyring is not None
+        super().__init__(keyring=keyring, ladder=resolve_ladder(levels), index=index, ttl=ttl, **kwargs)
+        self.conn = conn
+        self.vectors = vectors
+        self.cache = cache
+        self.lock = threading.Lock()
+        self._sweeper: threading.Event | None = None
+        if self.index_config is not None and vectors is None:
+            raise ValueError("an index config needs a vector tier (qdrant=...)")
+
+    @classmethod
+    @contextmanager
+    def from_conn_string(
+        cls,
+        conn_string: str,
+        *,
+        qdrant: str | VectorIndex | None = None,
+        redis_url: str | None = None,
+        key: KeyRing | str | bytes | None = None,
+        index: IndexConfig | None = None,
+        ttl: TTLConfig | None = None,
+        pool_size: int = 8,
+        **kwargs: Any,
+    ) -> Iterator[TrustStore]:
+        """Open a pooled store. ``qdrant`` is a Qdrant URL, ``":memory:"``, or
+        a directory for the embedded engine (qdrant-edge)."""
+        keyring = resolve_keyring(key, required=True)
+        assert keyring is not None
+        vectors = open_vectors(qdrant) if index is not None else None
+        cache = None
+        if redis_url:
+            import redis
+
+            from langgraph_trustmem.store.cache import RowCache
+
+            cache = RowCache(redis.Redis.from_url(redis_url), keyring)
+        with ConnectionPool(conn_string, min_size=1, max_size=pool_size, kwargs=CONNECTION_KWARGS, open=True) as pool:
+            store = cls(pool, key=keyring, vectors=vectors, cache=cache, index=index, ttl=ttl, **kwargs)
+            try:
+                yield store
+            finally:
+                store.stop_ttl_sweeper()
+                if vectors is not None:
+                    vectors.close()
+                if cache is not None:
+                    cache.close()
+
+    # -- plumbing ----------------------------------------------------------
+
+    @contextmanager
+    def _cursor(self, *, transaction: bool = False) -> Iterator[Cursor]:
+        if isinstance(self.conn, ConnectionPool):
+            with self.conn.connection() as conn:
+                yield from self._in(conn, transaction)
+        else:
+            with self.lock:
+                yield from self._in(self.conn, transaction)
+
+    @staticmethod
+    def _in(conn: Connection, transaction: bool) -> Iterator[Cursor]:
+        if transaction:
+            with conn.transaction(), conn.cursor() as cur:
+                yield cur
+        else:
+            with conn.cursor() as cur:
+                yield cur
+
+    def _run(self, ops: Statements) -> Any:
+        with self._cursor(transaction=True) as cur:
+            try:
+                query, params, fetch = next(ops)
+                while True:
+                    cur.execute(query, params, prepare=False)
+                    query, params, fetch = ops.send(cur.fetchall() if fetch else [])
+            except StopIteration as done:
+                return done.value
+
+    def _fetch(self, query: str, params: Any) -> list[tuple]:
+        with self._cursor() as cur:
+            return cur.execute(query, params, binary=True).fetchall()
+
+    def setup(self) -> None:
+        """Create or upgrade the schema, and the vector collection."""
+        with self._cursor(transaction=True) as cur:
+            cur.execute(sql.MIGRATION_LOCK_SQL)
+            cur.execute(sql.MIGRATIONS[0])
+            row = cur.execute(sql.SELECT_MIGRATION_SQL).fetchone()
+            version = -1 if row is None else row[0]
+            for v, migration in enumerate(sql.MIGRATIONS):
+                if v > version:
+                    cur.execute(migration)
+                    cur.execute(sql.INSERT_MIGRATION_SQL, (v,))
+        if self.vectors is not None and self.index_config is not None:
+            self.vectors.setup(int(self.index_config["dims"]))
+
+    # -- readers -----------------------------------------------------------
+
+    def _reader(self) -> Reader:
+        config = self._run_config()
+        saver = self._saver_in(config)
+        level = None
+        if saver is not None:
+            level = saver.cached_level(config)
+            if level is None and (s := saver.session(config)) is not None:
+                level = s.level
+        return self._reader_from(config, level)
+
+    def _audit(self, events: list[AuditEvent]) -> None:
+        if self.audit_enabled and events:
+            self._run(append_ops(self.keyring, events))
+
+    # -- BaseStore -----------------------------------------------------------
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        reader = self._reader()
+        events: list[AuditEvent] = []
+        results: list[Result] = []
+        try:
+            for op in ops:
+                if isinstance(op, GetOp):
+                    results.append(self._get(op, reader, events))
+                elif isinstance(op, SearchOp):
+                    results.append(self._search(op, reader, events))
+                elif isinstance(op, ListNamespacesOp):
+                    results.append(self._list_namespaces(op, reader))
+                elif isinstance(op, PutOp):
+                    self._put(op, reader, events)
+                    results.append(None)
+                else:
+                    raise TypeError("unknown store operation")
+        finally:
+            self._audit(events)
+        return results
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        # to_thread carries the run's context, so the session is still found.
+        return await asyncio.to_thread(self.batch, list(ops))
+
+    def put(
+        self,
+        namespace: tuple[str, ...],
+        key: str,
+        value: dict[str, Any],
+        index: Any = None,
+        *,
+        ttl: float | None | NotProvided = NOT_PROVIDED,
+        level: str | None = None,
+        source: str | None = None,
+        confirmed_by: str | None = None,
+    ) -> None:
+        """Store a memory. ``level`` may lower the label below the writer's
+        level (never raise it); ``source`` names the writer; ``confirmed_by``
+        names the trusted source that confirmed an overwrite of a high-stakes
+        memory."""
+        reader = self._reader()
+        events: list[AuditEvent] = []
+        try:
+            self._put(PutOp(namespace, key, value, index, ttl), reader, events, level, source, confirmed_by)
+        finally:
+            self._audit(events)
+
+    # -- operations ----------------------------------------------------------
+
+    def _get(self, op: GetOp, reader: Reader, events: list[AuditEvent]) -> Item | None:
+        validate_namespace(op.namespace)
+        ns = self._confine(tuple(op.namespace), reader, exact=True)
+        nh, kh = self.ns_hash(ns), self.key_hash(op.key)
+        ref = (nh + kh).hex()
+        raw = self.cache.get_rows([ref]).get(ref) if self.cache else None
+        if raw is None:
+            rows = self._fetch(sql.GET_SQL, {"ns_hash": nh, "key_hash": kh})
+            if not rows:
+                return None
+            raw = rows[0]
+            if self.cache:
+                self.cache.put_rows({ref: raw})
+        row = self._decode(raw)
+        if row.expires_at is not None and row.expires_at.timestamp() <= time.time():
+            return None
+        if row.level > reader.level or not self._tenant_visible(row.tenant, reader):
+            events.append(self._event("refused", reader, row, "read above level"))
+            return None
+        row = self._lazy_upgrade(row)
+        if self._refresh(op.refresh_ttl) and row.ttl_minutes is not None:
+            self._refresh_ttl([row])
+        events.append(self._event("read", reader, row))
+        return self._item(row)
+
+    def _search(self, op: SearchOp, reader: Reader, events: list[AuditEvent]) -> list[SearchItem]:
+        validate_namespace(tuple(op.namespace_prefix), allow_empty=True)
+        prefix = self._confine(tuple(op.namespace_prefix), reader, exact=False)
+        params = search_params(self, prefix, reader)
+        use_vectors = bool(op.query) and self.embeddings is not None and self.vectors is not None
+        qkey = self._cache_key("search", params["level"], params["prefix"], params["confined"], op.query,
+                               op.filter, op.limit, op.offset) if self.cache else None
+        cached_key, hits = (self.cache.get_hits(params["own"], qkey) if self.cache else (None, None))
+        if hits is None:
+            if use_vectors:
+                hits = self._vector_hits(op, prefix, params, reader)
+            else:
+                hits = self._filter_hits(op, params)
+            if self.cache:
+                self.cache.put_hits(params["own"], cached_key, hits)
+        rows = self._rows_for([ref for ref, _ in hits], params)
+        out = []
+        for ref, score in hits:
+            row = rows.get(ref)
+            if row is None:
+                continue
+            row = self._lazy_upgrade(row)
+            out.append((row, score))
+            events.append(self._event("search-hit", reader, row))
+        if self._refresh(op.refresh_ttl):
+            self._refresh_ttl([r for r, _ in out if r.ttl_minutes is not None])
+        return [self._item(r, s, search=True) for r, s in out]
+
+    def _vector_hits(self, op: SearchOp, prefix: tuple[str, ...], params: dict, reader: Reader) -> list:
+        vector = self.embeddings.embed_query(op.query)
+        query = VectorQuery(
+            level=reader.level,
+            now=time.time(),
+            prefix=params["prefix"].hex() if params["prefix"] else None,
+            tenants=("", params["own"].hex()) if params["confined"] and params["own"] else (("",) if params["confined"] else None),
+        )
+        want = op.offset + op.limit
+        k = max(want * 3, 10)
+        while True:
+            raw_hits = self.vectors.search(vector, query, k)
+            rows = self._rows_for(list(dict.fromkeys(ref for ref, _ in raw_hits)), params)
+            hits = select_hits(raw_hits, rows, op.filter, op.offset, op.limit)
+            if len(hits) >= op.limit or len(raw_hits) < k:
+                return hits
+            k *= 4
+
+    def _filter_hits(self, op: SearchOp, params: dict) -> list:
+        want, page, offset, matched = op.offset + op.limit, max((op.offset + op.limit) * 2, 64), 0, []
+        while True:
+            raw = self._fetch(sql.SEARCH_SQL, {**params, "limit": page, "offset": offset})
+            for r in raw:
+                row = self._decode(r)
+                if op.filter and not self._filter(row, op.filter):
+                    continue
+                matched.append((row.ref, None))
+                if self.cache:
+                    self.cache.put_rows({row.ref: r})
+            if len(matched) >= want or len(raw) < page:
+                return matched[op.offset : want]
+            offset += page
+
+    def _filter(self, row: Row, flt: dict) -> bool:
+        from langgraph_trustmem.store.base import matches_filter
+
+        return matches_filter(self._lazy_view(row).value, flt)
+
+    def _rows_for(self, refs: Sequence[str], params: dict) -> dict[str, Row]:
+        """Rows for references, from the cache or PostgreSQL, at the reader's
+        level and tenancy (checked again here, whatever served them)."""
+        if not refs:
+            return {}
+        raw = self.cache.get_rows(refs) if self.cache else {}
+        missing = [r for r in refs if r not in raw]
+        if missing:
+            fetched = self._fetch(
+                sql.GET_MANY_SQL,
+                {
+                    **params,
+                    "ns_hashes": [bytes.fromhex(r)[:16] for r in missing],
+                    "key_hashes": [bytes.fromhex(r)[16:] for r in missing],
+                },
+            )
+            new = {(bytes(f[0]) + bytes(f[1])).hex(): f for f in fetched}
+            if self.cache and new:
+                self.cache.put_rows(new)
+            raw.update(new)
+        out = {}
+        now = time.time()
+        for ref, r in raw.items():
+            row = self._decode(r)
+            if row.level > params["level"] or (row.expires_at is not None and row.expires_at.timestamp() <= now):
+                continue
+            if params["confined"] and row.tenant is not None and row.tenant != params["own"]:
+                continue
+            out[ref] = row
+        return out
+
+    def _list_namespaces(self, op: ListNamespacesOp, reader: Reader) -> list[tuple[str, ...]]:
+        for cond in op.match_conditions or ():
+            validate_namespace(tuple(p for p in cond.path if p != "*"), allow_empty=True)
+        prefix: tuple[str, ...] = ()
+        for cond in op.match_conditions or ():
+            if cond.match_type == "prefix":
+                lit = []
+                for p in cond.path:
+                    if p == "*":
+                        break
+                    lit.append(p)
+                prefix = self._confine(tuple(lit), reader, exact=False) if lit else ()
+                break
+        params = search_params(self, prefix, reader)
+        rows = self._fetch(sql.LIST_NAMESPACES_SQL, params)
+        namespaces = [tuple(self._open(bytes(nh), bytes(kh), bytes(s))["ns"]) for nh, kh, s in rows]
+        return list_namespaces_result(namespaces, op)
+
+    def _put(
+        self,
+        op: PutOp,
+        reader: Reader,
+        events: list[AuditEvent],
+        level: str | None = None,
+        source: str | None = None,
+        confirmed_by: str | None = None,
+    ) -> None:
+        validate_namespace(tuple(op.namespace))
+        ns = self._confine(tuple(op.namespace), reader, exact=True)
+        op = op._replace(namespace=ns)
+        nh, kh = self.ns_hash(ns), self.key_hash(op.key)
+        ref = (nh + kh).hex()
+        tenant = self.tenant_of(ns)
+        try:
+            if op.value is None:
+                gone = self._run(delete_ops(self, op, reader, confirmed_by))
+                if gone is None:
+                    return
+                lvl = gone[0]
+                if self.vectors is not None and gone[2]:
+                    self.vectors.delete_refs([ref])
+            else:
+                value, redacted = self.guard.check(op.value)
+                lvl = self._write_level(reader, level)
+                texts = self._texts(op, value)
+                vectors = self.embeddings.embed_documents(texts) if texts else []
+                sealed = self._seal(nh, kh, self._body(op, value, reader, source))
+                ttl_min = self._ttl_minutes(op)
+                previous = self._run(
+                    put_ops(self, op, reader, confirmed_by, nh, kh, tenant, lvl, sealed, len(vectors), ttl_min)
+                )
+                if self.vectors is not None:
+                    if previous:
+                        self.vectors.delete_refs([ref])
+                    expires = time.time() + ttl_min * 60 if ttl_min is not None else None
+                    payload = self._payload(ns, lvl, tenant, expires)
+                    self.vectors.upsert(
+                        [VectorPoint(self.point_id(ref, i), v, {**payload, "ref": ref}) for i, v in enumerate(vectors)]
+                    )
+                if redacted:
+                    events.append(AuditEvent("redacted", reader.source, self._session_hash(reader), tenant,
+                                             bytes.fromhex(ref), lvl, ",".join(redacted)))
+        except (TrustViolation, SecretRejected) as refusal:
+            events.append(AuditEvent("refused", reader.source, self._session_hash(reader), tenant,
+                                     bytes.fromhex(ref), None, type(refusal).__name__))
+            raise
+        if self.cache:
+            self.cache.invalidate([ref], [tenant, None])
+        events.append(AuditEvent("delete" if op.value is None else "write", reader.source,
+                                 self._session_hash(reader), tenant, bytes.fromhex(ref), lvl))
+
+    # -- lifecycle -----------------------------------------------------------
+
+    def _lazy_upgrade(self, row: Row) -> Row:
+        upgraded, resealed = self._upgraded(row)
+        if resealed is not None:
+            with self._cursor() as cur:
+                cur.execute(sql.REWRITE_SQL, {"sealed": resealed, "schema_version": upgraded.schema_version,
+                                              "ns_hash": row.ns_hash, "key_hash": row.key_hash,
+                                              "old_version": row.schema_version})
+            if self.cache:
+                self.cache.invalidate([row.ref], [])
+        return upgraded
+
+    def _lazy_view(self, row: Row) -> Row:
+        return self._upgraded(row)[0]
+
+    def _refresh_ttl(self, rows: Sequence[Row]) -> None:
+        if rows:
+            with self._cursor() as cur:
+                cur.execute(sql.REFRESH_TTL_SQL, {"ns_hashes": [r.ns_hash for r in rows],
+                                                  "key_hashes": [r.key_hash for r in rows]})
+
+    def migrate(self, *, batch: int = 500, progress: Any = None) -> int:
+        """Upgrade every row older than the current schema version now
+        (reads do it lazily anyway). ``progress(done, total)`` is called
+        after each batch. Returns the number of rows upgraded."""
+        version = self.migrations.current
+        total = self._fetch(sql.COUNT_OUTDATED_SQL, {"version": version})[0][0]
+        done = 0
+        while True:
+            rows = self._fetch(sql.OUTDATED_SQL, {"version": version, "limit": batch})
+            if not rows:
+                return done
+            for nh, kh, sealed, v in rows:
+                body = self._open(bytes(nh), bytes(kh), bytes(sealed))
+                value, new_v = self.migrations.upgrade(body["value"], v)
+                body["value"] = value
+                with self._cursor() as cur:
+                    cur.execute(sql.REWRITE_SQL, {"sealed": self._seal(bytes(nh), bytes(kh), body),
+                                                  "schema_version": new_v, "ns_hash": bytes(nh),
+                                                  "key_hash": bytes(kh), "old_version": v})
+                if self.cache:
+                    self.cache.invalidate([(bytes(nh) + bytes(kh)).hex()], [])
+            done += len(rows)
+            if progress is not None:
+                progress(done, total)
+
+    def sweep_ttl(self) -> int:
+        """Delete expired memories from every tier; returns how many."""
+        gone = self._run(sweep_ops())
+        refs = [(bytes(nh) + bytes(kh)).hex() for nh, kh, _t, _i in gone]
+        if self.vectors is not None and refs:
+            self.vectors.delete_refs(refs)
+        if self.cache and refs:
+            self.cache.invalidate(refs, [bytes(t) if t is not None else None for _n, _k, t, _i in gone] + [None])
+        return len(refs)
+
+    def start_ttl_sweeper(self, sweep_interval_minutes: int | None = None) -> threading.Event:
+        """Sweep expired memories periodically on a daemon thread."""
+        minutes = sweep_interval_minutes or (self.ttl_config or {}).get("sweep_interval_minutes") or 5
+        stop = threading.Event()
+
+        def loop() -> None:
+            while not stop.wait(minutes * 60):
+                try:
+                    self.sweep_ttl()
+                except Exception:  # keep sweeping; the next round retries
+                    pass
+
+        threading.Thread(target=loop, name="trustmem-ttl-sweeper", daemon=True).start()
+        self._sweeper = stop
+        return stop
+
+    def stop_ttl_sweeper(self, timeout: float | None = None) -> bool:
+        if self._sweeper is not None:
+            self._sweeper.set()
+            self._sweeper = None
+        return True
+
+    def forget(self, user_id: str, *, checkpointer: Any = None) -> dict[str, Any]:
+        """Erase a user's memories from Qdrant, Redis and PostgreSQL (and,
+        given a checkpointer, their threads). Each step is recorded as it
+        completes, so a call after a crash resumes where the last one
+        stopped; calling it again is harmless. Returns the receipt: what each
+        tier removed, under an id that names no one."""
+        tenant = self.user_key(user_id)
+        receipt_id, removed = self._run(erasure_start_ops(tenant))
+        for step in ERASURE_STEPS:
+            if step in removed:
+                continue
+            if step == "memories":
+                removed[step] = self._run(erase_memories_ops(receipt_id, tenant))
+                continue
+            if step == "vectors":
+                removed[step] = self.vectors.delete_tenant(tenant.hex()) if self.vectors is not None else 0
+            elif step == "cache":
+                removed[step] = self.cache.drop_tenant(tenant) if self.cache else 0
+            elif step == "threads":
+                removed[step] = checkpointer.forget_user(user_id) if checkpointer is not None else 0
+            self._run(erasure_step_ops(receipt_id, step, removed[step]))
+        receipt = self._run(erasure_finish_ops(receipt_id))
+        self._audit([AuditEvent("erased", "forget", None, None, None, None, f"receipt {receipt['receipt_id']}")])
+        return receipt
+
+    def verify_audit(self) -> AuditReport:
+        """Walk the audit chain and report the first broken link, if any."""
+        return self._run(verify_ops(self.keyring))
+
+    # -- helpers -------------------------------------------------------------
+
+    def _session_hash(self, reader: Reader) -> bytes | None:
+        return self.keyring.hash_id("thread", reader.thread_id) if reader.thread_id else None
+
+    def _event(self, action: str, reader: Reader, row: Row, detail: str | None = None) -> AuditEvent:
+        return AuditEvent(action, reader.source, self._session_hash(reader), row.tenant,
+                          bytes.fromhex(row.ref), row.level, detail)
+
+
+def open_vectors(qdrant: str | VectorIndex | None) -> VectorIndex:
+    """The vector tier for a ``qdrant=`` argument: an index object as is, a
+    URL or ``:memory:`` through qdrant-client, a directory through the
+    embedded engine."""
+    if isinstance(qdrant, VectorIndex):
+        return qdrant
+    if qdrant is None:
+        raise ValueError("an index config needs qdrant= (a URL, ':memory:' or a directory)")
+    if qdrant == ":memory:" or "://" in qdrant:
+        from langgraph_trustmem.store.vectors import QdrantClientIndex
+
+        return QdrantClientIndex.from_location(qdrant)
+    from langgraph_trustmem.store.vectors import QdrantEdgeIndex
+
+    return QdrantEdgeIndex(qdrant)
