@@ -1,6 +1,6 @@
 """The long-term memory store: trust-labelled, sealed, recalled in Qdrant."""
 
-# aio: see below
+from langgraph_trustmem.store.aio import AsyncTrustStore
 from langgraph_trustmem.store.base import TrustItem, TrustSearchItem, ValueMigrations
 from langgraph_trustmem.store.store import TrustStore
 

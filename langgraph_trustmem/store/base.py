@@ -6,6 +6,7 @@ isolation, write rules, filters and result assembly. No I/O here.
 from __future__ import annotations
 
 import hashlib
+import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -15,7 +16,6 @@ from typing import Any
 import orjson
 from langgraph.store.base import (
     BaseStore,
-    GetOp,
     IndexConfig,
     InvalidNamespaceError,
     Item,
@@ -310,6 +310,31 @@ class TrustStoreBase(BaseStore):
         upgraded = Row(**{**row.__dict__, "value": value, "schema_version": version})
         return upgraded, self._seal(row.ns_hash, row.key_hash, body)
 
+    def _lazy_params(self, row: Row, upgraded: Row, resealed: bytes) -> dict[str, Any]:
+        return {
+            "sealed": resealed,
+            "schema_version": upgraded.schema_version,
+            "ns_hash": row.ns_hash,
+            "key_hash": row.key_hash,
+            "old_version": row.schema_version,
+        }
+
+    def _rewrite_params(self, r: Sequence[Any]) -> dict[str, Any]:
+        """Batch migration of one (ns_hash, key_hash, sealed, version) row."""
+        nh, kh, sealed, version = bytes(r[0]), bytes(r[1]), bytes(r[2]), r[3]
+        body = self._open(nh, kh, sealed)
+        body["value"], new_version = self.migrations.upgrade(body["value"], version)
+        return {
+            "sealed": self._seal(nh, kh, body),
+            "schema_version": new_version,
+            "ns_hash": nh,
+            "key_hash": kh,
+            "old_version": version,
+        }
+
+    def _filter(self, row: Row, flt: Mapping[str, Any]) -> bool:
+        return matches_filter(self._upgraded(row)[0].value, flt)
+
     def _item(self, row: Row, score: float | None = None, search: bool = False) -> Item:
         common = dict(
             label=Label(self.ladder.name(row.level), row.source),
@@ -393,6 +418,88 @@ class TrustStoreBase(BaseStore):
         if not reader.in_run or row_tenant is None:
             return True
         return reader.user_id is not None and row_tenant == self.user_key(reader.user_id)
+
+    def _readable(self, row: Row, reader: Reader, events: list) -> bool:
+        """Whether ``reader`` may see ``row``; a refusal is audited."""
+        from langgraph_trustmem.audit import AuditEvent
+
+        if row.expires_at is not None and row.expires_at.timestamp() <= time.time():
+            return False
+        if row.level > reader.level or not self._tenant_visible(row.tenant, reader):
+            events.append(AuditEvent("refused", reader.source, self._session_hash(reader), row.tenant,
+                                     bytes.fromhex(row.ref), row.level, "read above level"))
+            return False
+        return True
+
+    def _visible_rows(self, raw: Mapping[str, Sequence[Any]], params: Mapping[str, Any]) -> dict[str, Row]:
+        """Decode rows and keep those the search's reader may see (checked
+        here whatever tier served them)."""
+        out = {}
+        now = time.time()
+        for ref, r in raw.items():
+            row = self._decode(r)
+            if row.level > params["level"] or (row.expires_at is not None and row.expires_at.timestamp() <= now):
+                continue
+            if params["confined"] and row.tenant is not None and row.tenant != params["own"]:
+                continue
+            out[ref] = row
+        return out
+
+    def _vector_query(self, params: Mapping[str, Any]) -> Any:
+        from langgraph_trustmem.store.vectors import VectorQuery
+
+        tenants = None
+        if params["confined"]:
+            tenants = ("", params["own"].hex()) if params["own"] else ("",)
+        return VectorQuery(
+            level=params["level"],
+            now=time.time(),
+            prefix=params["prefix"].hex() if params["prefix"] else None,
+            tenants=tenants,
+        )
+
+    def _namespaces_prefix(self, op: ListNamespacesOp, reader: Reader) -> tuple[str, ...]:
+        """The literal leading prefix of the first prefix condition (narrowed
+        in SQL); every condition is applied after decryption."""
+        for cond in op.match_conditions or ():
+            validate_namespace(tuple(p for p in cond.path if p != "*"), allow_empty=True)
+        for cond in op.match_conditions or ():
+            if cond.match_type == "prefix":
+                lit: list[str] = []
+                for p in cond.path:
+                    if p == "*":
+                        break
+                    lit.append(p)
+                return self._confine(tuple(lit), reader, exact=False) if lit else ()
+        return ()
+
+    def _search_key(self, op: SearchOp, params: Mapping[str, Any]) -> str:
+        return self._cache_key(
+            "search", params["level"], params["prefix"], params["confined"], op.query, op.filter, op.limit, op.offset
+        )
+
+    def _session_hash(self, reader: Reader) -> bytes | None:
+        return self.keyring.hash_id("thread", reader.thread_id) if reader.thread_id else None
+
+    def _event(self, action: str, reader: Reader, row: Row, detail: str | None = None) -> Any:
+        from langgraph_trustmem.audit import AuditEvent
+
+        return AuditEvent(action, reader.source, self._session_hash(reader), row.tenant,
+                          bytes.fromhex(row.ref), row.level, detail)
+
+    def _write_event(self, action: str, reader: Reader, tenant: bytes | None, ref: str,
+                     level: int | None, detail: str | None = None) -> Any:
+        from langgraph_trustmem.audit import AuditEvent
+
+        return AuditEvent(action, reader.source, self._session_hash(reader), tenant, bytes.fromhex(ref), level, detail)
+
+    def _points(self, ref: str, ns: Sequence[str], level: int, tenant: bytes | None,
+                ttl_minutes: float | None, vectors: Sequence[Sequence[float]]) -> list:
+        from langgraph_trustmem.store.vectors import VectorPoint
+
+        expires = time.time() + ttl_minutes * 60 if ttl_minutes is not None else None
+        payload = {**self._payload(ns, level, tenant, expires), "ref": ref}
+        return [VectorPoint(self.point_id(ref, i), list(v), payload) for i, v in enumerate(vectors)]
 
     # -- writes --------------------------------------------------------------
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -52,7 +51,7 @@ from langgraph_trustmem.store.plan import (
     select_hits,
     sweep_ops,
 )
-from langgraph_trustmem.store.vectors import VectorIndex, VectorPoint, VectorQuery
+from langgraph_trustmem.store.vectors import VectorIndex
 from langgraph_trustmem.trust import Ladder
 
 CONNECTION_KWARGS = {"autocommit": True, "prepare_threshold": 5}
@@ -252,10 +251,7 @@ class TrustStore(TrustStoreBase):
             if self.cache:
                 self.cache.put_rows({ref: raw})
         row = self._decode(raw)
-        if row.expires_at is not None and row.expires_at.timestamp() <= time.time():
-            return None
-        if row.level > reader.level or not self._tenant_visible(row.tenant, reader):
-            events.append(self._event("refused", reader, row, "read above level"))
+        if not self._readable(row, reader, events):
             return None
         row = self._lazy_upgrade(row)
         if self._refresh(op.refresh_ttl) and row.ttl_minutes is not None:
@@ -268,12 +264,10 @@ class TrustStore(TrustStoreBase):
         prefix = self._confine(tuple(op.namespace_prefix), reader, exact=False)
         params = search_params(self, prefix, reader)
         use_vectors = bool(op.query) and self.embeddings is not None and self.vectors is not None
-        qkey = self._cache_key("search", params["level"], params["prefix"], params["confined"], op.query,
-                               op.filter, op.limit, op.offset) if self.cache else None
-        cached_key, hits = (self.cache.get_hits(params["own"], qkey) if self.cache else (None, None))
+        cached_key, hits = self.cache.get_hits(params["own"], self._search_key(op, params)) if self.cache else (None, None)
         if hits is None:
             if use_vectors:
-                hits = self._vector_hits(op, prefix, params, reader)
+                hits = self._vector_hits(op, params)
             else:
                 hits = self._filter_hits(op, params)
             if self.cache:
@@ -291,14 +285,9 @@ class TrustStore(TrustStoreBase):
             self._refresh_ttl([r for r, _ in out if r.ttl_minutes is not None])
         return [self._item(r, s, search=True) for r, s in out]
 
-    def _vector_hits(self, op: SearchOp, prefix: tuple[str, ...], params: dict, reader: Reader) -> list:
+    def _vector_hits(self, op: SearchOp, params: dict) -> list:
         vector = self.embeddings.embed_query(op.query)
-        query = VectorQuery(
-            level=reader.level,
-            now=time.time(),
-            prefix=params["prefix"].hex() if params["prefix"] else None,
-            tenants=("", params["own"].hex()) if params["confined"] and params["own"] else (("",) if params["confined"] else None),
-        )
+        query = self._vector_query(params)
         want = op.offset + op.limit
         k = max(want * 3, 10)
         while True:
@@ -324,11 +313,6 @@ class TrustStore(TrustStoreBase):
                 return matched[op.offset : want]
             offset += page
 
-    def _filter(self, row: Row, flt: dict) -> bool:
-        from langgraph_trustmem.store.base import matches_filter
-
-        return matches_filter(self._lazy_view(row).value, flt)
-
     def _rows_for(self, refs: Sequence[str], params: dict) -> dict[str, Row]:
         """Rows for references, from the cache or PostgreSQL, at the reader's
         level and tenancy (checked again here, whatever served them)."""
@@ -349,31 +333,10 @@ class TrustStore(TrustStoreBase):
             if self.cache and new:
                 self.cache.put_rows(new)
             raw.update(new)
-        out = {}
-        now = time.time()
-        for ref, r in raw.items():
-            row = self._decode(r)
-            if row.level > params["level"] or (row.expires_at is not None and row.expires_at.timestamp() <= now):
-                continue
-            if params["confined"] and row.tenant is not None and row.tenant != params["own"]:
-                continue
-            out[ref] = row
-        return out
+        return self._visible_rows(raw, params)
 
     def _list_namespaces(self, op: ListNamespacesOp, reader: Reader) -> list[tuple[str, ...]]:
-        for cond in op.match_conditions or ():
-            validate_namespace(tuple(p for p in cond.path if p != "*"), allow_empty=True)
-        prefix: tuple[str, ...] = ()
-        for cond in op.match_conditions or ():
-            if cond.match_type == "prefix":
-                lit = []
-                for p in cond.path:
-                    if p == "*":
-                        break
-                    lit.append(p)
-                prefix = self._confine(tuple(lit), reader, exact=False) if lit else ()
-                break
-        params = search_params(self, prefix, reader)
+        params = search_params(self, self._namespaces_prefix(op, reader), reader)
         rows = self._fetch(sql.LIST_NAMESPACES_SQL, params)
         namespaces = [tuple(self._open(bytes(nh), bytes(kh), bytes(s))["ns"]) for nh, kh, s in rows]
         return list_namespaces_result(namespaces, op)
@@ -414,22 +377,15 @@ class TrustStore(TrustStoreBase):
                 if self.vectors is not None:
                     if previous:
                         self.vectors.delete_refs([ref])
-                    expires = time.time() + ttl_min * 60 if ttl_min is not None else None
-                    payload = self._payload(ns, lvl, tenant, expires)
-                    self.vectors.upsert(
-                        [VectorPoint(self.point_id(ref, i), v, {**payload, "ref": ref}) for i, v in enumerate(vectors)]
-                    )
+                    self.vectors.upsert(self._points(ref, ns, lvl, tenant, ttl_min, vectors))
                 if redacted:
-                    events.append(AuditEvent("redacted", reader.source, self._session_hash(reader), tenant,
-                                             bytes.fromhex(ref), lvl, ",".join(redacted)))
+                    events.append(self._write_event("redacted", reader, tenant, ref, lvl, ",".join(redacted)))
         except (TrustViolation, SecretRejected) as refusal:
-            events.append(AuditEvent("refused", reader.source, self._session_hash(reader), tenant,
-                                     bytes.fromhex(ref), None, type(refusal).__name__))
+            events.append(self._write_event("refused", reader, tenant, ref, None, type(refusal).__name__))
             raise
         if self.cache:
             self.cache.invalidate([ref], [tenant, None])
-        events.append(AuditEvent("delete" if op.value is None else "write", reader.source,
-                                 self._session_hash(reader), tenant, bytes.fromhex(ref), lvl))
+        events.append(self._write_event("delete" if op.value is None else "write", reader, tenant, ref, lvl))
 
     # -- lifecycle -----------------------------------------------------------
 
@@ -437,15 +393,10 @@ class TrustStore(TrustStoreBase):
         upgraded, resealed = self._upgraded(row)
         if resealed is not None:
             with self._cursor() as cur:
-                cur.execute(sql.REWRITE_SQL, {"sealed": resealed, "schema_version": upgraded.schema_version,
-                                              "ns_hash": row.ns_hash, "key_hash": row.key_hash,
-                                              "old_version": row.schema_version})
+                cur.execute(sql.REWRITE_SQL, self._lazy_params(row, upgraded, resealed))
             if self.cache:
                 self.cache.invalidate([row.ref], [])
         return upgraded
-
-    def _lazy_view(self, row: Row) -> Row:
-        return self._upgraded(row)[0]
 
     def _refresh_ttl(self, rows: Sequence[Row]) -> None:
         if rows:
@@ -464,16 +415,11 @@ class TrustStore(TrustStoreBase):
             rows = self._fetch(sql.OUTDATED_SQL, {"version": version, "limit": batch})
             if not rows:
                 return done
-            for nh, kh, sealed, v in rows:
-                body = self._open(bytes(nh), bytes(kh), bytes(sealed))
-                value, new_v = self.migrations.upgrade(body["value"], v)
-                body["value"] = value
+            for row in rows:
                 with self._cursor() as cur:
-                    cur.execute(sql.REWRITE_SQL, {"sealed": self._seal(bytes(nh), bytes(kh), body),
-                                                  "schema_version": new_v, "ns_hash": bytes(nh),
-                                                  "key_hash": bytes(kh), "old_version": v})
+                    cur.execute(sql.REWRITE_SQL, self._rewrite_params(row))
                 if self.cache:
-                    self.cache.invalidate([(bytes(nh) + bytes(kh)).hex()], [])
+                    self.cache.invalidate([(bytes(row[0]) + bytes(row[1])).hex()], [])
             done += len(rows)
             if progress is not None:
                 progress(done, total)
@@ -538,15 +484,6 @@ class TrustStore(TrustStoreBase):
     def verify_audit(self) -> AuditReport:
         """Walk the audit chain and report the first broken link, if any."""
         return self._run(verify_ops(self.keyring))
-
-    # -- helpers -------------------------------------------------------------
-
-    def _session_hash(self, reader: Reader) -> bytes | None:
-        return self.keyring.hash_id("thread", reader.thread_id) if reader.thread_id else None
-
-    def _event(self, action: str, reader: Reader, row: Row, detail: str | None = None) -> AuditEvent:
-        return AuditEvent(action, reader.source, self._session_hash(reader), row.tenant,
-                          bytes.fromhex(row.ref), row.level, detail)
 
 
 def open_vectors(qdrant: str | VectorIndex | None) -> VectorIndex:

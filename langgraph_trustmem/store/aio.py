@@ -1,0 +1,506 @@
+"""AsyncTrustStore: the async twin of ``store.TrustStore``.
+
+Methods appear in the same order as in ``store.py`` and differ only in I/O.
+Its sync ``batch`` runs ``abatch`` on the store's event loop from other
+threads, as LangGraph's own async stores do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+from langgraph.store.base import (
+    NOT_PROVIDED,
+    GetOp,
+    IndexConfig,
+    Item,
+    ListNamespacesOp,
+    NotProvided,
+    Op,
+    PutOp,
+    Result,
+    SearchItem,
+    SearchOp,
+    TTLConfig,
+)
+from psycopg import AsyncConnection, AsyncCursor
+from psycopg_pool import AsyncConnectionPool
+
+from langgraph_trustmem.audit import AuditEvent, AuditReport, append_ops, verify_ops
+from langgraph_trustmem.config import resolve_keyring, resolve_ladder
+from langgraph_trustmem.crypto import KeyRing
+from langgraph_trustmem.errors import SecretRejected, TrustViolation
+from langgraph_trustmem.store import sql
+from langgraph_trustmem.store.base import Reader, Row, TrustStoreBase, validate_namespace
+from langgraph_trustmem.store.plan import (
+    ERASURE_STEPS,
+    Statements,
+    delete_ops,
+    erase_memories_ops,
+    erasure_finish_ops,
+    erasure_start_ops,
+    erasure_step_ops,
+    list_namespaces_result,
+    put_ops,
+    search_params,
+    select_hits,
+    sweep_ops,
+)
+from langgraph_trustmem.store.store import CONNECTION_KWARGS
+from langgraph_trustmem.store.vectors import VectorIndex
+from langgraph_trustmem.trust import Ladder
+
+log = logging.getLogger(__name__)
+
+
+class AsyncTrustStore(TrustStoreBase):
+    """Async :class:`~langgraph_trustmem.store.TrustStore`: the same
+    guarantees with asyncio I/O."""
+
+    def __init__(
+        self,
+        conn: AsyncConnection | AsyncConnectionPool,
+        *,
+        key: KeyRing | str | bytes | None = None,
+        vectors: VectorIndex | None = None,
+        cache: Any = None,
+        index: IndexConfig | None = None,
+        ttl: TTLConfig | None = None,
+        levels: Ladder | list[str] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        keyring = resolve_keyring(key, required=True)
+        assert keyring is not None
+        super().__init__(keyring=keyring, ladder=resolve_ladder(levels), index=index, ttl=ttl, **kwargs)
+        self.conn = conn
+        self.vectors = vectors
+        self.cache = cache
+        self.lock = asyncio.Lock()
+        self.loop = asyncio.get_running_loop()
+        self._sweeper: asyncio.Task | None = None
+        if self.index_config is not None and vectors is None:
+            raise ValueError("an index config needs a vector tier (qdrant=...)")
+
+    @classmethod
+    @asynccontextmanager
+    async def from_conn_string(
+        cls,
+        conn_string: str,
+        *,
+        qdrant: str | VectorIndex | None = None,
+        redis_url: str | None = None,
+        key: KeyRing | str | bytes | None = None,
+        index: IndexConfig | None = None,
+        ttl: TTLConfig | None = None,
+        pool_size: int = 8,
+        **kwargs: Any,
+    ) -> AsyncIterator[AsyncTrustStore]:
+        """Open a pooled async store (``qdrant`` as for ``TrustStore``)."""
+        keyring = resolve_keyring(key, required=True)
+        assert keyring is not None
+        vectors = open_avectors(qdrant) if index is not None else None
+        cache = None
+        if redis_url:
+            import redis.asyncio
+
+            from langgraph_trustmem.store.cache import AsyncRowCache
+
+            cache = AsyncRowCache(redis.asyncio.Redis.from_url(redis_url), keyring)
+        async with AsyncConnectionPool(
+            conn_string, min_size=1, max_size=pool_size, kwargs=CONNECTION_KWARGS, open=False
+        ) as pool:
+            store = cls(pool, key=keyring, vectors=vectors, cache=cache, index=index, ttl=ttl, **kwargs)
+            try:
+                yield store
+            finally:
+                store.stop_ttl_sweeper()
+                if vectors is not None:
+                    await vectors.aclose()
+                if cache is not None:
+                    await cache.close()
+
+    # -- plumbing ----------------------------------------------------------
+
+    @asynccontextmanager
+    async def _cursor(self, *, transaction: bool = False) -> AsyncIterator[AsyncCursor]:
+        if isinstance(self.conn, AsyncConnectionPool):
+            async with self.conn.connection() as conn, self._in(conn, transaction) as cur:
+                yield cur
+        else:
+            async with self.lock, self._in(self.conn, transaction) as cur:
+                yield cur
+
+    @staticmethod
+    @asynccontextmanager
+    async def _in(conn: AsyncConnection, transaction: bool) -> AsyncIterator[AsyncCursor]:
+        if transaction:
+            async with conn.transaction(), conn.cursor() as cur:
+                yield cur
+        else:
+            async with conn.cursor() as cur:
+                yield cur
+
+    async def _run(self, ops: Statements) -> Any:
+        async with self._cursor(transaction=True) as cur:
+            try:
+                query, params, fetch = next(ops)
+                while True:
+                    await cur.execute(query, params, prepare=False)
+                    query, params, fetch = ops.send(await cur.fetchall() if fetch else [])
+            except StopIteration as done:
+                return done.value
+
+    async def _fetch(self, query: str, params: Any) -> list[tuple]:
+        async with self._cursor() as cur:
+            return await (await cur.execute(query, params, binary=True)).fetchall()
+
+    async def setup(self) -> None:
+        """Create or upgrade the schema, and the vector collection."""
+        async with self._cursor(transaction=True) as cur:
+            await cur.execute(sql.MIGRATION_LOCK_SQL)
+            await cur.execute(sql.MIGRATIONS[0])
+            row = await (await cur.execute(sql.SELECT_MIGRATION_SQL)).fetchone()
+            version = -1 if row is None else row[0]
+            for v, migration in enumerate(sql.MIGRATIONS):
+                if v > version:
+                    await cur.execute(migration)
+                    await cur.execute(sql.INSERT_MIGRATION_SQL, (v,))
+        if self.vectors is not None and self.index_config is not None:
+            await self.vectors.asetup(int(self.index_config["dims"]))
+
+    # -- readers -----------------------------------------------------------
+
+    async def _reader(self) -> Reader:
+        config = self._run_config()
+        saver = self._saver_in(config)
+        level = None
+        if saver is not None:
+            level = saver.cached_level(config)
+            if level is None and (s := await saver.asession(config)) is not None:
+                level = s.level
+        return self._reader_from(config, level)
+
+    async def _audit(self, events: list[AuditEvent]) -> None:
+        if self.audit_enabled and events:
+            await self._run(append_ops(self.keyring, events))
+
+    # -- BaseStore -----------------------------------------------------------
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        reader = await self._reader()
+        events: list[AuditEvent] = []
+        results: list[Result] = []
+        try:
+            for op in ops:
+                if isinstance(op, GetOp):
+                    results.append(await self._get(op, reader, events))
+                elif isinstance(op, SearchOp):
+                    results.append(await self._search(op, reader, events))
+                elif isinstance(op, ListNamespacesOp):
+                    results.append(await self._list_namespaces(op, reader))
+                elif isinstance(op, PutOp):
+                    await self._put(op, reader, events)
+                    results.append(None)
+                else:
+                    raise TypeError("unknown store operation")
+        finally:
+            await self._audit(events)
+        return results
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        try:
+            if asyncio.get_running_loop() is self.loop:
+                raise asyncio.InvalidStateError(
+                    "synchronous calls on the async store must come from another thread; "
+                    "use the a-prefixed methods, or TrustStore"
+                )
+        except RuntimeError:
+            pass
+        return asyncio.run_coroutine_threadsafe(self.abatch(list(ops)), self.loop).result()
+
+    async def aput(
+        self,
+        namespace: tuple[str, ...],
+        key: str,
+        value: dict[str, Any],
+        index: Any = None,
+        *,
+        ttl: float | None | NotProvided = NOT_PROVIDED,
+        level: str | None = None,
+        source: str | None = None,
+        confirmed_by: str | None = None,
+    ) -> None:
+        """Store a memory (see ``TrustStore.put`` for the trust arguments)."""
+        reader = await self._reader()
+        events: list[AuditEvent] = []
+        try:
+            await self._put(PutOp(namespace, key, value, index, ttl), reader, events, level, source, confirmed_by)
+        finally:
+            await self._audit(events)
+
+    # -- operations ----------------------------------------------------------
+
+    async def _get(self, op: GetOp, reader: Reader, events: list[AuditEvent]) -> Item | None:
+        validate_namespace(op.namespace)
+        ns = self._confine(tuple(op.namespace), reader, exact=True)
+        nh, kh = self.ns_hash(ns), self.key_hash(op.key)
+        ref = (nh + kh).hex()
+        raw = (await self.cache.get_rows([ref])).get(ref) if self.cache else None
+        if raw is None:
+            rows = await self._fetch(sql.GET_SQL, {"ns_hash": nh, "key_hash": kh})
+            if not rows:
+                return None
+            raw = rows[0]
+            if self.cache:
+                await self.cache.put_rows({ref: raw})
+        row = self._decode(raw)
+        if not self._readable(row, reader, events):
+            return None
+        row = await self._lazy_upgrade(row)
+        if self._refresh(op.refresh_ttl) and row.ttl_minutes is not None:
+            await self._refresh_ttl([row])
+        events.append(self._event("read", reader, row))
+        return self._item(row)
+
+    async def _search(self, op: SearchOp, reader: Reader, events: list[AuditEvent]) -> list[SearchItem]:
+        validate_namespace(tuple(op.namespace_prefix), allow_empty=True)
+        prefix = self._confine(tuple(op.namespace_prefix), reader, exact=False)
+        params = search_params(self, prefix, reader)
+        use_vectors = bool(op.query) and self.embeddings is not None and self.vectors is not None
+        cached_key, hits = (
+            await self.cache.get_hits(params["own"], self._search_key(op, params)) if self.cache else (None, None)
+        )
+        if hits is None:
+            if use_vectors:
+                hits = await self._vector_hits(op, params)
+            else:
+                hits = await self._filter_hits(op, params)
+            if self.cache:
+                await self.cache.put_hits(params["own"], cached_key, hits)
+        rows = await self._rows_for([ref for ref, _ in hits], params)
+        out = []
+        for ref, score in hits:
+            row = rows.get(ref)
+            if row is None:
+                continue
+            row = await self._lazy_upgrade(row)
+            out.append((row, score))
+            events.append(self._event("search-hit", reader, row))
+        if self._refresh(op.refresh_ttl):
+            await self._refresh_ttl([r for r, _ in out if r.ttl_minutes is not None])
+        return [self._item(r, s, search=True) for r, s in out]
+
+    async def _vector_hits(self, op: SearchOp, params: dict) -> list:
+        vector = await self.embeddings.aembed_query(op.query)
+        query = self._vector_query(params)
+        want = op.offset + op.limit
+        k = max(want * 3, 10)
+        while True:
+            raw_hits = await self.vectors.asearch(vector, query, k)
+            rows = await self._rows_for(list(dict.fromkeys(ref for ref, _ in raw_hits)), params)
+            hits = select_hits(raw_hits, rows, op.filter, op.offset, op.limit)
+            if len(hits) >= op.limit or len(raw_hits) < k:
+                return hits
+            k *= 4
+
+    async def _filter_hits(self, op: SearchOp, params: dict) -> list:
+        want, page, offset, matched = op.offset + op.limit, max((op.offset + op.limit) * 2, 64), 0, []
+        while True:
+            raw = await self._fetch(sql.SEARCH_SQL, {**params, "limit": page, "offset": offset})
+            for r in raw:
+                row = self._decode(r)
+                if op.filter and not self._filter(row, op.filter):
+                    continue
+                matched.append((row.ref, None))
+                if self.cache:
+                    await self.cache.put_rows({row.ref: r})
+            if len(matched) >= want or len(raw) < page:
+                return matched[op.offset : want]
+            offset += page
+
+    async def _rows_for(self, refs: Sequence[str], params: dict) -> dict[str, Row]:
+        """Rows for references, from the cache or PostgreSQL, at the reader's
+        level and tenancy."""
+        if not refs:
+            return {}
+        raw = await self.cache.get_rows(refs) if self.cache else {}
+        missing = [r for r in refs if r not in raw]
+        if missing:
+            fetched = await self._fetch(
+                sql.GET_MANY_SQL,
+                {
+                    **params,
+                    "ns_hashes": [bytes.fromhex(r)[:16] for r in missing],
+                    "key_hashes": [bytes.fromhex(r)[16:] for r in missing],
+                },
+            )
+            new = {(bytes(f[0]) + bytes(f[1])).hex(): f for f in fetched}
+            if self.cache and new:
+                await self.cache.put_rows(new)
+            raw.update(new)
+        return self._visible_rows(raw, params)
+
+    async def _list_namespaces(self, op: ListNamespacesOp, reader: Reader) -> list[tuple[str, ...]]:
+        params = search_params(self, self._namespaces_prefix(op, reader), reader)
+        rows = await self._fetch(sql.LIST_NAMESPACES_SQL, params)
+        namespaces = [tuple(self._open(bytes(nh), bytes(kh), bytes(s))["ns"]) for nh, kh, s in rows]
+        return list_namespaces_result(namespaces, op)
+
+    async def _put(
+        self,
+        op: PutOp,
+        reader: Reader,
+        events: list[AuditEvent],
+        level: str | None = None,
+        source: str | None = None,
+        confirmed_by: str | None = None,
+    ) -> None:
+        validate_namespace(tuple(op.namespace))
+        ns = self._confine(tuple(op.namespace), reader, exact=True)
+        op = op._replace(namespace=ns)
+        nh, kh = self.ns_hash(ns), self.key_hash(op.key)
+        ref = (nh + kh).hex()
+        tenant = self.tenant_of(ns)
+        try:
+            if op.value is None:
+                gone = await self._run(delete_ops(self, op, reader, confirmed_by))
+                if gone is None:
+                    return
+                lvl = gone[0]
+                if self.vectors is not None and gone[2]:
+                    await self.vectors.adelete_refs([ref])
+            else:
+                value, redacted = self.guard.check(op.value)
+                lvl = self._write_level(reader, level)
+                texts = self._texts(op, value)
+                vectors = await self.embeddings.aembed_documents(texts) if texts else []
+                sealed = self._seal(nh, kh, self._body(op, value, reader, source))
+                ttl_min = self._ttl_minutes(op)
+                previous = await self._run(
+                    put_ops(self, op, reader, confirmed_by, nh, kh, tenant, lvl, sealed, len(vectors), ttl_min)
+                )
+                if self.vectors is not None:
+                    if previous:
+                        await self.vectors.adelete_refs([ref])
+                    await self.vectors.aupsert(self._points(ref, ns, lvl, tenant, ttl_min, vectors))
+                if redacted:
+                    events.append(self._write_event("redacted", reader, tenant, ref, lvl, ",".join(redacted)))
+        except (TrustViolation, SecretRejected) as refusal:
+            events.append(self._write_event("refused", reader, tenant, ref, None, type(refusal).__name__))
+            raise
+        if self.cache:
+            await self.cache.invalidate([ref], [tenant, None])
+        events.append(self._write_event("delete" if op.value is None else "write", reader, tenant, ref, lvl))
+
+    # -- lifecycle -----------------------------------------------------------
+
+    async def _lazy_upgrade(self, row: Row) -> Row:
+        upgraded, resealed = self._upgraded(row)
+        if resealed is not None:
+            async with self._cursor() as cur:
+                await cur.execute(sql.REWRITE_SQL, self._lazy_params(row, upgraded, resealed))
+            if self.cache:
+                await self.cache.invalidate([row.ref], [])
+        return upgraded
+
+    async def _refresh_ttl(self, rows: Sequence[Row]) -> None:
+        if rows:
+            async with self._cursor() as cur:
+                await cur.execute(
+                    sql.REFRESH_TTL_SQL,
+                    {"ns_hashes": [r.ns_hash for r in rows], "key_hashes": [r.key_hash for r in rows]},
+                )
+
+    async def amigrate(self, *, batch: int = 500, progress: Any = None) -> int:
+        """Upgrade every row older than the current schema version now."""
+        version = self.migrations.current
+        total = (await self._fetch(sql.COUNT_OUTDATED_SQL, {"version": version}))[0][0]
+        done = 0
+        while True:
+            rows = await self._fetch(sql.OUTDATED_SQL, {"version": version, "limit": batch})
+            if not rows:
+                return done
+            for row in rows:
+                async with self._cursor() as cur:
+                    await cur.execute(sql.REWRITE_SQL, self._rewrite_params(row))
+                if self.cache:
+                    await self.cache.invalidate([(bytes(row[0]) + bytes(row[1])).hex()], [])
+            done += len(rows)
+            if progress is not None:
+                progress(done, total)
+
+    async def asweep_ttl(self) -> int:
+        """Delete expired memories from every tier; returns how many."""
+        gone = await self._run(sweep_ops())
+        refs = [(bytes(nh) + bytes(kh)).hex() for nh, kh, _t, _i in gone]
+        if self.vectors is not None and refs:
+            await self.vectors.adelete_refs(refs)
+        if self.cache and refs:
+            await self.cache.invalidate(refs, [bytes(t) if t is not None else None for _n, _k, t, _i in gone] + [None])
+        return len(refs)
+
+    def start_ttl_sweeper(self, sweep_interval_minutes: int | None = None) -> asyncio.Task:
+        """Sweep expired memories periodically as a task on the store's loop."""
+        minutes = sweep_interval_minutes or (self.ttl_config or {}).get("sweep_interval_minutes") or 5
+
+        async def loop() -> None:
+            while True:
+                await asyncio.sleep(minutes * 60)
+                try:
+                    await self.asweep_ttl()
+                except Exception:  # keep sweeping; the next round retries
+                    log.exception("TTL sweep failed")
+
+        self._sweeper = self.loop.create_task(loop(), name="trustmem-ttl-sweeper")
+        return self._sweeper
+
+    def stop_ttl_sweeper(self, timeout: float | None = None) -> bool:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
+        return True
+
+    async def aforget(self, user_id: str, *, checkpointer: Any = None) -> dict[str, Any]:
+        """Erase a user's memories (and, given an async checkpointer, their
+        threads) from every tier, resumably; returns the receipt."""
+        tenant = self.user_key(user_id)
+        receipt_id, removed = await self._run(erasure_start_ops(tenant))
+        for step in ERASURE_STEPS:
+            if step in removed:
+                continue
+            if step == "memories":
+                removed[step] = await self._run(erase_memories_ops(receipt_id, tenant))
+                continue
+            if step == "vectors":
+                removed[step] = await self.vectors.adelete_tenant(tenant.hex()) if self.vectors is not None else 0
+            elif step == "cache":
+                removed[step] = await self.cache.drop_tenant(tenant) if self.cache else 0
+            elif step == "threads":
+                removed[step] = await checkpointer.aforget_user(user_id) if checkpointer is not None else 0
+            await self._run(erasure_step_ops(receipt_id, step, removed[step]))
+        receipt = await self._run(erasure_finish_ops(receipt_id))
+        await self._audit([AuditEvent("erased", "forget", None, None, None, None, f"receipt {receipt['receipt_id']}")])
+        return receipt
+
+    async def averify_audit(self) -> AuditReport:
+        """Walk the audit chain and report the first broken link, if any."""
+        return await self._run(verify_ops(self.keyring))
+
+
+def open_avectors(qdrant: str | VectorIndex | None) -> VectorIndex:
+    """The async vector tier for ``qdrant=`` (see ``store.open_vectors``)."""
+    if isinstance(qdrant, VectorIndex):
+        return qdrant
+    if qdrant is None:
+        raise ValueError("an index config needs qdrant= (a URL, ':memory:' or a directory)")
+    if qdrant == ":memory:" or "://" in qdrant:
+        from langgraph_trustmem.store.vectors import AsyncQdrantClientIndex
+
+        return AsyncQdrantClientIndex.from_location(qdrant)
+    from langgraph_trustmem.store.vectors import QdrantEdgeIndex
+
+    return QdrantEdgeIndex(qdrant)
