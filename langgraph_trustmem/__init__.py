@@ -13,6 +13,12 @@ from langgraph_trustmem.crypto import KeyRing, generate_key
 from langgraph_trustmem.errors import (
     BranchAccessDenied,
     ConfigurationError,
+    ConfirmationRequired,
+    ContentAboveLevel,
+    StaleBranch,
+    ThreadExists,
+    OverwriteRefused,
+    TenantIsolationError,
     InvalidKeyError,
     MissingKeyError,
     SecretRejected,
@@ -24,12 +30,26 @@ from langgraph_trustmem.errors import (
     UnknownLevelError,
 )
 from langgraph_trustmem.hardening import harden_process
+from langgraph_trustmem.nodes import make_trust_gate
 from langgraph_trustmem.runtime import TrustMem, aopen, open
+from langgraph_trustmem.store import AsyncTrustStore, TrustItem, TrustSearchItem, TrustStore, ValueMigrations
 from langgraph_trustmem.trust import DEFAULT_LADDER, Label, Ladder, label, label_of
 
 __all__ = [
     "DEFAULT_LADDER",
     "AsyncTrustCheckpointSaver",
+    "AsyncTrustStore",
+    "ConfirmationRequired",
+    "ContentAboveLevel",
+    "StaleBranch",
+    "ThreadExists",
+    "OverwriteRefused",
+    "TenantIsolationError",
+    "TrustItem",
+    "TrustSearchItem",
+    "TrustStore",
+    "ValueMigrations",
+    "make_trust_gate",
     "Branch",
     "BranchAccessDenied",
     "ConfigurationError",

@@ -53,6 +53,21 @@ class BranchAccessDenied(TrustViolation):
     """A sealed branch was asked for at a level below the one it holds."""
 
 
+class ContentAboveLevel(TrustViolation):
+    """A checkpoint holds content above its branch's level (a trust gate
+    must clean the state before it is saved, at the level of the graph that
+    holds it)."""
+
+
+class StaleBranch(TrustViolation):
+    """A run continued from a checkpoint on a sealed branch (the session
+    forked meanwhile); restart it from the thread's head."""
+
+
+class ThreadExists(TrustMemError, ValueError):
+    """copy_thread was asked to copy onto a thread that already exists."""
+
+
 class TenantIsolationError(TrustViolation):
     """A graph run reached for another user's memories (the namespace
     template keyed on ``configurable.user_id`` is enforced)."""
@@ -82,6 +97,9 @@ class SecretRejected(TrustMemError, ValueError):
 
 __all__ = [
     "BranchAccessDenied",
+    "ContentAboveLevel",
+    "StaleBranch",
+    "ThreadExists",
     "ConfirmationRequired",
     "OverwriteRefused",
     "TenantIsolationError",

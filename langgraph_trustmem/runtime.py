@@ -1,6 +1,5 @@
-"""``open()`` / ``aopen()``: one call that yields a ready checkpointer (and,
-as the package grows, a store) on configured services or on the embedded
-default.
+"""``open()`` / ``aopen()``: one call that yields a ready checkpointer and
+store on configured services or on the embedded default.
 """
 
 from __future__ import annotations
@@ -8,7 +7,7 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ from langgraph_trustmem.checkpoint.saver import TrustCheckpointSaver
 from langgraph_trustmem.config import Settings
 from langgraph_trustmem.crypto import KeyRing, generate_key
 from langgraph_trustmem.embedded import EmbeddedPostgres, cluster_dir
+from langgraph_trustmem.store import AsyncTrustStore, TrustStore
 
 
 def _embedded_key(home: Path) -> KeyRing:
@@ -34,20 +34,38 @@ def _embedded_key(home: Path) -> KeyRing:
 
 @dataclass
 class TrustMem:
-    """What ``open()`` yields: the checkpointer and the services behind it."""
+    """What ``open()`` yields: the checkpointer, the store and the services
+    behind them."""
 
     checkpointer: Any
     settings: Settings
+    store: Any = None
     postgres: EmbeddedPostgres | None = None
-    extras: dict[str, Any] = field(default_factory=dict)
 
-    def forget(self, user_id: str) -> dict[str, int]:
-        """Erase a user's threads (every branch, every tier); the receipt
-        counts what each part removed."""
-        return {"threads": self.checkpointer.forget_user(user_id)}
+    def forget(self, user_id: str) -> dict[str, Any]:
+        """Erase a user everywhere: memories, vectors, cache entries, and
+        every branch of every thread. Returns the receipt."""
+        if self.store is None:
+            return {"removed": {"threads": self.checkpointer.forget_user(user_id)}}
+        return self.store.forget(user_id, checkpointer=self.checkpointer)
 
-    async def aforget(self, user_id: str) -> dict[str, int]:
-        return {"threads": await self.checkpointer.aforget_user(user_id)}
+    async def aforget(self, user_id: str) -> dict[str, Any]:
+        if self.store is None:
+            return {"removed": {"threads": await self.checkpointer.aforget_user(user_id)}}
+        return await self.store.aforget(user_id, checkpointer=self.checkpointer)
+
+
+def _store_args(settings: Settings, index: Any) -> dict[str, Any]:
+    """Vector tier and index for the store: the configured Qdrant, else the
+    embedded engine in the data directory; the packaged offline model unless
+    the caller gives an index."""
+    if index is None:
+        from langgraph_trustmem.store.embeddings import default_embeddings
+
+        emb = default_embeddings()
+        index = {"dims": emb.dims, "embed": emb, "fields": ["$"]}
+    qdrant = settings.qdrant_url or str(settings.home / "vectors")
+    return {"qdrant": qdrant, "index": index}
 
 
 def _prepare(
@@ -72,13 +90,16 @@ def _prepare(
 
 
 @contextmanager
-def open(*, ephemeral: bool = False, retention: Retention | None = None, **kwargs: Any) -> Iterator[TrustMem]:
+def open(
+    *, ephemeral: bool = False, retention: Retention | None = None, index: Any = None, **kwargs: Any
+) -> Iterator[TrustMem]:
     """Open the trust memory on configured URLs, or start the embedded default.
 
     Keyword arguments: ``postgres_url``, ``redis_url``, ``qdrant_url``,
-    ``key``, ``home``, ``levels``, ``durable`` (embedded only); the rest go to
+    ``key``, ``home``, ``levels``, ``durable`` (embedded only), ``index`` (the
+    store's IndexConfig; default: the packaged offline model); the rest go to
     the checkpointer. ``ephemeral=True`` keeps every session in process
-    memory only and drops it on exit.
+    memory only and drops it on exit (no store then: nothing may touch disk).
     """
     settings, pg, key = _prepare(ephemeral, kwargs)
     if ephemeral:
@@ -89,11 +110,15 @@ def open(*, ephemeral: bool = False, retention: Retention | None = None, **kwarg
         pg.start()
     try:
         url = settings.postgres_url or pg.url  # type: ignore[union-attr]
+        kwargs.setdefault("local_hot", pg is not None)  # one process owns the embedded threads
         with TrustCheckpointSaver.from_conn_string(
             url, redis_url=settings.redis_url, key=key, levels=settings.ladder, retention=retention, **kwargs
-        ) as saver:
+        ) as saver, TrustStore.from_conn_string(
+            url, redis_url=settings.redis_url, key=key, levels=settings.ladder, **_store_args(settings, index)
+        ) as store:
             saver.setup()
-            yield TrustMem(saver, settings, pg)
+            store.setup()
+            yield TrustMem(saver, settings, store, pg)
     finally:
         if pg is not None:
             pg.stop()
@@ -101,7 +126,7 @@ def open(*, ephemeral: bool = False, retention: Retention | None = None, **kwarg
 
 @asynccontextmanager
 async def aopen(
-    *, ephemeral: bool = False, retention: Retention | None = None, **kwargs: Any
+    *, ephemeral: bool = False, retention: Retention | None = None, index: Any = None, **kwargs: Any
 ) -> AsyncIterator[TrustMem]:
     """Async twin of :func:`open`: yields async savers."""
     settings, pg, key = _prepare(ephemeral, kwargs)
@@ -113,11 +138,15 @@ async def aopen(
         pg.start()
     try:
         url = settings.postgres_url or pg.url  # type: ignore[union-attr]
+        kwargs.setdefault("local_hot", pg is not None)
         async with AsyncTrustCheckpointSaver.from_conn_string(
             url, redis_url=settings.redis_url, key=key, levels=settings.ladder, retention=retention, **kwargs
-        ) as saver:
+        ) as saver, AsyncTrustStore.from_conn_string(
+            url, redis_url=settings.redis_url, key=key, levels=settings.ladder, **_store_args(settings, index)
+        ) as store:
             await saver.setup()
-            yield TrustMem(saver, settings, pg)
+            await store.setup()
+            yield TrustMem(saver, settings, store, pg)
     finally:
         if pg is not None:
             pg.stop()

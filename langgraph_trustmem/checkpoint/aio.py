@@ -35,7 +35,7 @@ from langgraph_trustmem.checkpoint.base import (
     TrustSaverBase,
     _thread_id,
 )
-from langgraph_trustmem.checkpoint.hot import AsyncRedisHotTier, LocalHotTier
+from langgraph_trustmem.checkpoint.hot import AsyncRedisHotTier, LocalHotTier, NullHotTier
 from langgraph_trustmem.checkpoint.saver import CONNECTION_KWARGS
 from langgraph_trustmem.config import resolve_keyring, resolve_ladder
 from langgraph_trustmem.crypto import KeyRing
@@ -54,7 +54,7 @@ class AsyncTrustCheckpointSaver(TrustSaverBase):
         conn: AsyncConnection | AsyncConnectionPool,
         *,
         key: KeyRing | str | bytes | None = None,
-        hot: LocalHotTier | AsyncRedisHotTier | None = None,
+        hot: LocalHotTier | AsyncRedisHotTier | NullHotTier | None = None,
         levels: Ladder | list[str] | None = None,
         hot_ttl: float = 3600.0,
         retention: Retention | None = None,
@@ -70,7 +70,7 @@ class AsyncTrustCheckpointSaver(TrustSaverBase):
             serde=serde,
         )
         self.conn = conn
-        self.hot = hot if hot is not None else LocalHotTier()
+        self.hot = hot if hot is not None else NullHotTier()
         self.lock = asyncio.Lock()
         self.loop = asyncio.get_running_loop()
 
@@ -83,21 +83,22 @@ class AsyncTrustCheckpointSaver(TrustSaverBase):
         redis_url: str | None = None,
         key: KeyRing | str | bytes | None = None,
         pool_size: int = 8,
+        local_hot: bool = False,
         **kwargs: Any,
     ) -> AsyncIterator[AsyncTrustCheckpointSaver]:
-        """Open a pooled async saver on a PostgreSQL URL (and Redis URL)."""
+        """Open a pooled async saver (hot tier as in the sync saver)."""
         keyring = resolve_keyring(key, required=True)
         assert keyring is not None
         async with AsyncConnectionPool(
             conn_string, min_size=1, max_size=pool_size, kwargs=CONNECTION_KWARGS, open=False
         ) as pool:
-            hot: LocalHotTier | AsyncRedisHotTier
+            hot: LocalHotTier | AsyncRedisHotTier | NullHotTier
             if redis_url:
                 import redis.asyncio
 
                 hot = AsyncRedisHotTier(redis.asyncio.Redis.from_url(redis_url), keyring)
             else:
-                hot = LocalHotTier()
+                hot = LocalHotTier() if local_hot else NullHotTier()
             try:
                 yield cls(pool, key=keyring, hot=hot, **kwargs)
             finally:
@@ -170,17 +171,21 @@ class AsyncTrustCheckpointSaver(TrustSaverBase):
             if state is not None:
                 await self._aenter(config, tk, SessionState(state[1], state[2], state[3], state[0]))
             return None
-        await self._aenter(config, tk, SessionState(row[8], row[9], row[10], row[3]))
         tup = self._row_to_tuple(tk, thread_id, row)
-        if not cid:
-            await self.hot.aput(tk, ns, self._hot_entry_from_row(tk, row), (), self.hot_ttl)
+        degraded = await self._aenter(config, tk, SessionState(row[8], row[9], row[10], row[3]))
+        if not cid and not degraded:
+            await self.hot.aput(tk, ns, self._hot_entry_from_row(tk, row), (), self.hot_ttl, populate=True)
         return tup
 
-    async def _aenter(self, config: RunnableConfig, tk: bytes, state: SessionState) -> None:
+    async def _aenter(self, config: RunnableConfig, tk: bytes, state: SessionState) -> bool:
+        """Apply the session rules at the start of a run; True when the run
+        degraded the session."""
         self._remember(tk, state)
         lower = self._check_run(config, state)
         if lower is not None:
             await self.adegrade(config, self.ladder.name(lower))
+            return True
+        return False
 
     async def alist(
         self,
@@ -222,7 +227,7 @@ class AsyncTrustCheckpointSaver(TrustSaverBase):
     ) -> RunnableConfig:
         params, blobs = self._put_params(config, checkpoint, metadata, new_versions)
         tk = params["tk"]
-        row = await self._run(self._fork_ops(params)) if self._wants_fork(tk, checkpoint) else None
+        row = await self._run(self._fork_ops(params)) if self._wants_fork(params) else None
         forked = row is not None
         if row is None:
             async with self._cursor() as cur:
@@ -250,7 +255,7 @@ class AsyncTrustCheckpointSaver(TrustSaverBase):
         query, params, hot = self._writes_params(config, writes, task_id, task_path)
         async with self._cursor() as cur:
             await cur.execute(query, params)
-        await self.hot.aadd_writes(params["tk"], params["ns"], params["cid"], hot, self.hot_ttl)
+        await self.hot.aadd_writes(params["tk"], params["ns"], params["cid"], hot, self.hot_ttl, query is sql.UPSERT_WRITES_SQL)
 
     # -- thread-wide operations -------------------------------------------
 

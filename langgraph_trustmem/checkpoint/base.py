@@ -35,6 +35,9 @@ from langgraph_trustmem.checkpoint.hot import HotEntry
 from langgraph_trustmem.crypto import KeyRing, aad
 from langgraph_trustmem.errors import (
     BranchAccessDenied,
+    ContentAboveLevel,
+    StaleBranch,
+    ThreadExists,
     SessionTerminated,
     TamperedDataError,
     TrustEscalationError,
@@ -138,6 +141,15 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
     def _run_key(self, metadata: Mapping[str, Any]) -> bytes | None:
         run_id = metadata.get("run_id")
         return self.keyring.hash_id("run", str(run_id)) if run_id is not None else None
+
+    @staticmethod
+    def run_id_of(config: RunnableConfig, metadata: Mapping[str, Any] | None = None) -> Any:
+        """The run a checkpoint belongs to: LangGraph passes it in the run's
+        config metadata (the stock savers copy it into checkpoint metadata,
+        where the loop reads it back to detect re-entry)."""
+        if metadata and metadata.get("run_id") is not None:
+            return metadata["run_id"]
+        return (config.get("metadata") or {}).get("run_id") or config.get("run_id")
 
     # -- versions ----------------------------------------------------------
 
@@ -253,14 +265,14 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             fork_pending=state.fork_pending,
         )
 
-    def _wants_fork(self, tk: bytes, checkpoint: Checkpoint) -> bool:
-        """A pending degrade turns into a fork at the first checkpoint whose
-        content holds nothing above the session's new level (the trust
-        gate's cleaned state)."""
-        state = self._sessions.get(tk)
-        if state is None or not state.fork_pending:
+    def _wants_fork(self, params: Mapping[str, Any]) -> bool:
+        """A pending degrade turns into a fork at the first root-graph
+        checkpoint whose content holds nothing above the session's new level
+        (the trust gate's cleaned state). The transaction checks again."""
+        state = self._sessions.get(params["tk"])
+        if state is None or not state.fork_pending or params["ns"] != "":
             return False
-        return content_rank(checkpoint["channel_values"].values(), self.ladder) <= state.level
+        return params["rank"] <= state.level
 
     # -- put ---------------------------------------------------------------
 
@@ -287,6 +299,8 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             for k, v in metadata.items()
             if k != "writes"
         }
+        if (run_id := self.run_id_of(config, meta)) is not None:
+            meta["run_id"] = str(run_id)
         parent = conf.get("checkpoint_id")
         user_id = conf.get("user_id")
         params = {
@@ -294,7 +308,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             "tct": self._seal_thread_id(tk, thread_id),
             "uk": self.user_key(user_id) if user_id is not None else None,
             "level": self._start_level(config),
-            "min_level": self._start_level(config),
+            "rank": content_rank(values.values(), self.ladder),
             "ns": ns,
             "cid": checkpoint["id"],
             "parent": parent,
@@ -310,15 +324,17 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         return params, blobs
 
     def _after_put(self, config: RunnableConfig, params: dict[str, Any], row: tuple) -> RunnableConfig:
-        head_branch, level, status, fork_pending, inserted = row
+        head_branch, level, status, fork_pending, inserted, _branch_level, parent_sealed = row
         tk = params["tk"]
         if not inserted:
             self._forget_session([tk])
             if status != ACTIVE:
                 raise SessionTerminated("this session was terminated and refuses further runs")
-            raise TrustEscalationError(
-                "a run asked for a trust level above its session's; a session's level "
-                "is fixed when its thread starts and never raised"
+            if parent_sealed:
+                raise StaleBranch("this run continues from a sealed branch; the session forked meanwhile")
+            raise ContentAboveLevel(
+                "this checkpoint holds content above its branch's level; a trust gate must "
+                "clean the graph's state before it is saved"
             )
         self._remember(tk, SessionState(level, status, fork_pending, head_branch))
         return {
@@ -332,7 +348,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
     def _hot_entry_for_put(
         self, params: dict[str, Any], blobs: Mapping[tuple[str, str], bytes], row: tuple, forked: bool
     ) -> HotEntry:
-        head_branch, level, status, fork_pending, _ = row
+        head_branch, level, status, fork_pending = row[:4]
         return HotEntry(
             checkpoint_id=params["cid"],
             parent_id=None if forked else params["parent"],
@@ -353,8 +369,8 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         if not rows:
             return None
         head, level, status, pending, top = rows[0]
-        if status != ACTIVE or not pending:
-            return None  # someone else forked or ended it: a normal put
+        if status != ACTIVE or not pending or params["rank"] > level:
+            return None  # forked or ended meanwhile, or not clean enough: a normal put
         old = yield sql.BRANCH_LEVEL_SQL, (tk, head), True
         old_level = old[0][0] if old else level
         new_branch = max(top, head) + 1
@@ -371,7 +387,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             False,
         )
         yield sql.FORK_MOVE_HEAD_SQL, {"tk": tk, "branch": new_branch}, False
-        rows = yield sql.PUT_SQL, {**params, "parent": None, "min_level": 0}, True
+        rows = yield sql.PUT_SQL, {**params, "parent": None}, True
         return rows[0]
 
     # -- put_writes --------------------------------------------------------
@@ -417,19 +433,21 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         return query.replace("%(branch_sel)s", sql.HEAD_BRANCH), {"tk": tk, "ns": ns, "cid": cid}
 
     def _row_to_tuple(self, tk: bytes, thread_id: str | None, row: Sequence[Any]) -> CheckpointTuple:
-        ns, cid, parent, _branch, _versions, payload, blob_rows, write_rows = row[:8]
+        ns, cid, _parent, _branch, versions, payload, blob_rows, write_rows = row[:8]
         thread_ct = row[11]
         if thread_id is None:
             thread_id = self._open_thread_id(tk, thread_ct)
         blobs = {
-            (bytes(ch).decode(), bytes(ver).decode()): bytes(blob) for ch, ver, blob in (blob_rows or ())
+            (bytes(ch).decode(), bytes(ver).decode()): bytes(blob)
+            for ch, ver, blob in (blob_rows or ())
+            if blob is not None
         }
         writes = {}
         for task_id, channel, task_path, idx, blob in write_rows or ():
             writes[
                 (bytes(task_id).decode(), int(bytes(idx)), bytes(channel).decode(), bytes(task_path).decode())
             ] = bytes(blob)
-        return self._assemble(tk, thread_id, ns, cid, parent, payload, blobs, writes)
+        return self._assemble(tk, thread_id, ns, cid, payload, blobs, writes, versions)
 
     def _assemble(
         self,
@@ -437,12 +455,16 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         thread_id: str,
         ns: str,
         cid: str,
-        parent: str | None,
         payload: bytes,
         blobs: Mapping[tuple[str, str], bytes],
         writes: Mapping[tuple[str, int, str, str], bytes],
+        versions: Mapping[str, str] | None = None,
     ) -> CheckpointTuple:
         header = self._open_payload(tk, ns, cid, payload)
+        # The sealed header is the truth; the plaintext copy only serves joins.
+        if versions is not None and {k: str(v) for k, v in header["channel_versions"].items()} != dict(versions):
+            raise TamperedDataError("a checkpoint's channel versions do not match its sealed header")
+        parent = header.get("parent")
         values: dict[str, Any] = {}
         for channel, version in header["channel_versions"].items():
             blob = blobs.get((channel, str(version)))
@@ -476,16 +498,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
 
     def _tuple_from_hot(self, tk: bytes, thread_id: str, ns: str, entry: HotEntry) -> CheckpointTuple | None:
         try:
-            tup = self._assemble(
-                tk,
-                thread_id,
-                ns,
-                entry.checkpoint_id,
-                entry.parent_id,
-                entry.payload,
-                entry.blobs,
-                entry.writes,
-            )
+            tup = self._assemble(tk, thread_id, ns, entry.checkpoint_id, entry.payload, entry.blobs, entry.writes)
         except (TamperedDataError, ValueError, KeyError):
             log.warning("a hot-tier entry failed to open; reading PostgreSQL instead")
             return None
@@ -508,7 +521,9 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             level=level,
             status=status,
             fork_pending=fork_pending,
-            blobs={(bytes(c).decode(), bytes(v).decode()): bytes(b) for c, v, b in (blob_rows or ())},
+            blobs={
+                (bytes(c).decode(), bytes(v).decode()): bytes(b) for c, v, b in (blob_rows or ()) if b is not None
+            },
             writes={
                 (bytes(t).decode(), int(bytes(i)), bytes(c).decode(), bytes(p).decode()): bytes(b)
                 for t, c, p, i, b in (write_rows or ())
@@ -576,11 +591,16 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         if not rows:
             return False
         branch = rows[0][0]
-        start = yield sql.TERMINATE_RUN_START_SQL, (tk, branch, run_key, run_key, run_key), True
+        start = []
+        if run_key is not None:
+            start = yield sql.TERMINATE_RUN_START_SQL, (tk, branch, run_key), True
+        if not start:
+            start = yield sql.TERMINATE_LAST_INPUT_SQL, (tk, branch), True
         if start:
             cid, parent = start[0]
             for statement in sql.TERMINATE_DROP_SQL:
                 yield statement, {"tk": tk, "branch": branch, "cid": cid, "parent": parent}, False
+            yield sql.DELETE_ORPHAN_BLOBS_SQL, ([tk],), False
         return True
 
     def _delete_for_runs_ops(self, run_keys: list[bytes]) -> Statements:
@@ -597,12 +617,12 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         rows = yield sql.COPY_SELECT_SQL["thread"], (src,), True
         if not rows:
             return False
-        _ct, user_key, head, level, pending, status = rows[0]
-        yield (
-            sql.COPY_INSERT_SQL["thread"],
-            (dst, self._seal_thread_id(dst, dst_thread_id), user_key, head, level, pending, status),
-            False,
-        )
+        if (yield sql.COPY_TARGET_EXISTS_SQL, (dst,), True):
+            raise ThreadExists("copy_thread copies onto a new thread only")
+        _ct, user_key, head, head_level, level, pending, status = rows[0]
+        sealed_id = self._seal_thread_id(dst, dst_thread_id)
+        row = (dst, sealed_id, user_key, head, head_level, level, pending, status)
+        yield sql.COPY_INSERT_SQL["thread"], row, False
         for b in (yield sql.COPY_SELECT_SQL["branches"], (src,), True):
             yield sql.COPY_INSERT_SQL["branches"], (dst, *b), False
         for ns, cid, branch, parent, rk, source, step, versions, payload in (

@@ -42,7 +42,9 @@ class EphemeralTrustSaver(InMemorySaver):
 
     # -- session rules -----------------------------------------------------
 
-    def _check(self, config: RunnableConfig) -> SessionState:
+    def _check(self, config: RunnableConfig, *, run_start: bool = True) -> SessionState:
+        """Create or check the session; the level rules apply when a run
+        starts (its first get_tuple), not to the run's own later puts."""
         tid = _thread_id(config)
         lv = requested_level(config)
         rank = self.ladder.rank(lv) if lv is not None else None
@@ -53,6 +55,8 @@ class EphemeralTrustSaver(InMemorySaver):
             return state
         if state.status == TERMINATED:
             raise SessionTerminated("this session was terminated and refuses further runs")
+        if not run_start:
+            return state
         if rank is not None and rank > state.level:
             raise TrustEscalationError(
                 "a run asked for a trust level above its session's; a session's level "
@@ -167,7 +171,10 @@ class EphemeralTrustSaver(InMemorySaver):
                     raise BranchAccessDenied("this branch holds content above the level asked for")
                 yield from saver.list({"configurable": {"thread_id": thread_id}}, limit=limit)
                 return
-        if branch == self._sessions.get(thread_id, SessionState(0)).branch:
+        head = self._sessions.get(thread_id)
+        if head is not None and branch == head.branch:
+            if self.ladder.rank(level) < head.level:
+                raise BranchAccessDenied("this branch holds content above the level asked for")
             yield from self.list({"configurable": {"thread_id": thread_id}}, limit=limit)
             return
         raise BranchAccessDenied("no such branch on this thread")

@@ -4,17 +4,28 @@ restoring a session skips PostgreSQL.
 Entries hold the same AES-GCM envelopes PostgreSQL stores (their associated
 data names thread, channel and version, so they can be served as they are);
 the small header is sealed too. Key names carry only the HMAC of the thread
-id. PostgreSQL stays the system of record: a lost, flushed or stale entry
-costs a read from it, never data.
+id. PostgreSQL stays the system of record: a lost, flushed or failing hot
+tier costs a read from it, never data, and never fails a call.
 
-Two implementations of one interface: :class:`RedisHotTier` (with its async
-twin) for deployments that share Redis, and :class:`LocalHotTier`, an
-in-process LRU used by the embedded default and when no Redis is set.
+Three implementations of one interface: :class:`RedisHotTier` (and its
+async twin) for deployments that share Redis; :class:`LocalHotTier`, an
+in-process LRU for the embedded default, where one process owns the
+threads; :class:`NullHotTier` when neither is right.
+
+Rules every implementation keeps:
+- an entry is only replaced by a newer checkpoint;
+- pending writes can arrive before their checkpoint (LangGraph's async
+  durability): they are kept for any checkpoint at or after the entry's;
+- regular writes are first-write-wins and special ones (errors, interrupts)
+  last-write-wins, as in PostgreSQL;
+- dropping a thread leaves a short tombstone, so a read that raced the
+  deletion cannot put the erased entry back.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import threading
 import time
 from collections import OrderedDict
@@ -25,9 +36,13 @@ from typing import Any
 import ormsgpack
 
 from langgraph_trustmem.crypto import KeyRing, aad
+from langgraph_trustmem.errors import TamperedDataError
+
+log = logging.getLogger(__name__)
 
 BlobKey = tuple[str, str]  # channel, version
 WriteKey = tuple[str, int, str, str]  # task_id, idx, channel, task_path
+TOMBSTONE_SECONDS = 120.0
 
 
 @dataclass
@@ -49,11 +64,45 @@ def _ns_suffix(ns: str) -> str:
     return "" if not ns else ":" + hashlib.sha256(ns.encode()).hexdigest()[:24]
 
 
+class NullHotTier:
+    """No hot tier: every read goes to PostgreSQL."""
+
+    def get(self, tk: bytes, ns: str) -> HotEntry | None:
+        return None
+
+    def put(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    def add_writes(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    def drop(self, tks: Iterable[bytes]) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+    async def aget(self, tk: bytes, ns: str) -> HotEntry | None:
+        return None
+
+    async def aput(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    async def aadd_writes(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    async def adrop(self, tks: Iterable[bytes]) -> None:
+        return None
+
+    async def aclose(self) -> None:
+        return None
+
+
 class LocalHotTier:
     """In-process LRU of hot entries, bounded in count and age.
 
-    Serves both savers (its async methods do no I/O). Process memory is
-    plaintext territory anyway; entries stay sealed here all the same.
+    Serves both savers (its async methods do no I/O). Right only when this
+    process is the only writer of its threads, as in the embedded default.
     """
 
     def __init__(self, max_entries: int = 4096) -> None:
@@ -62,6 +111,7 @@ class LocalHotTier:
         self._entries: OrderedDict[
             tuple[bytes, str], tuple[float, HotEntry | None, dict[str, dict[WriteKey, bytes]]]
         ] = OrderedDict()
+        self._tombs: dict[bytes, float] = {}
         self._lock = threading.Lock()
 
     def get(self, tk: bytes, ns: str) -> HotEntry | None:
@@ -84,11 +134,14 @@ class LocalHotTier:
         keep: Iterable[BlobKey],
         ttl: float,
         prev: str | None = None,
+        populate: bool = False,
     ) -> None:
         with self._lock:
+            if populate and self._tombs.get(tk, 0.0) > time.monotonic():
+                return
             current = self._entries.get((tk, ns))
             blobs = dict(entry.blobs)
-            writes = dict(entry.writes)
+            writes: dict[str, dict[WriteKey, bytes]] = {entry.checkpoint_id: dict(entry.writes)}
             if current is not None:
                 _, cur, early = current
                 if cur is not None and cur.checkpoint_id > entry.checkpoint_id:
@@ -97,19 +150,24 @@ class LocalHotTier:
                     for k in keep:
                         if k not in blobs and k in cur.blobs:
                             blobs[k] = cur.blobs[k]
-                # writes that arrived before their checkpoint was stored
-                writes.update(early.get(entry.checkpoint_id, {}))
-            self._entries[(tk, ns)] = (
-                time.monotonic() + ttl,
-                replace(entry, blobs=blobs, writes={}),
-                {entry.checkpoint_id: writes},
-            )
+                for cid, ws in early.items():  # writes that arrived before their checkpoint
+                    if cid >= entry.checkpoint_id:
+                        merged = writes.setdefault(cid, {})
+                        for k, v in ws.items():
+                            merged.setdefault(k, v)
+            self._entries[(tk, ns)] = (time.monotonic() + ttl, replace(entry, blobs=blobs, writes={}), writes)
             self._entries.move_to_end((tk, ns))
             while len(self._entries) > self.max_entries:
                 self._entries.popitem(last=False)
 
     def add_writes(
-        self, tk: bytes, ns: str, checkpoint_id: str, writes: Mapping[WriteKey, bytes], ttl: float = 3600.0
+        self,
+        tk: bytes,
+        ns: str,
+        checkpoint_id: str,
+        writes: Mapping[WriteKey, bytes],
+        ttl: float = 3600.0,
+        upsert: bool = False,
     ) -> None:
         with self._lock:
             current = self._entries.get((tk, ns))
@@ -119,36 +177,35 @@ class LocalHotTier:
             _, cur, early = current
             if cur is not None and cur.checkpoint_id > checkpoint_id:
                 return
-            early.setdefault(checkpoint_id, {}).update(writes)
+            stored = early.setdefault(checkpoint_id, {})
+            for k, v in writes.items():
+                if upsert or k not in stored:
+                    stored[k] = v
 
     def drop(self, tks: Iterable[bytes]) -> None:
         doomed = set(tks)
         with self._lock:
+            now = time.monotonic()
+            for tk in doomed:
+                self._tombs[tk] = now + TOMBSTONE_SECONDS
             for key in [k for k in self._entries if k[0] in doomed]:
                 del self._entries[key]
+            for tk in [t for t, until in self._tombs.items() if until < now]:
+                del self._tombs[tk]
 
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self._tombs.clear()
 
     async def aget(self, tk: bytes, ns: str) -> HotEntry | None:
         return self.get(tk, ns)
 
-    async def aput(
-        self,
-        tk: bytes,
-        ns: str,
-        entry: HotEntry,
-        keep: Iterable[BlobKey],
-        ttl: float,
-        prev: str | None = None,
-    ) -> None:
-        self.put(tk, ns, entry, keep, ttl, prev)
+    async def aput(self, *args: Any, **kwargs: Any) -> None:
+        self.put(*args, **kwargs)
 
-    async def aadd_writes(
-        self, tk: bytes, ns: str, checkpoint_id: str, writes: Mapping[WriteKey, bytes], ttl: float = 3600.0
-    ) -> None:
-        self.add_writes(tk, ns, checkpoint_id, writes, ttl)
+    async def aadd_writes(self, *args: Any, **kwargs: Any) -> None:
+        self.add_writes(*args, **kwargs)
 
     async def adrop(self, tks: Iterable[bytes]) -> None:
         self.drop(tks)
@@ -160,38 +217,49 @@ class LocalHotTier:
         self.clear()
 
 
+# KEYS: entry, ns set (subgraphs only), tombstone.
+# ARGV: checkpoint id, id it follows, ttl ms, populate flag, n keep fields,
+# keep fields..., then field/value pairs.
 # Replace the entry unless a newer checkpoint is there. When the entry was
-# the checkpoint this one follows (ARGV[2]), keep its blobs that the new one
-# still uses; keep writes already stored for the new checkpoint (they can
-# arrive before it).
+# the checkpoint this one follows, keep its blobs the new one still uses;
+# keep writes stored for this checkpoint or a later one.
 _PUT_LUA = """
+if ARGV[4] == '1' and redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
 local cur = redis.call('HGET', KEYS[1], 'id')
 if cur and cur > ARGV[1] then return 0 end
-local nkeep = tonumber(ARGV[4])
+local nkeep = tonumber(ARGV[5])
 local keep = {}
 if cur and (cur == ARGV[2] or cur == ARGV[1]) then
-  for i = 1, nkeep do keep[ARGV[4 + i]] = true end
+  for i = 1, nkeep do keep[ARGV[5 + i]] = true end
 end
-local wprefix = 'w\\0' .. ARGV[1] .. '\\0'
+local n = #ARGV[1]
 for _, f in ipairs(redis.call('HKEYS', KEYS[1])) do
-  if not keep[f] and string.sub(f, 1, #wprefix) ~= wprefix then
-    redis.call('HDEL', KEYS[1], f)
-  end
+  local later_write = string.sub(f, 1, 2) == 'w\\0' and string.sub(f, 3, 2 + n) >= ARGV[1]
+  if not keep[f] and not later_write then redis.call('HDEL', KEYS[1], f) end
 end
-redis.call('HSET', KEYS[1], 'id', ARGV[1], unpack(ARGV, 5 + nkeep))
+redis.call('HSET', KEYS[1], 'id', ARGV[1])
+for i = 6 + nkeep, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
-if KEYS[2] then
+if KEYS[2] ~= '' then
   redis.call('SADD', KEYS[2], KEYS[1])
   redis.call('PEXPIRE', KEYS[2], ARGV[3])
 end
 return 1
 """
 
+# KEYS: entry, ns set. ARGV: checkpoint id, ttl ms, upsert flag, pairs...
 _ADD_WRITES_LUA = """
 local cur = redis.call('HGET', KEYS[1], 'id')
 if cur and cur > ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 3))
+for i = 4, #ARGV, 2 do
+  if ARGV[3] == '1' then redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+  else redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1]) end
+end
 if not cur then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+if KEYS[2] ~= '' then
+  redis.call('SADD', KEYS[2], KEYS[1])
+  redis.call('PEXPIRE', KEYS[2], ARGV[2])
+end
 return 1
 """
 
@@ -206,8 +274,11 @@ class _RedisCodec:
     def key(self, tk: bytes, ns: str) -> str:
         return f"{self.prefix}cp:{tk.hex()}{_ns_suffix(ns)}"
 
-    def ns_set(self, tk: bytes) -> str:
-        return f"{self.prefix}cpns:{tk.hex()}"
+    def ns_set(self, tk: bytes, ns: str) -> str:
+        return f"{self.prefix}cpns:{tk.hex()}" if ns else ""
+
+    def tomb(self, tk: bytes) -> str:
+        return f"{self.prefix}cptomb:{tk.hex()}"
 
     @staticmethod
     def blob_field(k: BlobKey) -> bytes:
@@ -222,7 +293,7 @@ class _RedisCodec:
         return aad("hot-meta", tk, ns)
 
     def encode(
-        self, tk: bytes, ns: str, entry: HotEntry, keep: Iterable[BlobKey], ttl: float, prev: str | None
+        self, tk: bytes, ns: str, entry: HotEntry, keep: Iterable[BlobKey], ttl: float, prev: str | None, populate: bool
     ) -> tuple[list[str], list[Any]]:
         meta = ormsgpack.packb([entry.parent_id, entry.branch, entry.level, entry.status, entry.fork_pending])
         fields: list[Any] = [b"m", self.keyring.encrypt(meta, self._meta_aad(tk, ns)), b"p", entry.payload]
@@ -231,16 +302,24 @@ class _RedisCodec:
         for k, blob in entry.writes.items():
             fields += [self.write_field(entry.checkpoint_id, k), blob]
         keep_fields = [self.blob_field(k) for k in keep]
-        keys = [self.key(tk, ns)] + ([self.ns_set(tk)] if ns else [])
-        args = [entry.checkpoint_id, prev or "", int(ttl * 1000), len(keep_fields), *keep_fields, *fields]
+        keys = [self.key(tk, ns), self.ns_set(tk, ns), self.tomb(tk)]
+        args = [
+            entry.checkpoint_id, prev or "", int(ttl * 1000), "1" if populate else "0",
+            len(keep_fields), *keep_fields, *fields,
+        ]
         return keys, args
 
     def decode(self, tk: bytes, ns: str, raw: Mapping[bytes, bytes]) -> HotEntry | None:
         if not raw or b"id" not in raw or b"m" not in raw or b"p" not in raw:
             return None
-        parent, branch, level, status, pending = ormsgpack.unpackb(
-            self.keyring.decrypt(raw[b"m"], self._meta_aad(tk, ns))
-        )
+        try:
+            parent, branch, level, status, pending = ormsgpack.unpackb(
+                self.keyring.decrypt(raw[b"m"], self._meta_aad(tk, ns))
+            )
+        except (TamperedDataError, ValueError):
+            log.warning("a hot-tier entry failed to open; reading PostgreSQL instead")
+            return None
+        cid = raw[b"id"]
         blobs: dict[BlobKey, bytes] = {}
         writes: dict[WriteKey, bytes] = {}
         for f, v in raw.items():
@@ -248,53 +327,81 @@ class _RedisCodec:
                 _, ch, ver = f.split(b"\x00", 2)
                 blobs[(ch.decode(), ver.decode())] = v
             elif f.startswith(b"w\x00"):
-                _, cid, task_id, idx, ch, path = f.split(b"\x00", 5)
-                if cid == raw[b"id"]:
+                _, wcid, task_id, idx, ch, path = f.split(b"\x00", 5)
+                if wcid == cid:
                     writes[(task_id.decode(), int(idx), ch.decode(), path.decode())] = v
-        return HotEntry(raw[b"id"].decode(), parent, raw[b"p"], branch, level, status, pending, blobs, writes)
+        return HotEntry(cid.decode(), parent, raw[b"p"], branch, level, status, pending, blobs, writes)
 
-    def writes_args(self, checkpoint_id: str, writes: Mapping[WriteKey, bytes], ttl: float) -> list[Any]:
-        args: list[Any] = [checkpoint_id, int(ttl * 1000)]
+    def writes_call(
+        self, tk: bytes, ns: str, checkpoint_id: str, writes: Mapping[WriteKey, bytes], ttl: float, upsert: bool
+    ) -> tuple[list[str], list[Any]]:
+        args: list[Any] = [checkpoint_id, int(ttl * 1000), "1" if upsert else "0"]
         for k, blob in writes.items():
             args += [self.write_field(checkpoint_id, k), blob]
-        return args
+        return [self.key(tk, ns), self.ns_set(tk, ns)], args
+
+    def drop_keys(self, tk: bytes, members: Iterable[bytes]) -> list[Any]:
+        return [self.key(tk, ""), f"{self.prefix}cpns:{tk.hex()}", *members]
+
+
+def _redis_errors() -> tuple[type[BaseException], ...]:
+    import redis
+
+    return (redis.RedisError, OSError)
 
 
 class RedisHotTier:
-    """Hot entries in Redis (sync client)."""
+    """Hot entries in Redis (sync client). Reads and writes never fail a
+    call: on a Redis error a read goes to PostgreSQL and a write drops the
+    entry (so nothing stale is served). Drops do raise: a deletion or a
+    degrade must reach every tier."""
 
     def __init__(self, client: Any, keyring: KeyRing, prefix: str = "trustmem:") -> None:
         self.client = client
         self.codec = _RedisCodec(keyring, prefix)
         self._put = client.register_script(_PUT_LUA)
         self._add = client.register_script(_ADD_WRITES_LUA)
+        self._errors = _redis_errors()
 
     def get(self, tk: bytes, ns: str) -> HotEntry | None:
-        return self.codec.decode(tk, ns, self.client.hgetall(self.codec.key(tk, ns)))
+        try:
+            return self.codec.decode(tk, ns, self.client.hgetall(self.codec.key(tk, ns)))
+        except self._errors:
+            log.warning("hot tier unavailable; reading PostgreSQL")
+            return None
 
-    def put(
-        self,
-        tk: bytes,
-        ns: str,
-        entry: HotEntry,
-        keep: Iterable[BlobKey],
-        ttl: float,
-        prev: str | None = None,
-    ) -> None:
-        keys, args = self.codec.encode(tk, ns, entry, keep, ttl, prev)
-        self._put(keys=keys, args=args)
+    def put(self, tk: bytes, ns: str, entry: HotEntry, keep: Iterable[BlobKey], ttl: float,
+            prev: str | None = None, populate: bool = False) -> None:
+        keys, args = self.codec.encode(tk, ns, entry, keep, ttl, prev, populate)
+        try:
+            self._put(keys=keys, args=args)
+        except self._errors:
+            self._discard(tk, ns)
 
-    def add_writes(
-        self, tk: bytes, ns: str, checkpoint_id: str, writes: Mapping[WriteKey, bytes], ttl: float = 3600.0
-    ) -> None:
-        if writes:
-            self._add(keys=[self.codec.key(tk, ns)], args=self.codec.writes_args(checkpoint_id, writes, ttl))
+    def add_writes(self, tk: bytes, ns: str, checkpoint_id: str, writes: Mapping[WriteKey, bytes],
+                   ttl: float = 3600.0, upsert: bool = False) -> None:
+        if not writes:
+            return
+        keys, args = self.codec.writes_call(tk, ns, checkpoint_id, writes, ttl, upsert)
+        try:
+            self._add(keys=keys, args=args)
+        except self._errors:
+            self._discard(tk, ns)
+
+    def _discard(self, tk: bytes, ns: str) -> None:
+        log.warning("hot tier write failed; dropping the entry")
+        try:
+            self.client.delete(self.codec.key(tk, ns))
+        except self._errors:
+            log.warning("hot tier unreachable; its entry expires with its TTL")
 
     def drop(self, tks: Iterable[bytes]) -> None:
         for tk in tks:
-            nsset = self.codec.ns_set(tk)
-            keys = [k for k in self.client.smembers(nsset)]
-            self.client.delete(self.codec.key(tk, ""), nsset, *keys)
+            members = self.client.smembers(f"{self.codec.prefix}cpns:{tk.hex()}")
+            pipe = self.client.pipeline(transaction=True)
+            pipe.set(self.codec.tomb(tk), b"1", px=int(TOMBSTONE_SECONDS * 1000))
+            pipe.delete(*self.codec.drop_keys(tk, members))
+            pipe.execute()
 
     def close(self) -> None:
         self.client.close()
@@ -308,35 +415,47 @@ class AsyncRedisHotTier:
         self.codec = _RedisCodec(keyring, prefix)
         self._put = client.register_script(_PUT_LUA)
         self._add = client.register_script(_ADD_WRITES_LUA)
+        self._errors = _redis_errors()
 
     async def aget(self, tk: bytes, ns: str) -> HotEntry | None:
-        return self.codec.decode(tk, ns, await self.client.hgetall(self.codec.key(tk, ns)))
+        try:
+            return self.codec.decode(tk, ns, await self.client.hgetall(self.codec.key(tk, ns)))
+        except self._errors:
+            log.warning("hot tier unavailable; reading PostgreSQL")
+            return None
 
-    async def aput(
-        self,
-        tk: bytes,
-        ns: str,
-        entry: HotEntry,
-        keep: Iterable[BlobKey],
-        ttl: float,
-        prev: str | None = None,
-    ) -> None:
-        keys, args = self.codec.encode(tk, ns, entry, keep, ttl, prev)
-        await self._put(keys=keys, args=args)
+    async def aput(self, tk: bytes, ns: str, entry: HotEntry, keep: Iterable[BlobKey], ttl: float,
+                   prev: str | None = None, populate: bool = False) -> None:
+        keys, args = self.codec.encode(tk, ns, entry, keep, ttl, prev, populate)
+        try:
+            await self._put(keys=keys, args=args)
+        except self._errors:
+            await self._discard(tk, ns)
 
-    async def aadd_writes(
-        self, tk: bytes, ns: str, checkpoint_id: str, writes: Mapping[WriteKey, bytes], ttl: float = 3600.0
-    ) -> None:
-        if writes:
-            await self._add(
-                keys=[self.codec.key(tk, ns)], args=self.codec.writes_args(checkpoint_id, writes, ttl)
-            )
+    async def aadd_writes(self, tk: bytes, ns: str, checkpoint_id: str, writes: Mapping[WriteKey, bytes],
+                          ttl: float = 3600.0, upsert: bool = False) -> None:
+        if not writes:
+            return
+        keys, args = self.codec.writes_call(tk, ns, checkpoint_id, writes, ttl, upsert)
+        try:
+            await self._add(keys=keys, args=args)
+        except self._errors:
+            await self._discard(tk, ns)
+
+    async def _discard(self, tk: bytes, ns: str) -> None:
+        log.warning("hot tier write failed; dropping the entry")
+        try:
+            await self.client.delete(self.codec.key(tk, ns))
+        except self._errors:
+            log.warning("hot tier unreachable; its entry expires with its TTL")
 
     async def adrop(self, tks: Iterable[bytes]) -> None:
         for tk in tks:
-            nsset = self.codec.ns_set(tk)
-            keys = [k for k in await self.client.smembers(nsset)]
-            await self.client.delete(self.codec.key(tk, ""), nsset, *keys)
+            members = await self.client.smembers(f"{self.codec.prefix}cpns:{tk.hex()}")
+            pipe = self.client.pipeline(transaction=True)
+            pipe.set(self.codec.tomb(tk), b"1", px=int(TOMBSTONE_SECONDS * 1000))
+            pipe.delete(*self.codec.drop_keys(tk, members))
+            await pipe.execute()
 
     async def aclose(self) -> None:
         await self.client.aclose()

@@ -35,7 +35,7 @@ from langgraph_trustmem.checkpoint.base import (
     TrustSaverBase,
     _thread_id,
 )
-from langgraph_trustmem.checkpoint.hot import LocalHotTier, RedisHotTier
+from langgraph_trustmem.checkpoint.hot import LocalHotTier, NullHotTier, RedisHotTier
 from langgraph_trustmem.config import resolve_keyring, resolve_ladder
 from langgraph_trustmem.crypto import KeyRing
 from langgraph_trustmem.trust import Ladder
@@ -59,7 +59,7 @@ class TrustCheckpointSaver(TrustSaverBase):
         conn: Connection | ConnectionPool,
         *,
         key: KeyRing | str | bytes | None = None,
-        hot: LocalHotTier | RedisHotTier | None = None,
+        hot: LocalHotTier | RedisHotTier | NullHotTier | None = None,
         levels: Ladder | list[str] | None = None,
         hot_ttl: float = 3600.0,
         retention: Retention | None = None,
@@ -75,7 +75,7 @@ class TrustCheckpointSaver(TrustSaverBase):
             serde=serde,
         )
         self.conn = conn
-        self.hot = hot if hot is not None else LocalHotTier()
+        self.hot = hot if hot is not None else NullHotTier()
         self.lock = threading.Lock()
 
     @classmethod
@@ -87,22 +87,25 @@ class TrustCheckpointSaver(TrustSaverBase):
         redis_url: str | None = None,
         key: KeyRing | str | bytes | None = None,
         pool_size: int = 8,
+        local_hot: bool = False,
         **kwargs: Any,
     ) -> Iterator[TrustCheckpointSaver]:
-        """Open a pooled saver on a PostgreSQL URL (and a Redis URL for the
-        hot tier; without one the hot tier lives in this process)."""
+        """Open a pooled saver on a PostgreSQL URL. The hot tier is Redis
+        when ``redis_url`` is given; ``local_hot=True`` keeps it in this
+        process instead, which is right only when no other process writes
+        the same threads (the embedded default); otherwise there is none."""
         keyring = resolve_keyring(key, required=True)
         assert keyring is not None
         with ConnectionPool(
             conn_string, min_size=1, max_size=pool_size, kwargs=CONNECTION_KWARGS, open=True
         ) as pool:
-            hot: LocalHotTier | RedisHotTier
+            hot: LocalHotTier | RedisHotTier | NullHotTier
             if redis_url:
                 import redis
 
                 hot = RedisHotTier(redis.Redis.from_url(redis_url), keyring)
             else:
-                hot = LocalHotTier()
+                hot = LocalHotTier() if local_hot else NullHotTier()
             try:
                 yield cls(pool, key=keyring, hot=hot, **kwargs)
             finally:
@@ -160,8 +163,8 @@ class TrustCheckpointSaver(TrustSaverBase):
         cid = get_checkpoint_id(config)
         entry = self.hot.get(tk, ns)
         if entry is not None and entry.status == ACTIVE and (not cid or cid == entry.checkpoint_id):
-            self._enter(config, tk, SessionState(entry.level, entry.status, entry.fork_pending, entry.branch))
             if (tup := self._tuple_from_hot(tk, thread_id, ns, entry)) is not None:
+                self._enter(config, tk, SessionState(entry.level, entry.status, entry.fork_pending, entry.branch))
                 return tup
         query, params = self._get_params(config, tk)
         with self._cursor() as cur:
@@ -172,17 +175,21 @@ class TrustCheckpointSaver(TrustSaverBase):
             if state is not None:
                 self._enter(config, tk, SessionState(state[1], state[2], state[3], state[0]))
             return None
-        self._enter(config, tk, SessionState(row[8], row[9], row[10], row[3]))
         tup = self._row_to_tuple(tk, thread_id, row)
-        if not cid:
-            self.hot.put(tk, ns, self._hot_entry_from_row(tk, row), (), self.hot_ttl)
+        degraded = self._enter(config, tk, SessionState(row[8], row[9], row[10], row[3]))
+        if not cid and not degraded:
+            self.hot.put(tk, ns, self._hot_entry_from_row(tk, row), (), self.hot_ttl, populate=True)
         return tup
 
-    def _enter(self, config: RunnableConfig, tk: bytes, state: SessionState) -> None:
+    def _enter(self, config: RunnableConfig, tk: bytes, state: SessionState) -> bool:
+        """Apply the session rules at the start of a run; True when the run
+        degraded the session."""
         self._remember(tk, state)
         lower = self._check_run(config, state)
         if lower is not None:
             self.degrade(config, self.ladder.name(lower))
+            return True
+        return False
 
     def list(
         self,
@@ -223,7 +230,7 @@ class TrustCheckpointSaver(TrustSaverBase):
     ) -> RunnableConfig:
         params, blobs = self._put_params(config, checkpoint, metadata, new_versions)
         tk = params["tk"]
-        row = self._run(self._fork_ops(params)) if self._wants_fork(tk, checkpoint) else None
+        row = self._run(self._fork_ops(params)) if self._wants_fork(params) else None
         forked = row is not None
         if row is None:
             with self._cursor() as cur:
@@ -251,7 +258,7 @@ class TrustCheckpointSaver(TrustSaverBase):
         query, params, hot = self._writes_params(config, writes, task_id, task_path)
         with self._cursor() as cur:
             cur.execute(query, params)
-        self.hot.add_writes(params["tk"], params["ns"], params["cid"], hot, self.hot_ttl)
+        self.hot.add_writes(params["tk"], params["ns"], params["cid"], hot, self.hot_ttl, query is sql.UPSERT_WRITES_SQL)
 
     # -- thread-wide operations -------------------------------------------
 

@@ -19,6 +19,7 @@ MIGRATIONS = [
         thread_ct    BYTEA NOT NULL,
         user_key     BYTEA,
         head_branch  INTEGER NOT NULL DEFAULT 0,
+        head_level   SMALLINT NOT NULL,
         level        SMALLINT NOT NULL,
         fork_pending BOOLEAN NOT NULL DEFAULT false,
         status       TEXT NOT NULL DEFAULT 'active',
@@ -86,16 +87,25 @@ MIGRATION_LOCK_SQL = "SELECT pg_advisory_xact_lock(7239114501)"
 
 # One round trip per put: touch (or create) the thread, store the new blobs
 # and the checkpoint on the thread's head branch. Nothing is stored when the
-# thread was terminated or the run asks for a level above the session's.
+# thread was terminated, when the checkpoint holds content above the head
+# branch's own level, or when it continues from a checkpoint on a sealed
+# branch; the last columns say which.
 PUT_SQL = """
 WITH th AS (
-    INSERT INTO trustmem_threads AS t (thread_key, thread_ct, user_key, level)
-    VALUES (%(tk)s, %(tct)s, %(uk)s, %(level)s)
+    INSERT INTO trustmem_threads AS t (thread_key, thread_ct, user_key, level, head_level)
+    VALUES (%(tk)s, %(tct)s, %(uk)s, %(level)s, %(level)s)
     ON CONFLICT (thread_key) DO UPDATE
         SET touched_at = now(), user_key = COALESCE(t.user_key, EXCLUDED.user_key)
-    RETURNING t.head_branch, t.level, t.status, t.fork_pending
+    RETURNING t.head_branch, t.level, t.status, t.fork_pending, t.head_level AS branch_level
+), br AS (
+    SELECT th.*,
+        EXISTS (SELECT 1 FROM trustmem_checkpoints p
+                WHERE p.thread_key = %(tk)s AND p.checkpoint_ns = %(ns)s
+                AND p.checkpoint_id = %(parent)s AND p.branch <> th.head_branch) AS parent_sealed
+    FROM th
 ), ok AS (
-    SELECT head_branch FROM th WHERE status = 'active' AND level >= %(min_level)s
+    SELECT head_branch FROM br
+    WHERE status = 'active' AND %(rank)s <= branch_level AND NOT parent_sealed
 ), bl AS (
     INSERT INTO trustmem_blobs (thread_key, checkpoint_ns, channel, version, blob)
     SELECT %(tk)s, %(ns)s, u.channel, u.version, u.blob
@@ -114,8 +124,9 @@ WITH th AS (
             source = EXCLUDED.source, step = EXCLUDED.step, run_key = EXCLUDED.run_key
     RETURNING branch
 )
-SELECT th.head_branch, th.level, th.status, th.fork_pending, (SELECT count(*) FROM cp)
-FROM th
+SELECT br.head_branch, br.level, br.status, br.fork_pending, (SELECT count(*) FROM cp),
+    br.branch_level, br.parent_sealed
+FROM br
 """
 
 _WRITES_INSERT = """
@@ -135,10 +146,10 @@ INSERT_WRITES_SQL = _WRITES_INSERT + "NOTHING"
 _SELECT_COLUMNS = """
 SELECT c.checkpoint_ns, c.checkpoint_id, c.parent_checkpoint_id, c.branch, c.versions,
     c.payload,
-    (SELECT array_agg(array[convert_to(b.channel, 'UTF8'), convert_to(b.version, 'UTF8'), b.blob])
-     FROM jsonb_each_text(c.versions) v
-     JOIN trustmem_blobs b ON b.thread_key = c.thread_key AND b.checkpoint_ns = c.checkpoint_ns
-        AND b.channel = v.key AND b.version = v.value) AS blobs,
+    (SELECT array_agg(array[convert_to(v.key, 'UTF8'), convert_to(v.value, 'UTF8'),
+        (SELECT b.blob FROM trustmem_blobs b WHERE b.thread_key = c.thread_key
+         AND b.checkpoint_ns = c.checkpoint_ns AND b.channel = v.key AND b.version = v.value)])
+     FROM jsonb_each_text(c.versions) v) AS blobs,
     (SELECT array_agg(array[convert_to(w.task_id, 'UTF8'), convert_to(w.channel, 'UTF8'),
         convert_to(w.task_path, 'UTF8'), convert_to(w.idx::text, 'UTF8'), w.blob]
         ORDER BY w.task_path, w.task_id, w.idx)
@@ -200,7 +211,8 @@ INSERT INTO trustmem_branches (thread_key, branch, level, parent_branch, forked_
 VALUES (%(tk)s, %(branch)s, %(level)s, %(parent_branch)s, %(forked_from)s)
 """
 FORK_MOVE_HEAD_SQL = """
-UPDATE trustmem_threads SET head_branch = %(branch)s, fork_pending = false, touched_at = now()
+UPDATE trustmem_threads SET head_branch = %(branch)s, head_level = level, fork_pending = false,
+    touched_at = now()
 WHERE thread_key = %(tk)s
 """
 BRANCH_LEVEL_SQL = "SELECT level FROM trustmem_branches WHERE thread_key = %s AND branch = %s"
@@ -209,12 +221,17 @@ TERMINATE_SQL = """
 UPDATE trustmem_threads SET status = 'terminated', touched_at = now()
 WHERE thread_key = %s RETURNING head_branch
 """
-# The run that let untrusted content in: from its input checkpoint on.
+# The run that let untrusted content in: from its first checkpoint on, found
+# by its run id, or else from the head branch's latest input checkpoint.
 TERMINATE_RUN_START_SQL = """
 SELECT checkpoint_id, parent_checkpoint_id FROM trustmem_checkpoints
-WHERE thread_key = %s AND branch = %s AND checkpoint_ns = '' AND (
-    (%s::bytea IS NOT NULL AND run_key = %s) OR (%s::bytea IS NULL AND source = 'input'))
+WHERE thread_key = %s AND branch = %s AND checkpoint_ns = '' AND run_key = %s
 ORDER BY checkpoint_id ASC LIMIT 1
+"""
+TERMINATE_LAST_INPUT_SQL = """
+SELECT checkpoint_id, parent_checkpoint_id FROM trustmem_checkpoints
+WHERE thread_key = %s AND branch = %s AND checkpoint_ns = '' AND source = 'input'
+ORDER BY checkpoint_id DESC LIMIT 1
 """
 TERMINATE_DROP_SQL = (
     """DELETE FROM trustmem_writes WHERE thread_key = %(tk)s AND (checkpoint_id >= %(cid)s
@@ -259,7 +276,7 @@ DELETE FROM trustmem_blobs b WHERE b.thread_key = ANY(%s) AND NOT EXISTS (
 """
 
 COPY_SELECT_SQL = {
-    "thread": """SELECT thread_ct, user_key, head_branch, level, fork_pending, status
+    "thread": """SELECT thread_ct, user_key, head_branch, head_level, level, fork_pending, status
         FROM trustmem_threads WHERE thread_key = %s""",
     "branches": """SELECT branch, level, parent_branch, forked_from, sealed_at
         FROM trustmem_branches WHERE thread_key = %s""",
@@ -270,11 +287,10 @@ COPY_SELECT_SQL = {
     "writes": """SELECT checkpoint_ns, checkpoint_id, task_id, task_path, idx, channel, blob
         FROM trustmem_writes WHERE thread_key = %s""",
 }
+COPY_TARGET_EXISTS_SQL = "SELECT 1 FROM trustmem_threads WHERE thread_key = %s"
 COPY_INSERT_SQL = {
     "thread": """INSERT INTO trustmem_threads (thread_key, thread_ct, user_key, head_branch,
-        level, fork_pending, status) VALUES (%s, %s, %s, %s, %s, %s, %s)
-        ON CONFLICT (thread_key) DO UPDATE SET head_branch = EXCLUDED.head_branch,
-        level = LEAST(trustmem_threads.level, EXCLUDED.level), touched_at = now()""",
+        head_level, level, fork_pending, status) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)""",
     "branches": """INSERT INTO trustmem_branches (thread_key, branch, level, parent_branch,
         forked_from, sealed_at) VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING""",
     "checkpoints": """INSERT INTO trustmem_checkpoints (thread_key, checkpoint_ns, checkpoint_id,

@@ -30,7 +30,7 @@ async def test_conformance_postgres_and_redis(pg_url, redis_url, key, schema):
     assert_full(await validate(factory, progress=ProgressCallbacks.quiet()))
 
 
-async def test_conformance_postgres_local_hot_tier(pg_url, key, schema):
+async def test_conformance_postgres_without_hot_tier(pg_url, key, schema):
     @checkpointer_test(name="AsyncTrustCheckpointSaver[postgres]")
     async def factory():
         async with AsyncTrustCheckpointSaver.from_conn_string(pg_url, key=key) as saver:
