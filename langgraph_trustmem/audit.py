@@ -1,9 +1,11 @@
 """The audit log: an append-only, hash-chained record of every memory read,
 write, search hit, refusal and erasure.
 
-Events name who acted (a source such as ``session:model``), the session and
-tenant as keyed hashes, the memory as its keyed reference and its level —
-never content. Each event's hash is an HMAC over the previous hash and the
+Events name who acted (a source such as ``session:model``), the session,
+tenant and memory as pseudonyms, and the level — never content. A user's
+pseudonyms are keyed with a random salt kept (sealed) per user; erasing the
+user deletes the salt, so their events can no longer be linked to them,
+while every link of the chain still verifies. Each event's hash is an HMAC over the previous hash and the
 event, under a key derived from the key ring, so an edit, insertion or
 deletion anywhere breaks every later link; :func:`verify_ops` finds it.
 Appends take a transaction-scoped advisory lock so concurrent writers never
@@ -13,13 +15,16 @@ fork the chain.
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
-from dataclasses import dataclass, field
+import hashlib
+import hmac
+import os
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any
 
 import orjson
 
-from langgraph_trustmem.crypto import KeyRing
+from langgraph_trustmem.crypto import KeyRing, aad
 from langgraph_trustmem.store import sql
 
 GENESIS = b"\x00" * 32
@@ -58,10 +63,33 @@ def link(keyring: KeyRing, prev: bytes, seq: int, event: AuditEvent) -> bytes:
     return keyring.mac(prev + _canonical(seq, event))
 
 
+def _salt_ops(keyring: KeyRing, tenant: bytes) -> Statements:
+    """The tenant's salt, created on first use."""
+    where = aad("audit-salt", tenant)
+    yield sql.SUBJECT_SALT_INSERT_SQL, (tenant, keyring.encrypt(os.urandom(32), where)), False
+    rows = yield sql.SUBJECT_SALT_SQL, (tenant,), True
+    return keyring.decrypt(bytes(rows[0][0]), where)
+
+
+def _pseudonymous(salt: bytes | None, e: AuditEvent) -> AuditEvent:
+    if salt is None:
+        return e
+
+    def ps(v: bytes | None, kind: str) -> bytes | None:
+        return pseudonym(salt, kind, v) if v is not None else None
+
+    return replace(e, tenant=ps(e.tenant, "tenant"), session=ps(e.session, "session"), item=ps(e.item, "item"))
+
+
 def append_ops(keyring: KeyRing, events: Sequence[AuditEvent]) -> Statements:
     """Append events in one transaction, chained to the current head."""
     if not events:
         return 0
+    salts: dict[bytes, bytes] = {}
+    for e in events:
+        if e.tenant is not None and e.tenant not in salts:
+            salts[e.tenant] = yield from _salt_ops(keyring, e.tenant)
+    events = [_pseudonymous(salts.get(e.tenant) if e.tenant else None, e) for e in events]
     yield sql.AUDIT_LOCK_SQL, (), False
     head = yield sql.AUDIT_HEAD_SQL, (), True
     seq, prev = (head[0][0], bytes(head[0][1])) if head else (0, GENESIS)
@@ -84,6 +112,16 @@ class AuditReport:
     first_bad_seq: int | None = None
 
 
+def trail_ops(keyring: KeyRing, tenant: bytes | None, item: bytes, limit: int = 1000) -> Statements:
+    """The events of one memory, oldest first: (seq, at, action, actor, level, detail)."""
+    if tenant is not None:
+        rows = yield sql.SUBJECT_SALT_SQL, (tenant,), True
+        if not rows:
+            return []
+        item = pseudonym(keyring.decrypt(bytes(rows[0][0]), aad("audit-salt", tenant)), "item", item)
+    return (yield sql.AUDIT_TRAIL_SQL, (item, limit), True)
+
+
 def verify_ops(keyring: KeyRing, page: int = 5000) -> Statements:
     """Walk the whole chain, recomputing every link."""
     prev, last, count = GENESIS, 0, 0
@@ -104,4 +142,9 @@ def _b(v: Any) -> bytes | None:
     return bytes(v) if v is not None else None
 
 
-__all__ = ["AuditEvent", "AuditReport", "append_ops", "link", "verify_ops"]
+def pseudonym(salt: bytes, kind: str, value: bytes) -> bytes:
+    """How an event names a user's tenant, session or item (for queries)."""
+    return hmac.new(salt, kind.encode() + b"\x00" + value, hashlib.sha256).digest()[:16]
+
+
+__all__ = ["AuditEvent", "AuditReport", "append_ops", "link", "pseudonym", "trail_ops", "verify_ops"]

@@ -30,7 +30,7 @@ from langgraph.store.base import (
 from psycopg import AsyncConnection, AsyncCursor
 from psycopg_pool import AsyncConnectionPool
 
-from langgraph_trustmem.audit import AuditEvent, AuditReport, append_ops, verify_ops
+from langgraph_trustmem.audit import AuditEvent, AuditReport, append_ops, trail_ops, verify_ops
 from langgraph_trustmem.config import resolve_keyring, resolve_ladder
 from langgraph_trustmem.crypto import KeyRing
 from langgraph_trustmem.errors import SecretRejected, TrustViolation
@@ -211,16 +211,20 @@ class AsyncTrustStore(TrustStoreBase):
             await self._audit(events)
         return results
 
-    def batch(self, ops: Iterable[Op]) -> list[Result]:
+    def _sync(self, coro: Any) -> Any:
         try:
             if asyncio.get_running_loop() is self.loop:
+                coro.close()
                 raise asyncio.InvalidStateError(
                     "synchronous calls on the async store must come from another thread; "
                     "use the a-prefixed methods, or TrustStore"
                 )
         except RuntimeError:
             pass
-        return asyncio.run_coroutine_threadsafe(self.abatch(list(ops)), self.loop).result()
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        return self._sync(self.abatch(list(ops)))
 
     async def aput(
         self,
@@ -241,6 +245,23 @@ class AsyncTrustStore(TrustStoreBase):
             await self._put(PutOp(namespace, key, value, index, ttl), reader, events, level, source, confirmed_by)
         finally:
             await self._audit(events)
+
+    def put(
+        self,
+        namespace: tuple[str, ...],
+        key: str,
+        value: dict[str, Any],
+        index: Any = None,
+        *,
+        ttl: float | None | NotProvided = NOT_PROVIDED,
+        level: str | None = None,
+        source: str | None = None,
+        confirmed_by: str | None = None,
+    ) -> None:
+        """Sync :meth:`aput`, from threads other than the store's loop."""
+        self._sync(
+            self.aput(namespace, key, value, index, ttl=ttl, level=level, source=source, confirmed_by=confirmed_by)
+        )
 
     # -- operations ----------------------------------------------------------
 
@@ -414,6 +435,8 @@ class AsyncTrustStore(TrustStoreBase):
                     sql.REFRESH_TTL_SQL,
                     {"ns_hashes": [r.ns_hash for r in rows], "key_hashes": [r.key_hash for r in rows]},
                 )
+            if self.cache:  # cached rows carry the old expiry
+                await self.cache.invalidate([r.ref for r in rows], [])
 
     async def amigrate(self, *, batch: int = 500, progress: Any = None) -> int:
         """Upgrade every row older than the current schema version now."""
@@ -485,6 +508,12 @@ class AsyncTrustStore(TrustStoreBase):
         receipt = await self._run(erasure_finish_ops(receipt_id))
         await self._audit([AuditEvent("erased", "forget", None, None, None, None, f"receipt {receipt['receipt_id']}")])
         return receipt
+
+    async def aaudit_trail(self, namespace: tuple[str, ...], key: str) -> list[tuple]:
+        """The audit events of one memory, oldest first:
+        (seq, at, action, actor, level, detail). Nothing names its content."""
+        ref = self.ns_hash(namespace) + self.key_hash(key)
+        return await self._run(trail_ops(self.keyring, self.tenant_of(namespace), ref))
 
     async def averify_audit(self) -> AuditReport:
         """Walk the audit chain and report the first broken link, if any."""

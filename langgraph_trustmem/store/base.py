@@ -143,7 +143,7 @@ def validate_namespace(namespace: tuple[str, ...], *, allow_empty: bool = False)
         if not isinstance(part, str) or not part or "." in part or "\x00" in part:
             raise InvalidNamespace("namespace labels must be non-empty strings without '.' or NUL")
     if namespace and namespace[0] == "langgraph":
-        raise InvalidNamespace("the root label 'langgraph' is reserved")
+        raise InvalidNamespace("a namespace's root label is reserved for LangGraph")
 
 
 def matches_filter(value: Any, flt: Mapping[str, Any]) -> bool:

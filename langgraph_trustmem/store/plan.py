@@ -124,6 +124,7 @@ def erasure_step_ops(receipt_id: uuid.UUID, step: str, count: int) -> Statements
 def erase_memories_ops(receipt_id: uuid.UUID, tenant: bytes) -> Statements:
     """Delete the tenant's rows and record the step in one transaction."""
     rows = yield sql.DELETE_TENANT_SQL, (tenant,), True
+    yield sql.SUBJECT_DELETE_SQL, (tenant,), False  # unlinks the user's audit events
     yield sql.ERASURE_STEP_SQL, ("memories", len(rows), receipt_id), False
     return len(rows)
 

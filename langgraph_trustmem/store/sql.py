@@ -46,6 +46,14 @@ MIGRATIONS = [
         prev_hash  BYTEA NOT NULL,
         hash       BYTEA NOT NULL
     )""",
+    # A per-user secret salt: audit events name a user's sessions and
+    # memories through it, so deleting it at erasure unlinks them for good
+    # while the hash chain stays intact.
+    """
+    CREATE TABLE IF NOT EXISTS trustmem_subjects (
+        subject BYTEA PRIMARY KEY,
+        salt    BYTEA NOT NULL
+    )""",
     # One row per erasure: its subject (a keyed hash) is cleared when it
     # finishes, leaving a receipt that names no one.
     """
@@ -165,12 +173,19 @@ RETURNING receipt_id, started_at, finished_at, removed
 """
 ERASURE_PENDING_SQL = "SELECT receipt_id FROM trustmem_erasures WHERE finished_at IS NULL"
 
+SUBJECT_SALT_INSERT_SQL = "INSERT INTO trustmem_subjects (subject, salt) VALUES (%s, %s) ON CONFLICT DO NOTHING"
+SUBJECT_SALT_SQL = "SELECT salt FROM trustmem_subjects WHERE subject = %s"
+SUBJECT_DELETE_SQL = "DELETE FROM trustmem_subjects WHERE subject = %s"
+
 # Audit: one chain, appended under an advisory lock so links never fork.
 AUDIT_LOCK_SQL = "SELECT pg_advisory_xact_lock(7239114503)"
 AUDIT_HEAD_SQL = "SELECT seq, hash FROM trustmem_audit ORDER BY seq DESC LIMIT 1"
 AUDIT_INSERT_SQL = """
 INSERT INTO trustmem_audit (seq, at, action, actor, session, tenant, item, level, detail, prev_hash, hash)
 VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
+"""
+AUDIT_TRAIL_SQL = """
+SELECT seq, at, action, actor, level, detail FROM trustmem_audit WHERE item = %s ORDER BY seq LIMIT %s
 """
 AUDIT_SCAN_SQL = """
 SELECT seq, at, action, actor, session, tenant, item, level, detail, prev_hash, hash

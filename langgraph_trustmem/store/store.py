@@ -31,7 +31,7 @@ from langgraph.store.base import (
 from psycopg import Connection, Cursor
 from psycopg_pool import ConnectionPool
 
-from langgraph_trustmem.audit import AuditEvent, AuditReport, append_ops, verify_ops
+from langgraph_trustmem.audit import AuditEvent, AuditReport, append_ops, trail_ops, verify_ops
 from langgraph_trustmem.config import resolve_keyring, resolve_ladder
 from langgraph_trustmem.crypto import KeyRing
 from langgraph_trustmem.errors import SecretRejected, TrustViolation
@@ -235,6 +235,23 @@ class TrustStore(TrustStoreBase):
         finally:
             self._audit(events)
 
+    async def aput(
+        self,
+        namespace: tuple[str, ...],
+        key: str,
+        value: dict[str, Any],
+        index: Any = None,
+        *,
+        ttl: float | None | NotProvided = NOT_PROVIDED,
+        level: str | None = None,
+        source: str | None = None,
+        confirmed_by: str | None = None,
+    ) -> None:
+        """Async :meth:`put` (on a worker thread, which keeps the run's context)."""
+        await asyncio.to_thread(
+            self.put, namespace, key, value, index, ttl=ttl, level=level, source=source, confirmed_by=confirmed_by
+        )
+
     # -- operations ----------------------------------------------------------
 
     def _get(self, op: GetOp, reader: Reader, events: list[AuditEvent]) -> Item | None:
@@ -403,6 +420,8 @@ class TrustStore(TrustStoreBase):
             with self._cursor() as cur:
                 cur.execute(sql.REFRESH_TTL_SQL, {"ns_hashes": [r.ns_hash for r in rows],
                                                   "key_hashes": [r.key_hash for r in rows]})
+            if self.cache:  # cached rows carry the old expiry
+                self.cache.invalidate([r.ref for r in rows], [])
 
     def migrate(self, *, batch: int = 500, progress: Any = None) -> int:
         """Upgrade every row older than the current schema version now
@@ -480,6 +499,12 @@ class TrustStore(TrustStoreBase):
         receipt = self._run(erasure_finish_ops(receipt_id))
         self._audit([AuditEvent("erased", "forget", None, None, None, None, f"receipt {receipt['receipt_id']}")])
         return receipt
+
+    def audit_trail(self, namespace: tuple[str, ...], key: str) -> list[tuple]:
+        """The audit events of one memory, oldest first:
+        (seq, at, action, actor, level, detail). Nothing names its content."""
+        ref = self.ns_hash(namespace) + self.key_hash(key)
+        return self._run(trail_ops(self.keyring, self.tenant_of(namespace), ref))
 
     def verify_audit(self) -> AuditReport:
         """Walk the audit chain and report the first broken link, if any."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -143,8 +144,10 @@ class QdrantClientIndex(VectorIndex):
         self.dims = dims
         if not self.client.collection_exists(self.collection):
             self.client.create_collection(self.collection, **_collection_args(dims))
-            for f in (*KEYWORD_FIELDS, *INTEGER_FIELDS, *FLOAT_FIELDS):
-                self.client.create_payload_index(self.collection, field_name=f, field_schema=_index_schema(f))
+            with warnings.catch_warnings():  # local mode has no payload indexes; servers do
+                warnings.simplefilter("ignore", UserWarning)
+                for f in (*KEYWORD_FIELDS, *INTEGER_FIELDS, *FLOAT_FIELDS):
+                    self.client.create_payload_index(self.collection, field_name=f, field_schema=_index_schema(f))
 
     def upsert(self, points: Sequence[VectorPoint]) -> None:
         if points:
@@ -199,8 +202,12 @@ class AsyncQdrantClientIndex(VectorIndex):
         self.dims = dims
         if not await self.client.collection_exists(self.collection):
             await self.client.create_collection(self.collection, **_collection_args(dims))
-            for f in (*KEYWORD_FIELDS, *INTEGER_FIELDS, *FLOAT_FIELDS):
-                await self.client.create_payload_index(self.collection, field_name=f, field_schema=_index_schema(f))
+            with warnings.catch_warnings():  # local mode has no payload indexes; servers do
+                warnings.simplefilter("ignore", UserWarning)
+                for f in (*KEYWORD_FIELDS, *INTEGER_FIELDS, *FLOAT_FIELDS):
+                    await self.client.create_payload_index(
+                        self.collection, field_name=f, field_schema=_index_schema(f)
+                    )
 
     async def aupsert(self, points: Sequence[VectorPoint]) -> None:
         if points:

@@ -1,0 +1,164 @@
+"""Erasure across every tier (with a scan of everything written), the audit
+chain, and lazy and batch migration of stored values."""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import uuid
+from pathlib import Path
+
+import psycopg
+import redis
+from langchain_core.messages import HumanMessage
+
+from langgraph_trustmem import TrustCheckpointSaver
+from langgraph_trustmem.store import TrustStore, ValueMigrations
+
+from ..checkpoint.test_no_plaintext import readable
+from .test_trust_rules import run_node
+
+
+def scan_everything(pg, redis_url, edge_dir: Path) -> str:
+    parts = [readable(pg.pg_dump())]
+    client = redis.Redis.from_url(redis_url)
+    for k in client.scan_iter(count=1000):
+        parts.append(k.decode("latin-1"))
+        kind = client.type(k)
+        if kind == b"string":
+            parts.append(client.get(k).decode("latin-1"))
+        elif kind == b"set":
+            parts += [m.decode("latin-1") for m in client.smembers(k)]
+        elif kind == b"hash":
+            parts += [x.decode("latin-1") for kv in client.hgetall(k).items() for x in kv]
+    client.close()
+    for root, _dirs, files in os.walk(edge_dir):
+        for f in files:
+            parts.append(Path(root, f).read_bytes().decode("latin-1"))
+    return "\n".join(parts)
+
+
+def test_forget_removes_a_user_from_every_tier_and_keeps_the_other(pg, pg_url, redis_url, key, index, store_schema, schema, workdir):
+    edge_dir = Path(tempfile.mkdtemp(prefix="erase-", dir=workdir))
+    gone, kept = f"erase-me-{uuid.uuid4().hex[:6]}", f"keep-me-{uuid.uuid4().hex[:6]}"
+    canary_gone, canary_kept = "CANARY-GONE-4471-insulin", "CANARY-KEPT-9902-asthma"
+    with TrustStore.from_conn_string(
+        pg_url, key=key, qdrant=str(edge_dir / "shard"), redis_url=redis_url, index=index
+    ) as store, TrustCheckpointSaver.from_conn_string(pg_url, key=key, redis_url=redis_url) as saver:
+        store.setup()
+        top = store.bound("sensitive")
+        for user, canary in ((gone, canary_gone), (kept, canary_kept)):
+            for i in range(5):
+                top.put(("memories", user), f"m{i}", {"text": f"{canary} note {i}"})
+            top.search(("memories", user), query=f"{canary} note", limit=3)  # warm the search cache
+            top.get(("memories", user), "m0")
+            graph, _ = run_node(saver, store, lambda s: None)
+            graph.invoke({"messages": [HumanMessage(f"{canary} in a thread")]},
+                         {"configurable": {"thread_id": f"{user}-thread", "user_id": user}})
+        before = scan_everything(pg, redis_url, edge_dir)
+        assert store.vectors.count(store.user_key(gone).hex()) == 5
+        receipt = store.forget(gone, checkpointer=saver)
+        assert receipt["removed"]["memories"] == 5 and receipt["removed"]["vectors"] == 5
+        assert receipt["removed"]["threads"] == 1 and receipt["removed"]["cache"] > 0
+        assert gone not in str(receipt)
+        after = scan_everything(pg, redis_url, edge_dir)
+        tenant_hex = store.user_key(gone).hex()
+        for trace in (canary_gone, gone, tenant_hex):
+            assert trace not in after, "a trace of the erased user remains"
+        assert tenant_hex in before or store.user_key(gone) is not None
+        # the other user is intact in every tier
+        assert len(top.search(("memories", kept), query=canary_kept, limit=10)) == 5
+        assert saver.get_tuple({"configurable": {"thread_id": f"{kept}-thread"}}) is not None
+        assert store.vectors.count(store.user_key(kept).hex()) == 5
+        # erasing again is harmless and says nothing was left
+        again = store.forget(gone, checkpointer=saver)
+        assert sum(again["removed"].values()) == 0
+
+
+def test_forget_resumes_after_a_crash_midway(store, user):
+    top = store.bound("sensitive")
+    for i in range(3):
+        top.put(("memories", user), f"k{i}", {"text": f"fact {i}"})
+    tenant = store.user_key(user)
+    from langgraph_trustmem.store.plan import erasure_start_ops, erasure_step_ops
+
+    # a first call that died after the vector step
+    receipt_id, _ = store._run(erasure_start_ops(tenant))
+    store._run(erasure_step_ops(receipt_id, "vectors", store.vectors.delete_tenant(tenant.hex())))
+    assert top.get(("memories", user), "k0") is not None
+    receipt = store.forget(user)
+    assert receipt["receipt_id"] == str(receipt_id)
+    assert receipt["removed"]["vectors"] == 3 and receipt["removed"]["memories"] == 3
+    assert top.get(("memories", user), "k0") is None
+
+
+def test_audit_records_without_content_and_detects_tampering(store, user, pg_url):
+    top = store.bound("sensitive")
+    top.put(("memories", user), "fact", {"text": "AUDIT-CANARY blood type O+"})
+    top.get(("memories", user), "fact")
+    top.search(("memories", user), query="blood type")
+    store.get(("memories", user), "fact")  # public reader: refused
+    assert store.verify_audit().ok
+    trail = store.audit_trail(("memories", user), "fact")
+    assert [r[2] for r in trail] == ["write", "read", "search-hit", "refused"]
+    rows = [(r[2], r[4], r[5]) for r in trail]
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        dump = " ".join(str(r) for r in conn.execute("SELECT * FROM trustmem_audit").fetchall())
+        assert "AUDIT-CANARY" not in dump and user not in dump
+        seq = conn.execute("SELECT max(seq) FROM trustmem_audit").fetchone()[0]
+        conn.execute("UPDATE trustmem_audit SET level = 0 WHERE seq = %s", (seq - 1,))
+        report = store.verify_audit()
+        assert not report.ok and report.first_bad_seq == seq - 1
+        conn.execute("UPDATE trustmem_audit SET level = %s WHERE seq = %s", (rows[-2][1], seq - 1))
+    assert store.verify_audit().ok
+
+
+def test_values_migrate_lazily_on_read_and_in_batches(pg, key, user):
+    def v1_to_v2(value):
+        return {"text": value["note"], "tags": []}
+
+    with psycopg.connect(pg.url, autocommit=True) as conn:  # a database of its own: migrate() is global
+        conn.execute("DROP DATABASE IF EXISTS migrations_test")
+        conn.execute("CREATE DATABASE migrations_test")
+    pg_url = pg.url_for("migrations_test")
+    migrations = ValueMigrations()
+    with TrustStore.from_conn_string(pg_url, key=key) as old:
+        old.setup()
+        for i in range(5):
+            old.bound("sensitive").put(("memories", user), f"n{i}", {"note": f"old {i}"})
+    migrations.register(1, v1_to_v2)
+    progress = []
+    with TrustStore.from_conn_string(pg_url, key=key, migrations=migrations) as new:
+        top = new.bound("sensitive")
+        item = top.get(("memories", user), "n0")
+        assert item.value == {"text": "old 0", "tags": []} and item.schema_version == 2
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            versions = dict(conn.execute(
+                "SELECT key_hash, schema_version FROM trustmem_memories WHERE ns_hash = %s",
+                (new.ns_hash(("memories", user)),),
+            ).fetchall())
+        assert versions[new.key_hash("n0")] == 2 and versions[new.key_hash("n1")] == 1
+        hits = top.search(("memories", user), filter={"text": "old 3"})
+        assert [h.key for h in hits] == ["n3"]  # filters see the upgraded value
+        done = new.migrate(batch=2, progress=lambda d, t: progress.append((d, t)))
+        assert done >= 3 and progress[-1][0] == done
+        assert all(top.get(("memories", user), f"n{i}").schema_version == 2 for i in range(5))
+        assert new.migrate() == 0
+
+
+def test_refs_in_vector_payloads_are_hashes_only(store, user):
+    top = store.bound("sensitive")
+    top.put(("memories", user), "secret-name", {"text": "PAYLOAD-CANARY"})
+    if hasattr(store.vectors, "client"):
+        points, _ = store.vectors.client.scroll(store.vectors.collection, limit=1000, with_payload=True)
+        blob = str([p.payload for p in points])
+        assert re.search(r"'ref': '[0-9a-f]{64}'", blob)
+    else:  # the embedded engine: everything it wrote to disk
+        blob = "".join(
+            Path(root, f).read_bytes().decode("latin-1")
+            for root, _d, files in os.walk(store.vectors.path)
+            for f in files
+        )
+        assert store.user_key(user).hex() in blob
+    assert "PAYLOAD-CANARY" not in blob and user not in blob and "secret-name" not in blob
