@@ -11,12 +11,36 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from pydantic import Field
 from langgraph.graph import START, MessagesState, StateGraph
 
 from langgraph_trustmem.errors import TrustEscalationError
 from langgraph_trustmem.nodes.gate import make_trust_gate
 from langgraph_trustmem.trust import label, label_of
+
+
+class ScriptedChatModel(BaseChatModel):
+    """A chat model for demos and tests that answers by a rule (a function of
+    the messages it is given) and records every call. It stands in for a
+    provider offline; ``bind_tools`` is accepted so prebuilt agents run."""
+
+    respond: Callable[[list[Any]], AIMessage]
+    calls: list[list[Any]] = Field(default_factory=list)
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted"
+
+    def bind_tools(self, tools: Any, **kwargs: Any) -> ScriptedChatModel:
+        return self
+
+    def _generate(self, messages: list[Any], stop: Any = None, run_manager: Any = None, **kwargs: Any) -> ChatResult:
+        self.calls.append(list(messages))
+        reply = self.respond(list(messages))
+        return ChatResult(generations=[ChatGeneration(message=reply)])
 
 
 def scripted_model(messages: list[Any]) -> AIMessage:

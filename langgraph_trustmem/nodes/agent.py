@@ -8,16 +8,17 @@ persisted, so recalled memories enter the history once.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from langchain_core.messages import RemoveMessage
+from langchain_core.messages import AIMessage, RemoveMessage
 from langchain_core.runnables import RunnableConfig
 
-from langgraph_trustmem.nodes.gate import SESSION, make_trust_gate
+from langgraph_trustmem.nodes.gate import SESSION, make_trust_gate, session_level
 from langgraph_trustmem.nodes.recall import make_recall_node
 from langgraph_trustmem.nodes.remember import make_remember_tool
-from langgraph_trustmem.trust import Ladder
+from langgraph_trustmem.trust import DEFAULT_LADDER, Ladder, label, label_of
 
 
 def make_pre_model_hook(
@@ -49,6 +50,23 @@ def make_pre_model_hook(
     return trust_hook
 
 
+def make_post_model_hook(*, levels: Ladder | None = None):
+    """Label the model's reply with the highest level of its context (taint)
+    as soon as it is written, so the persisted reply says who may see it."""
+    ladder = levels or DEFAULT_LADDER
+
+    def taint_hook(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, Any]:
+        messages = list(state.get("messages") or [])
+        if not messages or not isinstance(messages[-1], AIMessage) or label_of(messages[-1]) is not None:
+            return {}
+        context = [lab.level for m in messages[:-1] if (lab := label_of(m)) is not None]
+        level = ladder.join(context) if context else session_level(config, ladder)
+        reply = messages[-1].model_copy(update={"additional_kwargs": dict(messages[-1].additional_kwargs)})
+        return {"messages": [label(reply, level, source="model", ladder=ladder)]}
+
+    return taint_hook
+
+
 def create_trust_agent(
     model: Any,
     tools: Sequence[Any] = (),
@@ -70,10 +88,21 @@ def create_trust_agent(
     if remember and store is not None:
         tools.append(make_remember_tool(namespace=namespace))
         levels.setdefault("remember", SESSION)  # it reports on the session's own write
-    hook = make_pre_model_hook(tool_levels=levels, policy=policy, namespace=namespace, recall=store is not None)
-    return create_react_agent(
-        model, tools, checkpointer=checkpointer, store=store, pre_model_hook=hook, **kwargs
+    ladder = getattr(checkpointer, "ladder", None)
+    hook = make_pre_model_hook(
+        tool_levels=levels, policy=policy, namespace=namespace, recall=store is not None, levels=ladder
     )
+    with warnings.catch_warnings():  # its successor lives in `langchain`, not a dependency here
+        warnings.simplefilter("ignore")
+        return create_react_agent(
+            model,
+            tools,
+            checkpointer=checkpointer,
+            store=store,
+            pre_model_hook=hook,
+            post_model_hook=make_post_model_hook(levels=ladder),
+            **kwargs,
+        )
 
 
-__all__ = ["create_trust_agent", "make_pre_model_hook"]
+__all__ = ["create_trust_agent", "make_post_model_hook", "make_pre_model_hook"]
