@@ -95,11 +95,28 @@ def gate_messages(
     update: list[Any] = []
     for m, lab, fresh in labelled:
         if ladder.rank(lab.level) > new_rank:
-            update.append(RemoveMessage(id=m.id))
+            update.append(_withhold(m, ladder.name(new_rank), ladder))
         elif fresh:
             copy = m.model_copy(update={"additional_kwargs": dict(m.additional_kwargs)})
             update.append(label(copy, lab.level, source=lab.source, ladder=ladder))
     return ladder.name(new_rank), update
+
+
+WITHHELD = "Withheld: this content is above the trust level of this conversation."
+
+
+def _withhold(message: Any, level: str, ladder: Ladder) -> Any:
+    """What replaces a message above the session's level. Tool calls and
+    their results keep their pairing (providers reject a history without
+    it) but lose their content; anything else is removed."""
+    if isinstance(message, ToolMessage):
+        stub = ToolMessage(WITHHELD, tool_call_id=message.tool_call_id, name=message.name, id=message.id)
+    elif isinstance(message, AIMessage) and message.tool_calls:
+        calls = [{"name": c["name"], "args": {}, "id": c["id"]} for c in message.tool_calls]
+        stub = AIMessage("", tool_calls=calls, id=message.id)
+    else:
+        return RemoveMessage(id=message.id)
+    return label(stub, level, source="system", ladder=ladder)
 
 
 def make_trust_gate(

@@ -1,0 +1,320 @@
+"""Cases 5-6: the memory store against LangGraph's stock stores, and erasure.
+
+Implementations:
+
+- ``ours-edge``    TrustStore, vectors in qdrant-edge (the embedded default)
+- ``ours-client``  TrustStore, vectors through qdrant-client (``:memory:``
+                   local mode: no Qdrant server runs on this machine)
+- ``PostgresStore`` with pgvector (its default HNSW index), same server
+- ``InMemoryStore``
+
+Both of ours share one database (the sealed rows are identical; only the
+vector tier differs); PostgresStore has its own. Every store embeds with
+``HashEmbeddings`` (fixed random 384-d unit vectors per text) on the
+``text`` field.
+
+Ours runs as inside a graph run of a user at ``personal``: the store
+applies the level filter (ranks <= personal) and the tenant filter itself
+and writes the audit trail (the default). The stock stores get the same
+filters as a namespace prefix ``("memories", user)`` and the value filter
+``{"level": {"$lte": 2}}``.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import uuid
+from contextlib import ExitStack, contextmanager
+from typing import Any
+
+from langchain_core.messages import HumanMessage
+from langgraph.store.base import PutOp
+
+from bench import data
+from bench.common import Env, Results, Target, ms_since, now, rotated
+from bench.loader import load_ours, load_stock
+from bench.profiles import Profile
+
+LABELS = {
+    "ours-edge": "ours (qdrant-edge)",
+    "ours-client": "ours (qdrant-client)",
+    "PostgresStore": "PostgresStore (pgvector)",
+    "InMemoryStore": "InMemoryStore",
+}
+IMPLS = ("ours-edge", "ours-client", "PostgresStore", "InMemoryStore")
+
+
+def index_config(emb: data.HashEmbeddings) -> dict:
+    return {"dims": emb.dims, "embed": emb, "fields": ["text"]}
+
+
+@contextmanager
+def in_run(user: str, level: str = "personal"):
+    """What a node of a graph run sees: ``get_config()`` returns this run's
+    config (the store reads the user, thread and level from it)."""
+    from langchain_core.runnables.config import var_child_runnable_config
+
+    token = var_child_runnable_config.set(
+        {"configurable": {"thread_id": f"bench-{user}", "user_id": user, "trust": level}}
+    )
+    try:
+        yield
+    finally:
+        var_child_runnable_config.reset(token)
+
+
+class Stores:
+    def __init__(self, env: Env, emb: data.HashEmbeddings) -> None:
+        self.env = env
+        self.emb = emb
+        self.stack = ExitStack()
+        self.s: dict[str, Any] = {}
+
+    def __enter__(self) -> Stores:
+        from langgraph.store.memory import InMemoryStore
+        from langgraph.store.postgres import PostgresStore
+
+        from langgraph_trustmem.store import TrustStore
+
+        idx = index_config(self.emb)
+        ours_url = self.env.db("store_ours")
+        edge_dir = self.env.path("edge") / "shard"
+        self.s["ours-edge"] = self.stack.enter_context(
+            TrustStore.from_conn_string(ours_url, key=self.env.key, qdrant=str(edge_dir), index=idx)
+        )
+        self.s["ours-client"] = self.stack.enter_context(
+            TrustStore.from_conn_string(ours_url, key=self.env.key, qdrant=":memory:", index=idx)
+        )
+        for name in ("ours-edge", "ours-client"):
+            self.s[name].setup()
+        self.s["PostgresStore"] = self.stack.enter_context(
+            PostgresStore.from_conn_string(self.env.db("store_stock"), index=dict(idx))
+        )
+        self.s["PostgresStore"].setup()
+        self.s["InMemoryStore"] = InMemoryStore(index=dict(idx))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stack.close()
+
+
+def _search(name: str, store: Any, user: str, q: str) -> list[str]:
+    if name.startswith("ours"):
+        with in_run(user):
+            items = store.search(("memories", user), query=q, limit=5)
+    else:
+        items = store.search(("memories", user), query=q, filter={"level": {"$lte": data.SEARCH_LEVEL}}, limit=5)
+    return [it.key for it in items]
+
+
+def _get(name: str, store: Any, user: str, key: str) -> Any:
+    if name.startswith("ours"):
+        with in_run(user):
+            return store.get(("memories", user), key)
+    return store.get(("memories", user), key)
+
+
+def _put(name: str, store: Any, user: str, key: str, value: dict) -> None:
+    if name.startswith("ours"):
+        with in_run(user):
+            store.put(("memories", user), key, value)
+    else:
+        store.put(("memories", user), key, value)
+
+
+async def case_store(env: Env, prof: Profile, res: Results) -> None:
+    """5. Search (level + tenant filter, k=5), get and put at 10k and 100k
+    memories over 100 users, and recall@5 against exact search; then
+    6. forget(user) on the largest size."""
+    case = "5. store"
+    emb = data.HashEmbeddings()
+    users = prof.store_users
+    with Stores(env, emb) as st:
+        loaded = 0
+        for per_user in prof.store_per_user:
+            size = users * per_user
+            label = f"{size // 1000}k memories" if size >= 1000 else f"{size} memories"
+            items = data.memories(users, loaded, per_user)
+            spent = load_ours(st.s["ours-edge"], [st.s["ours-edge"], st.s["ours-client"]], items)
+            rows_s = spent["prepare_s"] + spent["embed_s"] + spent["postgres_s"]
+            edge_s = spent[f"vectors_{id(st.s['ours-edge'])}_s"]
+            client_s = spent[f"vectors_{id(st.s['ours-client'])}_s"]
+            res.s(case, "load (s)", label, "ours-edge", unit="s").samples.append(rows_s + edge_s)
+            res.s(case, "load (s)", label, "ours-edge", unit="s").extra.update(
+                {k: round(v, 2) for k, v in spent.items() if not k.startswith("vectors_")} | {"vectors_s": round(edge_s, 2)}
+            )
+            res.s(case, "load (s)", label, "ours-client", unit="s").samples.append(rows_s + client_s)
+            res.s(case, "load (s)", label, "ours-client", unit="s").extra.update({"vectors_s": round(client_s, 2)})
+            for name in ("PostgresStore", "InMemoryStore"):
+                res.s(case, "load (s)", label, name, unit="s").samples.append(load_stock(st.s[name], items))
+            loaded = per_user
+            _measure(st, prof, res, case, label, users, per_user, emb)
+        _forget(env, st, prof, res, users, loaded)
+
+
+def _measure(st: Stores, prof: Profile, res: Results, case: str, label: str, users: int, per_user: int,
+             emb: data.HashEmbeddings) -> None:
+    order = list(IMPLS)
+    rng = random.Random(per_user)
+    # search, with recall against exact search over the user's visible memories
+    reps = prof.search_reps[per_user]
+    client_reps = prof.client_search_reps[per_user]
+    recalls: dict[str, list[float]] = {n: [] for n in order}
+    truth_cache: dict[tuple[int, str], list[str]] = {}
+    for i in range(prof.warmup + reps):
+        u = i % users
+        user = data.user_id(u)
+        q = data.query_text(per_user * 10_000 + i)
+        truth = truth_cache.setdefault((u, q), data.exact_top(emb, q, u, per_user))
+        for name in rotated(order, i):
+            if name == "ours-client" and i >= prof.warmup + client_reps:
+                continue
+            t0 = now()
+            found = _search(name, st.s[name], user, q)
+            ms = ms_since(t0)
+            if i >= prof.warmup:
+                res.s(case, "search k=5", label, name).samples.append(ms)
+                recalls[name].append(data.recall_at(found, truth))
+    for name, rs in recalls.items():
+        if rs:
+            res.s(case, "search k=5", label, name).extra["recall@5"] = round(sum(rs) / len(rs), 4)
+    # get
+    for i in range(prof.warmup + prof.get_reps_store):
+        u = rng.randrange(users)
+        mi = rng.randrange(per_user)
+        mi -= mi % 4 == 3  # a memory visible at personal
+        _, key, _ = data.memory(u, mi)
+        for name in rotated(order, i):
+            t0 = now()
+            item = _get(name, st.s[name], data.user_id(u), key)
+            ms = ms_since(t0)
+            assert item is not None and item.key == key, (name, key)
+            if i >= prof.warmup:
+                res.s(case, "get", label, name).samples.append(ms)
+    # put: a new memory (secret scan, PII redaction, embedding, sealing, vector upsert, audit for ours)
+    for i in range(prof.warmup + prof.put_reps_store):
+        u = rng.randrange(users)
+        text = data.sentence(random.Random(7_000_000 + per_user * 1000 + i), 100)
+        value = {"text": text, "level": data.SEARCH_LEVEL, "kind": "fact"}
+        for name in rotated(order, i):
+            key = f"put-{name}-{per_user}-{i}"
+            t0 = now()
+            _put(name, st.s[name], data.user_id(u), key, value)
+            ms = ms_since(t0)
+            if i >= prof.warmup:
+                res.s(case, "put", label, name).samples.append(ms)
+    biggest = per_user == max(prof.store_per_user)
+    search_targets = []
+    if biggest:
+        search_targets = [
+            Target("p95_max", 5.0, text="p95 < 5 ms"),
+            Target("extra_min", 0.95, key="recall@5", text="recall@5 >= 0.95"),
+        ]
+    for stock in ("PostgresStore", "InMemoryStore"):
+        res.compare(case, "search k=5", label, "ours-edge", stock, targets=search_targets, primary=stock == "PostgresStore")
+        res.compare(case, "search k=5", label, "ours-client", stock)
+    for op in ("get", "put"):
+        for stock in ("PostgresStore", "InMemoryStore"):
+            res.compare(case, op, label, "ours-edge", stock, primary=stock == "PostgresStore")
+            res.compare(case, op, label, "ours-client", stock)
+    for name in ("ours-edge", "ours-client"):
+        res.compare(case, "load (s)", label, name, "PostgresStore")
+
+
+def _forget(env: Env, st: Stores, prof: Profile, res: Results, users: int, per_user: int) -> None:
+    """6. forget(user): a user with ``forget_memories`` memories and
+    ``forget_threads`` threads, in every tier: vectors, the Redis cache
+    (warmed by a search and gets first), the sealed rows, and every thread
+    of the checkpointer (Redis hot tier). The stock side has no erasure; its
+    equivalent is listing the user's items and deleting them in one batch,
+    then delete_thread for each thread."""
+    import redis
+    from langgraph.checkpoint.postgres import PostgresSaver
+
+    from langgraph_trustmem import TrustCheckpointSaver
+    from langgraph_trustmem.config import resolve_keyring
+    from langgraph_trustmem.store import TrustStore
+    from langgraph_trustmem.store.cache import RowCache
+
+    from bench.checkpoint_cases import chat_graph
+
+    case = "6. forget"
+    n_mem, n_threads = prof.forget_memories, prof.forget_threads
+    size = f"{n_mem} memories, {n_threads} threads"
+    keyring = resolve_keyring(env.key, required=True)
+    emb = st.emb
+    with ExitStack() as stack:
+        ours_saver = stack.enter_context(
+            TrustCheckpointSaver.from_conn_string(env.db("forget_ours"), key=env.key, redis_url=env.redis_url)
+        )
+        ours_saver.setup()
+        stock_saver = stack.enter_context(PostgresSaver.from_conn_string(env.db("forget_stock")))
+        stock_saver.setup()
+        caches = []
+        forgetters = {}
+        for name in ("ours-edge", "ours-client"):
+            cache = RowCache(redis.Redis.from_url(env.redis_url), keyring)
+            caches.append(cache)
+            base = st.s[name]
+            forgetters[name] = TrustStore(base.conn, key=keyring, vectors=base.vectors, cache=cache,
+                                          index=index_config(emb))
+        stack.callback(lambda: [c.close() for c in caches])
+        graphs = {"ours": chat_graph(ours_saver), "stock": chat_graph(stock_saver)}
+        order = ["ours-edge", "ours-client", "PostgresStore"]
+        for r in range(prof.forget_reps):
+            for k, name in enumerate(rotated(order, r)):
+                u = users - 1 - (r * len(order) + k) % users
+                user = data.user_id(u)
+                store = forgetters.get(name) or st.s[name]
+                ours = name.startswith("ours")
+                # the user's memories: the loaded ones, topped up or cut to n_mem
+                have = per_user
+                if n_mem > have:
+                    extra = [data.memory(u, i) for i in range(have, n_mem)]
+                    if ours:
+                        load_ours(store, [store], extra)
+                    else:
+                        load_stock(store, extra)
+                elif n_mem < have:
+                    doomed = [data.memory(u, i) for i in range(n_mem, have)]
+                    if ours:
+                        with in_run(user, "sensitive"):
+                            store.batch([PutOp(ns, key, None) for ns, key, _ in doomed])
+                    else:
+                        store.batch([PutOp(ns, key, None) for ns, key, _ in doomed])
+                graph = graphs["ours" if ours else "stock"]
+                threads = [f"forget-{user}-{uuid.uuid4().hex[:8]}" for _ in range(n_threads)]
+                for t in threads:
+                    graph.invoke({"messages": [HumanMessage(data.POOL[i]) for i in range(9)]},
+                                 {"configurable": {"thread_id": t, "user_id": user}})
+                if ours:
+                    with in_run(user):  # warm the cache tier
+                        store.search(("memories", user), query="warm", limit=5)
+                        store.get(("memories", user), data.memory(u, 0)[1])
+                t0 = now()
+                if ours:
+                    receipt = store.forget(user, checkpointer=ours_saver)
+                else:
+                    found = store.search(("memories", user), limit=100_000)
+                    store.batch([PutOp(it.namespace, it.key, None) for it in found])
+                    for t in threads:
+                        stock_saver.delete_thread(t)
+                ms = ms_since(t0)
+                res.s(case, "forget(user)", size, name).samples.append(ms)
+                if ours:
+                    removed = receipt["removed"]
+                    assert removed["threads"] == n_threads, receipt
+                    assert removed["memories"] >= n_mem, receipt
+                    res.s(case, "forget(user)", size, name).extra["removed"] = removed
+                    with in_run(user):
+                        assert store.search(("memories", user), query="anything", limit=5) == []
+                else:
+                    assert store.search(("memories", user), limit=5) == []
+                    assert all(stock_saver.get_tuple({"configurable": {"thread_id": t}}) is None for t in threads)
+    tgt = [Target("max_max", 2000.0, text="< 2 s")]
+    res.compare(case, "forget(user)", size, "ours-edge", "PostgresStore", targets=tgt, primary=True)
+    res.compare(case, "forget(user)", size, "ours-client", "PostgresStore", targets=tgt)
+    store_size = users * per_user
+    res.note(case, f"forgotten users come from the {store_size:,}-memory store of case 5; "
+                   f"stock = list + batch delete in PostgresStore, then delete_thread per thread on PostgresSaver")
