@@ -55,7 +55,7 @@ class TrustMem:
         return await self.store.aforget(user_id, checkpointer=self.checkpointer)
 
 
-def _store_args(settings: Settings, index: Any) -> dict[str, Any]:
+def _store_args(settings: Settings, index: Any, ttl: Any = None) -> dict[str, Any]:
     """Vector tier and index for the store: the configured Qdrant, else the
     embedded engine in the data directory; the packaged offline model unless
     the caller gives an index."""
@@ -65,7 +65,7 @@ def _store_args(settings: Settings, index: Any) -> dict[str, Any]:
         emb = default_embeddings()
         index = {"dims": emb.dims, "embed": emb, "fields": ["$"]}
     qdrant = settings.qdrant_url or str(settings.home / "vectors")
-    return {"qdrant": qdrant, "index": index}
+    return {"qdrant": qdrant, "index": index, "ttl": ttl}
 
 
 def _prepare(
@@ -91,13 +91,15 @@ def _prepare(
 
 @contextmanager
 def open(
-    *, ephemeral: bool = False, retention: Retention | None = None, index: Any = None, **kwargs: Any
+    *, ephemeral: bool = False, retention: Retention | None = None, index: Any = None, store_ttl: Any = None,
+    **kwargs: Any
 ) -> Iterator[TrustMem]:
     """Open the trust memory on configured URLs, or start the embedded default.
 
     Keyword arguments: ``postgres_url``, ``redis_url``, ``qdrant_url``,
     ``key``, ``home``, ``levels``, ``durable`` (embedded only), ``index`` (the
-    store's IndexConfig; default: the packaged offline model); the rest go to
+    store's IndexConfig; default: the packaged offline model), ``store_ttl``
+    (the store's TTLConfig), ``retention`` (the threads'); the rest go to
     the checkpointer. ``ephemeral=True`` keeps every session in process
     memory only and drops it on exit (no store then: nothing may touch disk).
     """
@@ -114,7 +116,7 @@ def open(
         with TrustCheckpointSaver.from_conn_string(
             url, redis_url=settings.redis_url, key=key, levels=settings.ladder, retention=retention, **kwargs
         ) as saver, TrustStore.from_conn_string(
-            url, redis_url=settings.redis_url, key=key, levels=settings.ladder, **_store_args(settings, index)
+            url, redis_url=settings.redis_url, key=key, levels=settings.ladder, **_store_args(settings, index, store_ttl)
         ) as store:
             saver.setup()
             store.setup()
@@ -126,7 +128,8 @@ def open(
 
 @asynccontextmanager
 async def aopen(
-    *, ephemeral: bool = False, retention: Retention | None = None, index: Any = None, **kwargs: Any
+    *, ephemeral: bool = False, retention: Retention | None = None, index: Any = None, store_ttl: Any = None,
+    **kwargs: Any
 ) -> AsyncIterator[TrustMem]:
     """Async twin of :func:`open`: yields async savers."""
     settings, pg, key = _prepare(ephemeral, kwargs)
@@ -142,7 +145,7 @@ async def aopen(
         async with AsyncTrustCheckpointSaver.from_conn_string(
             url, redis_url=settings.redis_url, key=key, levels=settings.ladder, retention=retention, **kwargs
         ) as saver, AsyncTrustStore.from_conn_string(
-            url, redis_url=settings.redis_url, key=key, levels=settings.ladder, **_store_args(settings, index)
+            url, redis_url=settings.redis_url, key=key, levels=settings.ladder, **_store_args(settings, index, store_ttl)
         ) as store:
             await saver.setup()
             await store.setup()

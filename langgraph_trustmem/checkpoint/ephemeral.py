@@ -38,6 +38,7 @@ class EphemeralTrustSaver(InMemorySaver):
         self._sessions: dict[str, SessionState] = {}
         self._sealed: dict[str, list[tuple[Branch, InMemorySaver]]] = {}
         self._head_level: dict[str, int] = {}  # a head branch's level before its degrade
+        self._users: dict[str, str] = {}  # thread id -> the user_id that started it
         self._mutex = threading.RLock()
 
     # -- session rules -----------------------------------------------------
@@ -52,6 +53,8 @@ class EphemeralTrustSaver(InMemorySaver):
         if state is None:
             state = SessionState(rank or 0)
             self._sessions[tid] = state
+            if (user := (config.get("configurable") or {}).get("user_id")) is not None:
+                self._users[tid] = str(user)
             return state
         if state.status == TERMINATED:
             raise SessionTerminated("this session was terminated and refuses further runs")
@@ -184,6 +187,19 @@ class EphemeralTrustSaver(InMemorySaver):
             super().delete_thread(thread_id)
             self._sessions.pop(thread_id, None)
             self._sealed.pop(thread_id, None)
+            self._users.pop(thread_id, None)
+            self._head_level.pop(thread_id, None)
+
+    def forget_user(self, user_id: str) -> int:
+        """Delete every thread started by ``user_id``; returns how many."""
+        with self._mutex:
+            doomed = [t for t, u in self._users.items() if u == str(user_id)]
+            for t in doomed:
+                self.delete_thread(t)
+            return len(doomed)
+
+    async def aforget_user(self, user_id: str) -> int:
+        return self.forget_user(user_id)
 
     async def adelete_thread(self, thread_id: str) -> None:
         self.delete_thread(thread_id)
@@ -215,6 +231,7 @@ class EphemeralTrustSaver(InMemorySaver):
             self._sessions.clear()
             self._sealed.clear()
             self._head_level.clear()
+            self._users.clear()
 
     def __exit__(self, *exc: object) -> None:
         self.close()

@@ -384,6 +384,29 @@ class TrustCheckpointSaver(TrustSaverBase):
             rows = cur.execute(sql.BRANCHES_SQL, (self.thread_key(str(thread_id)),)).fetchall()
         return self._branches_from_rows(rows)
 
+    def list_threads(self, limit: int = 100) -> list[dict[str, Any]]:
+        """Threads, most recently used first: id, level, status, head branch,
+        checkpoint count and times (for operators; ids are decrypted here)."""
+        with self._cursor() as cur:
+            rows = cur.execute(sql.LIST_THREADS_SQL, (limit,)).fetchall()
+        return [
+            {
+                "thread_id": self._open_thread_id(bytes(tk), bytes(ct)),
+                "level": self.ladder.name(level),
+                "status": status,
+                "head_branch": head,
+                "created_at": created,
+                "touched_at": touched,
+                "checkpoints": n,
+            }
+            for tk, ct, level, status, head, created, touched, n in rows
+        ]
+
+    def branch_sizes(self, thread_id: str) -> dict[int, int]:
+        """How many checkpoints each branch of a thread holds."""
+        with self._cursor() as cur:
+            return dict(cur.execute(sql.BRANCH_SIZES_SQL, (self.thread_key(str(thread_id)),)).fetchall())
+
     def list_branch(
         self, thread_id: str, branch: int, *, level: str, limit: int | None = None
     ) -> Iterator[CheckpointTuple]:

@@ -255,6 +255,15 @@ DELETE_THREAD_SQL = (
     "DELETE FROM trustmem_threads WHERE thread_key = ANY(%s)",
 )
 
+LIST_THREADS_SQL = """
+SELECT t.thread_key, t.thread_ct, t.level, t.status, t.head_branch, t.created_at, t.touched_at,
+    (SELECT count(*) FROM trustmem_checkpoints c WHERE c.thread_key = t.thread_key) AS checkpoints
+FROM trustmem_threads t ORDER BY t.touched_at DESC LIMIT %s
+"""
+BRANCH_SIZES_SQL = """
+SELECT branch, count(*) FROM trustmem_checkpoints WHERE thread_key = %s GROUP BY branch ORDER BY branch
+"""
+
 THREADS_OF_USER_SQL = "SELECT thread_key FROM trustmem_threads WHERE user_key = %s"
 
 DELETE_FOR_RUNS_SELECT_SQL = """

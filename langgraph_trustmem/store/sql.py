@@ -187,6 +187,7 @@ VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
 AUDIT_TRAIL_SQL = """
 SELECT seq, at, action, actor, level, detail FROM trustmem_audit WHERE item = %s ORDER BY seq LIMIT %s
 """
+AUDIT_TAIL_SQL = "SELECT seq, at, action, actor, level, detail FROM trustmem_audit ORDER BY seq DESC LIMIT %s"
 AUDIT_SCAN_SQL = """
 SELECT seq, at, action, actor, session, tenant, item, level, detail, prev_hash, hash
 FROM trustmem_audit WHERE seq > %s ORDER BY seq LIMIT %s

@@ -443,6 +443,10 @@ class TrustStore(TrustStoreBase):
             if progress is not None:
                 progress(done, total)
 
+    def outdated_count(self) -> int:
+        """How many memories are stored at an older schema version."""
+        return self._fetch(sql.COUNT_OUTDATED_SQL, {"version": self.migrations.current})[0][0]
+
     def sweep_ttl(self) -> int:
         """Delete expired memories from every tier; returns how many."""
         gone = self._run(sweep_ops())
@@ -505,6 +509,10 @@ class TrustStore(TrustStoreBase):
         (seq, at, action, actor, level, detail). Nothing names its content."""
         ref = self.ns_hash(namespace) + self.key_hash(key)
         return self._run(trail_ops(self.keyring, self.tenant_of(namespace), ref))
+
+    def audit_tail(self, n: int = 20) -> list[tuple]:
+        """The latest ``n`` audit events, oldest first."""
+        return list(reversed(self._fetch(sql.AUDIT_TAIL_SQL, (n,))))
 
     def verify_audit(self) -> AuditReport:
         """Walk the audit chain and report the first broken link, if any."""
