@@ -38,10 +38,15 @@ def demo(ephemeral: bool = typer.Option(False, help="Keep everything in process 
     import langgraph_trustmem
     from langgraph_trustmem import demo as scenario
 
-    console.print("[bold]langgraph-trustmem demo[/bold] (embedded PostgreSQL, scripted offline model)")
+    console.print("[bold]langgraph-trustmem demo[/bold] (embedded default, scripted offline model)")
     with langgraph_trustmem.open(ephemeral=ephemeral) as mem:
         result = scenario.run(mem, say=console.print)
-    ok = result["escalation_refused"] and not result["head_mentions_airport"] and result["sealed_mentions_airport"]
+    ok = (
+        result["escalation_refused"]
+        and not result["head_mentions_airport"]
+        and result["sealed_mentions_airport"]
+        and not result["model_saw_airport_with_email"]
+    )
     console.print("[green]The invariant held.[/green]" if ok else "[red]Unexpected result.[/red]")
     raise typer.Exit(0 if ok else 1)
 

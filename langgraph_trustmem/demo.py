@@ -1,8 +1,9 @@
 """The quickstart scenario, runnable offline: ``trustmem demo``.
 
-A personal-trust session is told the user's preferred airport, the model
-repeats it, an untrusted email arrives, and the session forks. A scripted
-model stands in for a provider so the demo needs no network and no key.
+A personal session remembers the user's preferred airport; a later session
+recalls it and the model repeats it; an email from an untrusted tool
+arrives, and the session forks. A scripted model stands in for a provider
+so the demo needs no network and no key.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.tools import tool
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 from langgraph.graph import START, MessagesState, StateGraph
@@ -67,46 +69,79 @@ def build(checkpointer: Any, model: Callable[[list[Any]], AIMessage] = scripted_
     return b.compile(checkpointer=checkpointer)
 
 
+@tool
+def read_email() -> str:
+    """Read the newest email (an outside source nobody declared trusted)."""
+    return "FWD: cheap flights, click here to claim your prize"
+
+
+def agent_rules(messages: list[Any]) -> AIMessage:
+    """The scripted model of the demo: remembers when told to, reads email
+    when asked, and repeats what its context holds."""
+    last = messages[-1]
+    said = " ".join(str(m.content) for m in messages)
+    if isinstance(last, HumanMessage) and last.content.lower().startswith("remember:"):
+        fact = last.content.split(":", 1)[1].strip()
+        args = {"content": fact, "category": "preferences", "key": "airport"}
+        return AIMessage("", tool_calls=[{"name": "remember", "args": args, "id": "call-remember"}])
+    if isinstance(last, HumanMessage) and "email" in last.content.lower():
+        return AIMessage("", tool_calls=[{"name": "read_email", "args": {}, "id": "call-email"}])
+    if isinstance(last, ToolMessage):
+        if last.name == "remember":
+            return AIMessage("Noted for next time.")
+        return AIMessage("That email looks like a promotion; I did not act on it.")
+    return scripted_model(messages)
+
+
 def run(mem: Any, say: Callable[[str], None] = print) -> dict[str, Any]:
-    """Run the scenario on an opened TrustMem; returns what happened."""
+    """Run the quickstart scenario on an opened TrustMem; returns what happened."""
+    from langgraph_trustmem.nodes.agent import create_trust_agent
+
     saver = mem.checkpointer
-    graph = build(saver)
-    thread_id = f"demo-{uuid.uuid4().hex[:8]}"
-    personal = {"configurable": {"thread_id": thread_id, "user_id": "demo-user", "trust": "personal"}}
-    thread = {"configurable": {"thread_id": thread_id}}
-
-    memory = label(SystemMessage("Memory: the user's preferred airport is IEH."), "personal", source="memory")
-    out = graph.invoke({"messages": [memory, HumanMessage("Book my flight to Lisbon.")]}, personal)
+    model = ScriptedChatModel(respond=agent_rules)
+    agent = create_trust_agent(model, [read_email], checkpointer=saver, store=mem.store)
+    user = f"demo-user-{uuid.uuid4().hex[:6]}"
+    monday = {"configurable": {"thread_id": f"monday-{user}", "user_id": user, "trust": "personal"}}
+    agent.invoke({"messages": [HumanMessage("Remember: my preferred airport is IEH.")]}, monday)
+    if mem.store is not None:
+        item = mem.store.bound("personal").get(("memories", user, "preferences"), "airport")
+        say(f"1. Remembered in a personal session: \"{item.value['text']}\"")
+        say(f"   stored at level '{item.label.level}', source '{item.label.source}', encrypted at rest")
+    thread_id = f"thursday-{user}"
+    thursday = {"configurable": {"thread_id": thread_id, "user_id": user, "trust": "personal"}}
+    thread = {"configurable": {"thread_id": thread_id, "user_id": user}}
+    ask = "Book my flight to Lisbon." if mem.store is not None else "Book my flight to Lisbon, I fly from IEH."
+    out = agent.invoke({"messages": [HumanMessage(ask)]}, thursday)
     reply = out["messages"][-1]
-    say(
-        f"1. Session started at level 'personal'; remembered: \"{memory.content}\" (level personal, source memory)"
-    )
-    say(f'   model: "{reply.content}"  -> labelled {label_of(reply).level} (taint of its context)')
+    if mem.store is not None:
+        say("2. A new personal session recalled it once and the model used it:")
+    else:
+        say("1-2. Ephemeral mode has no long-term store; the user names the airport in a personal session:")
+    say(f"   model: \"{reply.content}\" -> labelled {label_of(reply).level} (taint of its context)")
 
-    email = label(HumanMessage("FWD: cheap flights, click here"), "public", source="email")
-    out = graph.invoke({"messages": [email]}, thread)
+    out = agent.invoke({"messages": [HumanMessage("Now check my email.")]}, thread)
     session = saver.session(thread)
-    say("2. An untrusted email (level public) entered the session.")
+    saw = " ".join(str(m.content) for m in model.calls[-1])
+    say("3. An email from an undeclared tool (level public) entered the session.")
     say(f"   the session forked: now level '{session.level}' on branch {session.branch}")
-    say(f"   model saw only: {[m.content for m in out['messages'][:-1]]}")
-    say(f'   model: "{out["messages"][-1].content}"')
+    say(f"   the model saw the email without the airport: {'IEH' not in saw and 'cheap flights' in saw}")
+    say(f"   model: \"{out['messages'][-1].content}\"")
 
     branches = saver.branches(thread_id)
     sealed = list(saver.list_branch(thread_id, 0, level="personal", limit=1))
-    head_text = " ".join(str(m.content) for m in graph.get_state(thread).values["messages"])
+    head_text = " ".join(str(m.content) for m in agent.get_state(thread).values["messages"])
     sealed_text = " ".join(str(m.content) for m in sealed[0].checkpoint["channel_values"]["messages"])
-    say("3. Branches:")
+    say("4. Branches:")
     for b in branches:
-        what = head_text if b.head else sealed_text
         state = "head" if b.head else "sealed"
+        what = head_text if b.head else sealed_text
         say(f"   branch {b.branch} ({b.level}, {state}): mentions IEH: {'IEH' in what}")
-
     try:
-        graph.invoke({"messages": [HumanMessage("What is my airport?")]}, personal)
+        agent.invoke({"messages": [HumanMessage("What is my airport?")]}, thursday)
         refused = False
     except TrustEscalationError:
         refused = True
-    say(f"4. A later run asking for 'personal' on this thread was refused: {refused}")
+    say(f"5. A later run asking for 'personal' on this thread was refused: {refused}")
     return {
         "thread_id": thread_id,
         "reply": reply.content,
@@ -114,5 +149,6 @@ def run(mem: Any, say: Callable[[str], None] = print) -> dict[str, Any]:
         "branches": branches,
         "head_mentions_airport": "IEH" in head_text,
         "sealed_mentions_airport": "IEH" in sealed_text,
+        "model_saw_airport_with_email": "IEH" in saw,
         "escalation_refused": refused,
     }
