@@ -85,11 +85,10 @@ class EphemeralTrustSaver(InMemorySaver):
     ) -> RunnableConfig:
         with self._mutex:
             tid = _thread_id(config)
-            state = self._check(config)
-            if (
-                state.fork_pending
-                and content_rank(checkpoint["channel_values"].values(), self.ladder) <= state.level
-            ):
+            state = self._check(config, run_start=False)
+            root = (config.get("configurable") or {}).get("checkpoint_ns", "") == ""
+            clean = content_rank(checkpoint["channel_values"].values(), self.ladder) <= state.level
+            if state.fork_pending and root and clean:
                 self._fork(tid, state, config.get("configurable", {}).get("checkpoint_id"))
                 config = {**config, "configurable": {**config["configurable"], "checkpoint_id": None}}
                 state = self._sessions[tid]
