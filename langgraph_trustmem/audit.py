@@ -78,7 +78,9 @@ def _pseudonymous(salt: bytes | None, e: AuditEvent) -> AuditEvent:
     def ps(v: bytes | None, kind: str) -> bytes | None:
         return pseudonym(salt, kind, v) if v is not None else None
 
-    return replace(e, tenant=ps(e.tenant, "tenant"), session=ps(e.session, "session"), item=ps(e.item, "item"))
+    return replace(
+        e, tenant=ps(e.tenant, "tenant"), session=ps(e.session, "session"), item=ps(e.item, "item")
+    )
 
 
 def append_ops(keyring: KeyRing, events: Sequence[AuditEvent]) -> Statements:
@@ -96,9 +98,11 @@ def append_ops(keyring: KeyRing, events: Sequence[AuditEvent]) -> Statements:
     for e in events:
         seq += 1
         h = link(keyring, prev, seq, e)
-        yield sql.AUDIT_INSERT_SQL, (
-            seq, e.at, e.action, e.actor, e.session, e.tenant, e.item, e.level, e.detail, prev, h
-        ), False
+        yield (
+            sql.AUDIT_INSERT_SQL,
+            (seq, e.at, e.action, e.actor, e.session, e.tenant, e.item, e.level, e.detail, prev, h),
+            False,
+        )
         prev = h
     return len(events)
 
@@ -130,9 +134,7 @@ def verify_ops(keyring: KeyRing, page: int = 5000) -> Statements:
         if not rows:
             return AuditReport(count, True)
         for seq, at, action, actor, session, tenant, item, level, detail, prev_hash, h in rows:
-            event = AuditEvent(
-                action, actor, _b(session), _b(tenant), _b(item), level, detail, at
-            )
+            event = AuditEvent(action, actor, _b(session), _b(tenant), _b(item), level, detail, at)
             if seq != last + 1 or bytes(prev_hash) != prev or link(keyring, prev, seq, event) != bytes(h):
                 return AuditReport(count, False, seq if seq == last + 1 else last + 1)
             prev, last, count = bytes(h), seq, count + 1

@@ -18,7 +18,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.tree import Tree
 
-app = typer.Typer(help="langgraph-trustmem: trust-aware, encrypted memory for LangGraph.", no_args_is_help=True)
+app = typer.Typer(
+    help="langgraph-trustmem: trust-aware, encrypted memory for LangGraph.", no_args_is_help=True
+)
 threads_app = typer.Typer(help="Inspect threads and their branches.", no_args_is_help=True)
 app.add_typer(threads_app, name="threads")
 console = Console()
@@ -66,8 +68,14 @@ def threads_list(limit: int = typer.Option(50, help="How many threads, most rece
         rows = mem.checkpointer.list_threads(limit)
     table = Table("thread", "level", "status", "head branch", "checkpoints", "last used")
     for r in rows:
-        table.add_row(r["thread_id"], r["level"], r["status"], str(r["head_branch"]), str(r["checkpoints"]),
-                      r["touched_at"].isoformat(timespec="seconds"))
+        table.add_row(
+            r["thread_id"],
+            r["level"],
+            r["status"],
+            str(r["head_branch"]),
+            str(r["checkpoints"]),
+            r["touched_at"].isoformat(timespec="seconds"),
+        )
     console.print(table)
 
 
@@ -84,7 +92,9 @@ def threads_show(thread_id: str) -> None:
     tree = Tree(f"thread (session now at {next(b.level for b in branches if b.head)})")
     nodes: dict[int, Any] = {}
     for b in branches:
-        state = "head" if b.head else f"sealed {b.sealed_at.isoformat(timespec='seconds') if b.sealed_at else ''}"
+        state = (
+            "head" if b.head else f"sealed {b.sealed_at.isoformat(timespec='seconds') if b.sealed_at else ''}"
+        )
         text = f"branch {b.branch} ({b.level}) {state}, {sizes.get(b.branch, 0)} checkpoints"
         parent = nodes.get(b.parent_branch) if b.parent_branch is not None else None
         nodes[b.branch] = (parent or tree).add(text)
@@ -126,9 +136,16 @@ def audit(
 @app.command()
 def migrate(batch: int = typer.Option(500, help="Rows per transaction.")) -> None:
     """Upgrade every stored memory to the current schema version now."""
-    with _opened() as mem, Progress(
-        TextColumn("migrating memories"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console
-    ) as progress:
+    with (
+        _opened() as mem,
+        Progress(
+            TextColumn("migrating memories"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+        ) as progress,
+    ):
         task = progress.add_task("migrate", total=None)
 
         def step(done: int, total: int) -> None:
@@ -152,7 +169,9 @@ def doctor() -> None:
         table.add_row("configuration", "embedded default" if settings.embedded else "service URLs")
         with _opened() as mem:
             saver, store = mem.checkpointer, mem.store
-            table.add_row("key ring", f"{len(saver.keyring.key_ids)} key(s), active {saver.keyring.active_key_id:08x}")
+            table.add_row(
+                "key ring", f"{len(saver.keyring.key_ids)} key(s), active {saver.keyring.active_key_id:08x}"
+            )
             with saver._cursor() as cur:
                 cp_v = cur.execute(cp_sql.SELECT_MIGRATION_SQL).fetchone()[0]
                 st_v = cur.execute(st_sql.SELECT_MIGRATION_SQL).fetchone()[0]

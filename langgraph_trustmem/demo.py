@@ -39,7 +39,9 @@ class ScriptedChatModel(BaseChatModel):
     def bind_tools(self, tools: Any, **kwargs: Any) -> ScriptedChatModel:
         return self
 
-    def _generate(self, messages: list[Any], stop: Any = None, run_manager: Any = None, **kwargs: Any) -> ChatResult:
+    def _generate(
+        self, messages: list[Any], stop: Any = None, run_manager: Any = None, **kwargs: Any
+    ) -> ChatResult:
         self.calls.append(list(messages))
         reply = self.respond(list(messages))
         return ChatResult(generations=[ChatGeneration(message=reply)])
@@ -105,19 +107,21 @@ def run(mem: Any, say: Callable[[str], None] = print) -> dict[str, Any]:
     agent.invoke({"messages": [HumanMessage("Remember: my preferred airport is IEH.")]}, monday)
     if mem.store is not None:
         item = mem.store.bound("personal").get(("memories", user, "preferences"), "airport")
-        say(f"1. Remembered in a personal session: \"{item.value['text']}\"")
+        say(f'1. Remembered in a personal session: "{item.value["text"]}"')
         say(f"   stored at level '{item.label.level}', source '{item.label.source}', encrypted at rest")
     thread_id = f"thursday-{user}"
     thursday = {"configurable": {"thread_id": thread_id, "user_id": user, "trust": "personal"}}
     thread = {"configurable": {"thread_id": thread_id, "user_id": user}}
-    ask = "Book my flight to Lisbon." if mem.store is not None else "Book my flight to Lisbon, I fly from IEH."
+    ask = (
+        "Book my flight to Lisbon." if mem.store is not None else "Book my flight to Lisbon, I fly from IEH."
+    )
     out = agent.invoke({"messages": [HumanMessage(ask)]}, thursday)
     reply = out["messages"][-1]
     if mem.store is not None:
         say("2. A new personal session recalled it once and the model used it:")
     else:
         say("1-2. Ephemeral mode has no long-term store; the user names the airport in a personal session:")
-    say(f"   model: \"{reply.content}\" -> labelled {label_of(reply).level} (taint of its context)")
+    say(f'   model: "{reply.content}" -> labelled {label_of(reply).level} (taint of its context)')
 
     out = agent.invoke({"messages": [HumanMessage("Now check my email.")]}, thread)
     session = saver.session(thread)
@@ -125,7 +129,7 @@ def run(mem: Any, say: Callable[[str], None] = print) -> dict[str, Any]:
     say("3. An email from an undeclared tool (level public) entered the session.")
     say(f"   the session forked: now level '{session.level}' on branch {session.branch}")
     say(f"   the model saw the email without the airport: {'IEH' not in saw and 'cheap flights' in saw}")
-    say(f"   model: \"{out['messages'][-1].content}\"")
+    say(f'   model: "{out["messages"][-1].content}"')
 
     branches = saver.branches(thread_id)
     sealed = list(saver.list_branch(thread_id, 0, level="personal", limit=1))

@@ -91,8 +91,12 @@ def _prepare(
 
 @contextmanager
 def open(
-    *, ephemeral: bool = False, retention: Retention | None = None, index: Any = None, store_ttl: Any = None,
-    **kwargs: Any
+    *,
+    ephemeral: bool = False,
+    retention: Retention | None = None,
+    index: Any = None,
+    store_ttl: Any = None,
+    **kwargs: Any,
 ) -> Iterator[TrustMem]:
     """Open the trust memory on configured URLs, or start the embedded default.
 
@@ -113,11 +117,23 @@ def open(
     try:
         url = settings.postgres_url or pg.url  # type: ignore[union-attr]
         kwargs.setdefault("local_hot", pg is not None)  # one process owns the embedded threads
-        with TrustCheckpointSaver.from_conn_string(
-            url, redis_url=settings.redis_url, key=key, levels=settings.ladder, retention=retention, **kwargs
-        ) as saver, TrustStore.from_conn_string(
-            url, redis_url=settings.redis_url, key=key, levels=settings.ladder, **_store_args(settings, index, store_ttl)
-        ) as store:
+        with (
+            TrustCheckpointSaver.from_conn_string(
+                url,
+                redis_url=settings.redis_url,
+                key=key,
+                levels=settings.ladder,
+                retention=retention,
+                **kwargs,
+            ) as saver,
+            TrustStore.from_conn_string(
+                url,
+                redis_url=settings.redis_url,
+                key=key,
+                levels=settings.ladder,
+                **_store_args(settings, index, store_ttl),
+            ) as store,
+        ):
             saver.setup()
             store.setup()
             yield TrustMem(saver, settings, store, pg)
@@ -128,8 +144,12 @@ def open(
 
 @asynccontextmanager
 async def aopen(
-    *, ephemeral: bool = False, retention: Retention | None = None, index: Any = None, store_ttl: Any = None,
-    **kwargs: Any
+    *,
+    ephemeral: bool = False,
+    retention: Retention | None = None,
+    index: Any = None,
+    store_ttl: Any = None,
+    **kwargs: Any,
 ) -> AsyncIterator[TrustMem]:
     """Async twin of :func:`open`: yields async savers."""
     settings, pg, key = _prepare(ephemeral, kwargs)
@@ -142,11 +162,23 @@ async def aopen(
     try:
         url = settings.postgres_url or pg.url  # type: ignore[union-attr]
         kwargs.setdefault("local_hot", pg is not None)
-        async with AsyncTrustCheckpointSaver.from_conn_string(
-            url, redis_url=settings.redis_url, key=key, levels=settings.ladder, retention=retention, **kwargs
-        ) as saver, AsyncTrustStore.from_conn_string(
-            url, redis_url=settings.redis_url, key=key, levels=settings.ladder, **_store_args(settings, index, store_ttl)
-        ) as store:
+        async with (
+            AsyncTrustCheckpointSaver.from_conn_string(
+                url,
+                redis_url=settings.redis_url,
+                key=key,
+                levels=settings.ladder,
+                retention=retention,
+                **kwargs,
+            ) as saver,
+            AsyncTrustStore.from_conn_string(
+                url,
+                redis_url=settings.redis_url,
+                key=key,
+                levels=settings.ladder,
+                **_store_args(settings, index, store_ttl),
+            ) as store,
+        ):
             await saver.setup()
             await store.setup()
             yield TrustMem(saver, settings, store, pg)

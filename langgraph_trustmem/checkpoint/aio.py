@@ -255,7 +255,9 @@ class AsyncTrustCheckpointSaver(TrustSaverBase):
         query, params, hot = self._writes_params(config, writes, task_id, task_path)
         async with self._cursor() as cur:
             await cur.execute(query, params)
-        await self.hot.aadd_writes(params["tk"], params["ns"], params["cid"], hot, self.hot_ttl, query is sql.UPSERT_WRITES_SQL)
+        await self.hot.aadd_writes(
+            params["tk"], params["ns"], params["cid"], hot, self.hot_ttl, query is sql.UPSERT_WRITES_SQL
+        )
 
     # -- thread-wide operations -------------------------------------------
 

@@ -462,7 +462,9 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
     ) -> CheckpointTuple:
         header = self._open_payload(tk, ns, cid, payload)
         # The sealed header is the truth; the plaintext copy only serves joins.
-        if versions is not None and {k: str(v) for k, v in header["channel_versions"].items()} != dict(versions):
+        if versions is not None and {k: str(v) for k, v in header["channel_versions"].items()} != dict(
+            versions
+        ):
             raise TamperedDataError("a checkpoint's channel versions do not match its sealed header")
         parent = header.get("parent")
         values: dict[str, Any] = {}
@@ -498,7 +500,9 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
 
     def _tuple_from_hot(self, tk: bytes, thread_id: str, ns: str, entry: HotEntry) -> CheckpointTuple | None:
         try:
-            tup = self._assemble(tk, thread_id, ns, entry.checkpoint_id, entry.payload, entry.blobs, entry.writes)
+            tup = self._assemble(
+                tk, thread_id, ns, entry.checkpoint_id, entry.payload, entry.blobs, entry.writes
+            )
         except (TamperedDataError, ValueError, KeyError):
             log.warning("a hot-tier entry failed to open; reading PostgreSQL instead")
             return None
@@ -522,7 +526,9 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             status=status,
             fork_pending=fork_pending,
             blobs={
-                (bytes(c).decode(), bytes(v).decode()): bytes(b) for c, v, b in (blob_rows or ()) if b is not None
+                (bytes(c).decode(), bytes(v).decode()): bytes(b)
+                for c, v, b in (blob_rows or ())
+                if b is not None
             },
             writes={
                 (bytes(t).decode(), int(bytes(i)), bytes(c).decode(), bytes(p).decode()): bytes(b)

@@ -293,7 +293,14 @@ class _RedisCodec:
         return aad("hot-meta", tk, ns)
 
     def encode(
-        self, tk: bytes, ns: str, entry: HotEntry, keep: Iterable[BlobKey], ttl: float, prev: str | None, populate: bool
+        self,
+        tk: bytes,
+        ns: str,
+        entry: HotEntry,
+        keep: Iterable[BlobKey],
+        ttl: float,
+        prev: str | None,
+        populate: bool,
     ) -> tuple[list[str], list[Any]]:
         meta = ormsgpack.packb([entry.parent_id, entry.branch, entry.level, entry.status, entry.fork_pending])
         fields: list[Any] = [b"m", self.keyring.encrypt(meta, self._meta_aad(tk, ns)), b"p", entry.payload]
@@ -304,8 +311,13 @@ class _RedisCodec:
         keep_fields = [self.blob_field(k) for k in keep]
         keys = [self.key(tk, ns), self.ns_set(tk, ns), self.tomb(tk)]
         args = [
-            entry.checkpoint_id, prev or "", int(ttl * 1000), "1" if populate else "0",
-            len(keep_fields), *keep_fields, *fields,
+            entry.checkpoint_id,
+            prev or "",
+            int(ttl * 1000),
+            "1" if populate else "0",
+            len(keep_fields),
+            *keep_fields,
+            *fields,
         ]
         return keys, args
 
@@ -333,7 +345,13 @@ class _RedisCodec:
         return HotEntry(cid.decode(), parent, raw[b"p"], branch, level, status, pending, blobs, writes)
 
     def writes_call(
-        self, tk: bytes, ns: str, checkpoint_id: str, writes: Mapping[WriteKey, bytes], ttl: float, upsert: bool
+        self,
+        tk: bytes,
+        ns: str,
+        checkpoint_id: str,
+        writes: Mapping[WriteKey, bytes],
+        ttl: float,
+        upsert: bool,
     ) -> tuple[list[str], list[Any]]:
         args: list[Any] = [checkpoint_id, int(ttl * 1000), "1" if upsert else "0"]
         for k, blob in writes.items():
@@ -370,16 +388,31 @@ class RedisHotTier:
             log.warning("hot tier unavailable; reading PostgreSQL")
             return None
 
-    def put(self, tk: bytes, ns: str, entry: HotEntry, keep: Iterable[BlobKey], ttl: float,
-            prev: str | None = None, populate: bool = False) -> None:
+    def put(
+        self,
+        tk: bytes,
+        ns: str,
+        entry: HotEntry,
+        keep: Iterable[BlobKey],
+        ttl: float,
+        prev: str | None = None,
+        populate: bool = False,
+    ) -> None:
         keys, args = self.codec.encode(tk, ns, entry, keep, ttl, prev, populate)
         try:
             self._put(keys=keys, args=args)
         except self._errors:
             self._discard(tk, ns)
 
-    def add_writes(self, tk: bytes, ns: str, checkpoint_id: str, writes: Mapping[WriteKey, bytes],
-                   ttl: float = 3600.0, upsert: bool = False) -> None:
+    def add_writes(
+        self,
+        tk: bytes,
+        ns: str,
+        checkpoint_id: str,
+        writes: Mapping[WriteKey, bytes],
+        ttl: float = 3600.0,
+        upsert: bool = False,
+    ) -> None:
         if not writes:
             return
         keys, args = self.codec.writes_call(tk, ns, checkpoint_id, writes, ttl, upsert)
@@ -424,16 +457,31 @@ class AsyncRedisHotTier:
             log.warning("hot tier unavailable; reading PostgreSQL")
             return None
 
-    async def aput(self, tk: bytes, ns: str, entry: HotEntry, keep: Iterable[BlobKey], ttl: float,
-                   prev: str | None = None, populate: bool = False) -> None:
+    async def aput(
+        self,
+        tk: bytes,
+        ns: str,
+        entry: HotEntry,
+        keep: Iterable[BlobKey],
+        ttl: float,
+        prev: str | None = None,
+        populate: bool = False,
+    ) -> None:
         keys, args = self.codec.encode(tk, ns, entry, keep, ttl, prev, populate)
         try:
             await self._put(keys=keys, args=args)
         except self._errors:
             await self._discard(tk, ns)
 
-    async def aadd_writes(self, tk: bytes, ns: str, checkpoint_id: str, writes: Mapping[WriteKey, bytes],
-                          ttl: float = 3600.0, upsert: bool = False) -> None:
+    async def aadd_writes(
+        self,
+        tk: bytes,
+        ns: str,
+        checkpoint_id: str,
+        writes: Mapping[WriteKey, bytes],
+        ttl: float = 3600.0,
+        upsert: bool = False,
+    ) -> None:
         if not writes:
             return
         keys, args = self.codec.writes_call(tk, ns, checkpoint_id, writes, ttl, upsert)

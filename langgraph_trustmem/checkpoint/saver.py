@@ -164,7 +164,9 @@ class TrustCheckpointSaver(TrustSaverBase):
         entry = self.hot.get(tk, ns)
         if entry is not None and entry.status == ACTIVE and (not cid or cid == entry.checkpoint_id):
             if (tup := self._tuple_from_hot(tk, thread_id, ns, entry)) is not None:
-                self._enter(config, tk, SessionState(entry.level, entry.status, entry.fork_pending, entry.branch))
+                self._enter(
+                    config, tk, SessionState(entry.level, entry.status, entry.fork_pending, entry.branch)
+                )
                 return tup
         query, params = self._get_params(config, tk)
         with self._cursor() as cur:
@@ -258,7 +260,9 @@ class TrustCheckpointSaver(TrustSaverBase):
         query, params, hot = self._writes_params(config, writes, task_id, task_path)
         with self._cursor() as cur:
             cur.execute(query, params)
-        self.hot.add_writes(params["tk"], params["ns"], params["cid"], hot, self.hot_ttl, query is sql.UPSERT_WRITES_SQL)
+        self.hot.add_writes(
+            params["tk"], params["ns"], params["cid"], hot, self.hot_ttl, query is sql.UPSERT_WRITES_SQL
+        )
 
     # -- thread-wide operations -------------------------------------------
 

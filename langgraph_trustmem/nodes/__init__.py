@@ -1,7 +1,13 @@
 """Graph nodes and tools that keep a session at its trust level."""
 
 from langgraph_trustmem.nodes.agent import create_trust_agent, make_post_model_hook, make_pre_model_hook
-from langgraph_trustmem.nodes.gate import SESSION, SESSION_SOURCES, gate_messages, infer_label, make_trust_gate
+from langgraph_trustmem.nodes.gate import (
+    SESSION,
+    SESSION_SOURCES,
+    gate_messages,
+    infer_label,
+    make_trust_gate,
+)
 from langgraph_trustmem.nodes.recall import make_recall_node
 from langgraph_trustmem.nodes.remember import make_remember_tool
 

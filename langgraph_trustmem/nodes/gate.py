@@ -160,4 +160,12 @@ def make_trust_gate(
     return trust_gate
 
 
-__all__ = ["SESSION", "SESSION_SOURCES", "gate_messages", "infer_label", "make_trust_gate", "saver_of", "session_level"]
+__all__ = [
+    "SESSION",
+    "SESSION_SOURCES",
+    "gate_messages",
+    "infer_label",
+    "make_trust_gate",
+    "saver_of",
+    "session_level",
+]

@@ -35,7 +35,9 @@ def fill_namespace(template: Sequence[str], config: RunnableConfig) -> tuple[str
         if part.startswith("{") and part.endswith("}"):
             value = conf.get(part[1:-1])
             if value is None:
-                raise ConfigurationError("the memory namespace needs a configurable value the run did not give")
+                raise ConfigurationError(
+                    "the memory namespace needs a configurable value the run did not give"
+                )
             out.append(str(value))
         else:
             out.append(part)
@@ -68,8 +70,10 @@ def injected(messages: Sequence[Any]) -> dict[str, str]:
 def latest_user_text(messages: Sequence[Any]) -> str | None:
     for m in reversed(messages):
         if isinstance(m, HumanMessage):
-            text = m.content if isinstance(m.content, str) else " ".join(
-                p.get("text", "") for p in m.content if isinstance(p, dict)
+            text = (
+                m.content
+                if isinstance(m.content, str)
+                else " ".join(p.get("text", "") for p in m.content if isinstance(p, dict))
             )
             return text or None
     return None
@@ -101,7 +105,11 @@ def make_recall_node(
                 continue
             text = f"Memory: {render(item.value)}"
             mid_msg = str(uuid.uuid4())
-            msg = SystemMessage(text, id=mid_msg) if role == "system" else HumanMessage(text, name="memory", id=mid_msg)
+            msg = (
+                SystemMessage(text, id=mid_msg)
+                if role == "system"
+                else HumanMessage(text, name="memory", id=mid_msg)
+            )
             level = item.label.level if hasattr(item, "label") else None
             if level is None:
                 continue  # a store without labels cannot say who may see this

@@ -65,8 +65,13 @@ def make_remember_tool(
         confirmed_by = None
         if category in stakes:
             answer = interrupt(
-                {"type": "confirm_memory", "category": category, "key": mkey, "content": content,
-                 "question": "The assistant wants to store this high-stakes fact. Confirm it?"}
+                {
+                    "type": "confirm_memory",
+                    "category": category,
+                    "key": mkey,
+                    "content": content,
+                    "question": "The assistant wants to store this high-stakes fact. Confirm it?",
+                }
             )
             approved = answer.get("approved") if isinstance(answer, dict) else answer is True
             if not approved:

@@ -46,6 +46,8 @@ from langgraph_trustmem.store.plan import (
     erasure_step_ops,
     list_namespaces_result,
     put_ops,
+    retention_ops,
+    rotate_ops,
     search_params,
     select_hits,
     sweep_ops,
@@ -242,7 +244,9 @@ class AsyncTrustStore(TrustStoreBase):
         reader = await self._reader()
         events: list[AuditEvent] = []
         try:
-            await self._put(PutOp(namespace, key, value, index, ttl), reader, events, level, source, confirmed_by)
+            await self._put(
+                PutOp(namespace, key, value, index, ttl), reader, events, level, source, confirmed_by
+            )
         finally:
             await self._audit(events)
 
@@ -260,7 +264,9 @@ class AsyncTrustStore(TrustStoreBase):
     ) -> None:
         """Sync :meth:`aput`, from threads other than the store's loop."""
         self._sync(
-            self.aput(namespace, key, value, index, ttl=ttl, level=level, source=source, confirmed_by=confirmed_by)
+            self.aput(
+                namespace, key, value, index, ttl=ttl, level=level, source=source, confirmed_by=confirmed_by
+            )
         )
 
     # -- operations ----------------------------------------------------------
@@ -293,7 +299,9 @@ class AsyncTrustStore(TrustStoreBase):
         params = search_params(self, prefix, reader)
         use_vectors = bool(op.query) and self.embeddings is not None and self.vectors is not None
         cached_key, hits = (
-            await self.cache.get_hits(params["own"], self._search_key(op, params)) if self.cache else (None, None)
+            await self.cache.get_hits(params["own"], self._search_key(op, params))
+            if self.cache
+            else (None, None)
         )
         if hits is None:
             if use_vectors:
@@ -402,7 +410,9 @@ class AsyncTrustStore(TrustStoreBase):
                 sealed = self._seal(nh, kh, self._body(op, value, reader, source))
                 ttl_min = self._ttl_minutes(op)
                 previous = await self._run(
-                    put_ops(self, op, reader, confirmed_by, nh, kh, tenant, lvl, sealed, len(vectors), ttl_min)
+                    put_ops(
+                        self, op, reader, confirmed_by, nh, kh, tenant, lvl, sealed, len(vectors), ttl_min
+                    )
                 )
                 if self.vectors is not None:
                     if previous:
@@ -457,14 +467,27 @@ class AsyncTrustStore(TrustStoreBase):
                 progress(done, total)
 
     async def asweep_ttl(self) -> int:
-        """Delete expired memories from every tier; returns how many."""
+        """Delete expired memories, and those past a retention rule, from
+        every tier; returns how many."""
         gone = await self._run(sweep_ops())
+        if self.retention_rules:
+            gone += await self._run(retention_ops(self.retention_rules))
         refs = [(bytes(nh) + bytes(kh)).hex() for nh, kh, _t, _i in gone]
         if self.vectors is not None and refs:
             await self.vectors.adelete_refs(refs)
         if self.cache and refs:
-            await self.cache.invalidate(refs, [bytes(t) if t is not None else None for _n, _k, t, _i in gone] + [None])
+            await self.cache.invalidate(
+                refs, [bytes(t) if t is not None else None for _n, _k, t, _i in gone] + [None]
+            )
         return len(refs)
+
+    async def arotate_keys(self, *, batch: int = 500) -> int:
+        """Re-seal memories and audit salts sealed with an older key under the
+        active one; returns how many rows were re-sealed."""
+        total = 0
+        while n := await self._run(rotate_ops(self, batch)):
+            total += n
+        return total
 
     def start_ttl_sweeper(self, sweep_interval_minutes: int | None = None) -> asyncio.Task:
         """Sweep expired memories periodically as a task on the store's loop."""
@@ -499,14 +522,18 @@ class AsyncTrustStore(TrustStoreBase):
                 removed[step] = await self._run(erase_memories_ops(receipt_id, tenant))
                 continue
             if step == "vectors":
-                removed[step] = await self.vectors.adelete_tenant(tenant.hex()) if self.vectors is not None else 0
+                removed[step] = (
+                    await self.vectors.adelete_tenant(tenant.hex()) if self.vectors is not None else 0
+                )
             elif step == "cache":
                 removed[step] = await self.cache.drop_tenant(tenant) if self.cache else 0
             elif step == "threads":
                 removed[step] = await checkpointer.aforget_user(user_id) if checkpointer is not None else 0
             await self._run(erasure_step_ops(receipt_id, step, removed[step]))
         receipt = await self._run(erasure_finish_ops(receipt_id))
-        await self._audit([AuditEvent("erased", "forget", None, None, None, None, f"receipt {receipt['receipt_id']}")])
+        await self._audit(
+            [AuditEvent("erased", "forget", None, None, None, None, f"receipt {receipt['receipt_id']}")]
+        )
         return receipt
 
     async def aaudit_trail(self, namespace: tuple[str, ...], key: str) -> list[tuple]:

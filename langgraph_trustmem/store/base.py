@@ -66,7 +66,9 @@ class Reader:
 class TrustItem(Item):
     """An :class:`Item` that also says who may see it and where it came from."""
 
-    def __init__(self, *, label: Label, provenance: Mapping[str, Any], schema_version: int, **kw: Any) -> None:
+    def __init__(
+        self, *, label: Label, provenance: Mapping[str, Any], schema_version: int, **kw: Any
+    ) -> None:
         super().__init__(**kw)
         self.label = label
         self.provenance = dict(provenance)
@@ -76,7 +78,9 @@ class TrustItem(Item):
 class TrustSearchItem(SearchItem):
     """A :class:`SearchItem` with the label and provenance of the memory."""
 
-    def __init__(self, *, label: Label, provenance: Mapping[str, Any], schema_version: int, **kw: Any) -> None:
+    def __init__(
+        self, *, label: Label, provenance: Mapping[str, Any], schema_version: int, **kw: Any
+    ) -> None:
         super().__init__(**kw)
         self.label = label
         self.provenance = dict(provenance)
@@ -192,7 +196,9 @@ def namespace_matches(condition: MatchCondition, namespace: tuple[str, ...]) -> 
     path = tuple(condition.path)
     if len(namespace) < len(path):
         return False
-    pairs = zip(namespace, path) if condition.match_type == "prefix" else zip(reversed(namespace), reversed(path))
+    pairs = (
+        zip(namespace, path) if condition.match_type == "prefix" else zip(reversed(namespace), reversed(path))
+    )
     return all(p == "*" or n == p for n, p in pairs)
 
 
@@ -214,6 +220,7 @@ class TrustStoreBase(BaseStore):
         guard: Any = None,
         migrations: ValueMigrations | None = None,
         audit: bool = True,
+        retention: Mapping[str | tuple[str, ...], float] | None = None,
     ) -> None:
         self.keyring = keyring
         self.ladder = ladder
@@ -236,6 +243,13 @@ class TrustStoreBase(BaseStore):
         self.migrations = migrations or ValueMigrations()
         self.audit_enabled = audit
         self._bound: int | None = None
+        # retention: {level name: seconds} or {namespace prefix tuple: seconds}
+        self.retention_rules: list[tuple[int | None, bytes | None, float]] = []
+        for target, age in (retention or {}).items():
+            if isinstance(target, tuple):
+                self.retention_rules.append((None, self.ns_hash(target), float(age)))
+            else:
+                self.retention_rules.append((self.ladder.rank(target), None, float(age)))
 
     # -- identifiers -------------------------------------------------------
 
@@ -306,7 +320,13 @@ class TrustStoreBase(BaseStore):
         if row.schema_version >= self.migrations.current:
             return row, None
         value, version = self.migrations.upgrade(dict(row.value), row.schema_version)
-        body = {"ns": list(row.namespace), "key": row.key, "value": value, "src": row.source, "prov": row.provenance}
+        body = {
+            "ns": list(row.namespace),
+            "key": row.key,
+            "value": value,
+            "src": row.source,
+            "prov": row.provenance,
+        }
         upgraded = Row(**{**row.__dict__, "value": value, "schema_version": version})
         return upgraded, self._seal(row.ns_hash, row.key_hash, body)
 
@@ -426,8 +446,17 @@ class TrustStoreBase(BaseStore):
         if row.expires_at is not None and row.expires_at.timestamp() <= time.time():
             return False
         if row.level > reader.level or not self._tenant_visible(row.tenant, reader):
-            events.append(AuditEvent("refused", reader.source, self._session_hash(reader), row.tenant,
-                                     bytes.fromhex(row.ref), row.level, "read above level"))
+            events.append(
+                AuditEvent(
+                    "refused",
+                    reader.source,
+                    self._session_hash(reader),
+                    row.tenant,
+                    bytes.fromhex(row.ref),
+                    row.level,
+                    "read above level",
+                )
+            )
             return False
         return True
 
@@ -438,7 +467,9 @@ class TrustStoreBase(BaseStore):
         now = time.time()
         for ref, r in raw.items():
             row = self._decode(r)
-            if row.level > params["level"] or (row.expires_at is not None and row.expires_at.timestamp() <= now):
+            if row.level > params["level"] or (
+                row.expires_at is not None and row.expires_at.timestamp() <= now
+            ):
                 continue
             if params["confined"] and row.tenant is not None and row.tenant != params["own"]:
                 continue
@@ -475,7 +506,14 @@ class TrustStoreBase(BaseStore):
 
     def _search_key(self, op: SearchOp, params: Mapping[str, Any]) -> str:
         return self._cache_key(
-            "search", params["level"], params["prefix"], params["confined"], op.query, op.filter, op.limit, op.offset
+            "search",
+            params["level"],
+            params["prefix"],
+            params["confined"],
+            op.query,
+            op.filter,
+            op.limit,
+            op.offset,
         )
 
     def _session_hash(self, reader: Reader) -> bytes | None:
@@ -484,17 +522,40 @@ class TrustStoreBase(BaseStore):
     def _event(self, action: str, reader: Reader, row: Row, detail: str | None = None) -> Any:
         from langgraph_trustmem.audit import AuditEvent
 
-        return AuditEvent(action, reader.source, self._session_hash(reader), row.tenant,
-                          bytes.fromhex(row.ref), row.level, detail)
+        return AuditEvent(
+            action,
+            reader.source,
+            self._session_hash(reader),
+            row.tenant,
+            bytes.fromhex(row.ref),
+            row.level,
+            detail,
+        )
 
-    def _write_event(self, action: str, reader: Reader, tenant: bytes | None, ref: str,
-                     level: int | None, detail: str | None = None) -> Any:
+    def _write_event(
+        self,
+        action: str,
+        reader: Reader,
+        tenant: bytes | None,
+        ref: str,
+        level: int | None,
+        detail: str | None = None,
+    ) -> Any:
         from langgraph_trustmem.audit import AuditEvent
 
-        return AuditEvent(action, reader.source, self._session_hash(reader), tenant, bytes.fromhex(ref), level, detail)
+        return AuditEvent(
+            action, reader.source, self._session_hash(reader), tenant, bytes.fromhex(ref), level, detail
+        )
 
-    def _points(self, ref: str, ns: Sequence[str], level: int, tenant: bytes | None,
-                ttl_minutes: float | None, vectors: Sequence[Sequence[float]]) -> list:
+    def _points(
+        self,
+        ref: str,
+        ns: Sequence[str],
+        level: int,
+        tenant: bytes | None,
+        ttl_minutes: float | None,
+        vectors: Sequence[Sequence[float]],
+    ) -> list:
         from langgraph_trustmem.store.vectors import VectorPoint
 
         expires = time.time() + ttl_minutes * 60 if ttl_minutes is not None else None
@@ -537,7 +598,13 @@ class TrustStoreBase(BaseStore):
             "user": reader.user_id,
             "at": datetime.now(timezone.utc).isoformat(),
         }
-        return {"ns": list(op.namespace), "key": op.key, "value": value, "src": source or reader.source, "prov": prov}
+        return {
+            "ns": list(op.namespace),
+            "key": op.key,
+            "value": value,
+            "src": source or reader.source,
+            "prov": prov,
+        }
 
     def _texts(self, op: PutOp, value: dict[str, Any]) -> list[str]:
         if self.embeddings is None or op.index is False:
@@ -548,7 +615,9 @@ class TrustStoreBase(BaseStore):
             texts.extend(t for t in get_text_at_path(value, path) if t)
         return texts
 
-    def _payload(self, row_ns: Sequence[str], level: int, tenant: bytes | None, expires: float | None) -> dict[str, Any]:
+    def _payload(
+        self, row_ns: Sequence[str], level: int, tenant: bytes | None, expires: float | None
+    ) -> dict[str, Any]:
         return {
             "t": tenant.hex() if tenant else "",
             "lv": level,

@@ -49,8 +49,19 @@ class _Codec:
     def pack_row(self, ref: str, r: Sequence[Any]) -> bytes:
         ns_hash, key_hash, level, sealed, version, created, updated, expires, ttl, tenant, indexed = r
         raw = ormsgpack.packb(
-            [bytes(ns_hash), bytes(key_hash), level, bytes(sealed), version, _ts(created), _ts(updated),
-             _ts(expires), ttl, bytes(tenant) if tenant is not None else None, indexed]
+            [
+                bytes(ns_hash),
+                bytes(key_hash),
+                level,
+                bytes(sealed),
+                version,
+                _ts(created),
+                _ts(updated),
+                _ts(expires),
+                ttl,
+                bytes(tenant) if tenant is not None else None,
+                indexed,
+            ]
         )
         return self.keyring.encrypt(raw, aad("cache-row", ref))
 
@@ -163,7 +174,9 @@ class AsyncRowCache:
         blob = await self.client.get(key)
         return key, (self.codec.unpack_hits(key, blob) if blob is not None else None)
 
-    async def put_hits(self, tenant: bytes | None, key: str, hits: Sequence[tuple[str, float | None]]) -> None:
+    async def put_hits(
+        self, tenant: bytes | None, key: str, hits: Sequence[tuple[str, float | None]]
+    ) -> None:
         pipe = self.client.pipeline(transaction=False)
         pipe.set(key, self.codec.pack_hits(key, hits), px=self.ttl)
         pipe.sadd(self.codec.tenant_set(tenant), key)

@@ -54,7 +54,9 @@ def select_hits(
     return hits[offset : offset + limit]
 
 
-def list_namespaces_result(namespaces: Sequence[tuple[str, ...]], op: ListNamespacesOp) -> list[tuple[str, ...]]:
+def list_namespaces_result(
+    namespaces: Sequence[tuple[str, ...]], op: ListNamespacesOp
+) -> list[tuple[str, ...]]:
     out = set()
     for ns in namespaces:
         if op.match_conditions and not all(namespace_matches(c, ns) for c in op.match_conditions):
@@ -80,18 +82,22 @@ def put_ops(
     Returns whether a row was there before."""
     rows = yield sql.GET_FOR_WRITE_SQL, {"ns_hash": nh, "key_hash": kh}, True
     store._check_overwrite(rows[0][0] if rows else None, op.namespace, reader, confirmed_by)
-    yield sql.UPSERT_SQL, {
-        "ns_hash": nh,
-        "key_hash": kh,
-        "ns_prefixes": store.ns_prefixes(op.namespace),
-        "depth": len(op.namespace),
-        "tenant": tenant,
-        "level": level,
-        "sealed": sealed,
-        "schema_version": store.migrations.current,
-        "indexed": n_vectors,
-        "ttl": ttl_minutes,
-    }, True
+    yield (
+        sql.UPSERT_SQL,
+        {
+            "ns_hash": nh,
+            "key_hash": kh,
+            "ns_prefixes": store.ns_prefixes(op.namespace),
+            "depth": len(op.namespace),
+            "tenant": tenant,
+            "level": level,
+            "sealed": sealed,
+            "schema_version": store.migrations.current,
+            "indexed": n_vectors,
+            "ttl": ttl_minutes,
+        },
+        True,
+    )
     return bool(rows)
 
 
@@ -109,6 +115,44 @@ def delete_ops(store: TrustStoreBase, op: PutOp, reader: Reader, confirmed_by: s
 
 def sweep_ops() -> Statements:
     return (yield sql.SWEEP_EXPIRED_SQL, (), True)
+
+
+def retention_ops(rules: Sequence[tuple[int | None, bytes | None, float]]) -> Statements:
+    """Apply retention rules (level rank, namespace prefix hash, max age in
+    seconds); returns the deleted rows."""
+    gone: list[tuple] = []
+    for level, prefix, age in rules:
+        gone += yield sql.SWEEP_RETENTION_SQL, {"level": level, "prefix": prefix, "age": age}, True
+    return gone
+
+
+def rotate_ops(store: TrustStoreBase, batch: int) -> Statements:
+    """Re-seal up to ``batch`` memories and salts sealed with an older key
+    (compare-and-set, so a concurrent write is never overwritten)."""
+    from langgraph_trustmem.crypto import aad
+
+    ring = store.keyring
+    old = [k.to_bytes(4, "big") for k in ring.key_ids if k != ring.active_key_id]
+    if not old:
+        return 0
+    done = 0
+    for nh, kh, sealed in (yield sql.ROTATE_MEMORIES_SQL, (old, batch), True):
+        place = aad("memory", bytes(nh), bytes(kh))
+        yield (
+            sql.RESEAL_MEMORY_SQL,
+            (ring.encrypt(ring.decrypt(bytes(sealed), place), place), nh, kh, sealed),
+            False,
+        )
+        done += 1
+    for subject, salt in (yield sql.ROTATE_SALTS_SQL, (old, batch), True):
+        place = aad("audit-salt", bytes(subject))
+        yield (
+            sql.RESEAL_SALT_SQL,
+            (ring.encrypt(ring.decrypt(bytes(salt), place), place), subject, salt),
+            False,
+        )
+        done += 1
+    return done
 
 
 def erasure_start_ops(tenant: bytes) -> Statements:

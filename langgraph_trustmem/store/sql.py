@@ -144,6 +144,29 @@ DELETE FROM trustmem_memories WHERE expires_at IS NOT NULL AND expires_at <= now
 RETURNING ns_hash, key_hash, tenant, indexed
 """
 
+# Retention rules: memories at a level and/or under a namespace prefix that
+# have not been updated for longer than the rule allows.
+SWEEP_RETENTION_SQL = """
+DELETE FROM trustmem_memories
+WHERE (%(level)s::smallint IS NULL OR level = %(level)s)
+  AND (%(prefix)s::bytea IS NULL OR ns_prefixes @> ARRAY[%(prefix)s::bytea])
+  AND updated_at < now() - make_interval(secs => %(age)s)
+RETURNING ns_hash, key_hash, tenant, indexed
+"""
+
+# Key rotation of the store's sealed rows and per-user audit salts.
+ROTATE_MEMORIES_SQL = """
+SELECT ns_hash, key_hash, sealed FROM trustmem_memories
+WHERE substring(sealed from 5 for 4) = ANY(%s) LIMIT %s
+"""
+RESEAL_MEMORY_SQL = (
+    "UPDATE trustmem_memories SET sealed = %s WHERE ns_hash = %s AND key_hash = %s AND sealed = %s"
+)
+ROTATE_SALTS_SQL = (
+    "SELECT subject, salt FROM trustmem_subjects WHERE substring(salt from 5 for 4) = ANY(%s) LIMIT %s"
+)
+RESEAL_SALT_SQL = "UPDATE trustmem_subjects SET salt = %s WHERE subject = %s AND salt = %s"
+
 # Lazy migration: rewrite one row when its stored schema version is older.
 REWRITE_SQL = """
 UPDATE trustmem_memories SET sealed = %(sealed)s, schema_version = %(schema_version)s
@@ -173,7 +196,9 @@ RETURNING receipt_id, started_at, finished_at, removed
 """
 ERASURE_PENDING_SQL = "SELECT receipt_id FROM trustmem_erasures WHERE finished_at IS NULL"
 
-SUBJECT_SALT_INSERT_SQL = "INSERT INTO trustmem_subjects (subject, salt) VALUES (%s, %s) ON CONFLICT DO NOTHING"
+SUBJECT_SALT_INSERT_SQL = (
+    "INSERT INTO trustmem_subjects (subject, salt) VALUES (%s, %s) ON CONFLICT DO NOTHING"
+)
 SUBJECT_SALT_SQL = "SELECT salt FROM trustmem_subjects WHERE subject = %s"
 SUBJECT_DELETE_SQL = "DELETE FROM trustmem_subjects WHERE subject = %s"
 

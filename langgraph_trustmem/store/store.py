@@ -47,6 +47,8 @@ from langgraph_trustmem.store.plan import (
     erasure_step_ops,
     list_namespaces_result,
     put_ops,
+    retention_ops,
+    rotate_ops,
     search_params,
     select_hits,
     sweep_ops,
@@ -110,7 +112,9 @@ class TrustStore(TrustStoreBase):
             from langgraph_trustmem.store.cache import RowCache
 
             cache = RowCache(redis.Redis.from_url(redis_url), keyring)
-        with ConnectionPool(conn_string, min_size=1, max_size=pool_size, kwargs=CONNECTION_KWARGS, open=True) as pool:
+        with ConnectionPool(
+            conn_string, min_size=1, max_size=pool_size, kwargs=CONNECTION_KWARGS, open=True
+        ) as pool:
             store = cls(pool, key=keyring, vectors=vectors, cache=cache, index=index, ttl=ttl, **kwargs)
             try:
                 yield store
@@ -249,7 +253,15 @@ class TrustStore(TrustStoreBase):
     ) -> None:
         """Async :meth:`put` (on a worker thread, which keeps the run's context)."""
         await asyncio.to_thread(
-            self.put, namespace, key, value, index, ttl=ttl, level=level, source=source, confirmed_by=confirmed_by
+            self.put,
+            namespace,
+            key,
+            value,
+            index,
+            ttl=ttl,
+            level=level,
+            source=source,
+            confirmed_by=confirmed_by,
         )
 
     # -- operations ----------------------------------------------------------
@@ -281,7 +293,9 @@ class TrustStore(TrustStoreBase):
         prefix = self._confine(tuple(op.namespace_prefix), reader, exact=False)
         params = search_params(self, prefix, reader)
         use_vectors = bool(op.query) and self.embeddings is not None and self.vectors is not None
-        cached_key, hits = self.cache.get_hits(params["own"], self._search_key(op, params)) if self.cache else (None, None)
+        cached_key, hits = (
+            self.cache.get_hits(params["own"], self._search_key(op, params)) if self.cache else (None, None)
+        )
         if hits is None:
             if use_vectors:
                 hits = self._vector_hits(op, params)
@@ -389,7 +403,9 @@ class TrustStore(TrustStoreBase):
                 sealed = self._seal(nh, kh, self._body(op, value, reader, source))
                 ttl_min = self._ttl_minutes(op)
                 previous = self._run(
-                    put_ops(self, op, reader, confirmed_by, nh, kh, tenant, lvl, sealed, len(vectors), ttl_min)
+                    put_ops(
+                        self, op, reader, confirmed_by, nh, kh, tenant, lvl, sealed, len(vectors), ttl_min
+                    )
                 )
                 if self.vectors is not None:
                     if previous:
@@ -418,8 +434,10 @@ class TrustStore(TrustStoreBase):
     def _refresh_ttl(self, rows: Sequence[Row]) -> None:
         if rows:
             with self._cursor() as cur:
-                cur.execute(sql.REFRESH_TTL_SQL, {"ns_hashes": [r.ns_hash for r in rows],
-                                                  "key_hashes": [r.key_hash for r in rows]})
+                cur.execute(
+                    sql.REFRESH_TTL_SQL,
+                    {"ns_hashes": [r.ns_hash for r in rows], "key_hashes": [r.key_hash for r in rows]},
+                )
             if self.cache:  # cached rows carry the old expiry
                 self.cache.invalidate([r.ref for r in rows], [])
 
@@ -448,14 +466,27 @@ class TrustStore(TrustStoreBase):
         return self._fetch(sql.COUNT_OUTDATED_SQL, {"version": self.migrations.current})[0][0]
 
     def sweep_ttl(self) -> int:
-        """Delete expired memories from every tier; returns how many."""
+        """Delete expired memories, and those past a retention rule, from
+        every tier; returns how many."""
         gone = self._run(sweep_ops())
+        if self.retention_rules:
+            gone += self._run(retention_ops(self.retention_rules))
         refs = [(bytes(nh) + bytes(kh)).hex() for nh, kh, _t, _i in gone]
         if self.vectors is not None and refs:
             self.vectors.delete_refs(refs)
         if self.cache and refs:
-            self.cache.invalidate(refs, [bytes(t) if t is not None else None for _n, _k, t, _i in gone] + [None])
+            self.cache.invalidate(
+                refs, [bytes(t) if t is not None else None for _n, _k, t, _i in gone] + [None]
+            )
         return len(refs)
+
+    def rotate_keys(self, *, batch: int = 500) -> int:
+        """Re-seal memories and audit salts sealed with an older key under the
+        active one; returns how many rows were re-sealed."""
+        total = 0
+        while n := self._run(rotate_ops(self, batch)):
+            total += n
+        return total
 
     def start_ttl_sweeper(self, sweep_interval_minutes: int | None = None) -> threading.Event:
         """Sweep expired memories periodically on a daemon thread."""
@@ -501,7 +532,9 @@ class TrustStore(TrustStoreBase):
                 removed[step] = checkpointer.forget_user(user_id) if checkpointer is not None else 0
             self._run(erasure_step_ops(receipt_id, step, removed[step]))
         receipt = self._run(erasure_finish_ops(receipt_id))
-        self._audit([AuditEvent("erased", "forget", None, None, None, None, f"receipt {receipt['receipt_id']}")])
+        self._audit(
+            [AuditEvent("erased", "forget", None, None, None, None, f"receipt {receipt['receipt_id']}")]
+        )
         return receipt
 
     def audit_trail(self, namespace: tuple[str, ...], key: str) -> list[tuple]:

@@ -72,7 +72,9 @@ class VectorIndex:
     async def adelete_tenant(self, tenant: str) -> int:
         return await asyncio.to_thread(self.delete_tenant, tenant)
 
-    async def asearch(self, vector: Sequence[float], query: VectorQuery, limit: int) -> list[tuple[str, float]]:
+    async def asearch(
+        self, vector: Sequence[float], query: VectorQuery, limit: int
+    ) -> list[tuple[str, float]]:
         return await asyncio.to_thread(self.search, vector, query, limit)
 
     async def acount(self, tenant: str | None = None) -> int:
@@ -85,7 +87,9 @@ class VectorIndex:
 # -- qdrant-client ---------------------------------------------------------
 
 
-def _client_filter(query: VectorQuery | None = None, *, refs: Sequence[str] | None = None, tenant: str | None = None):
+def _client_filter(
+    query: VectorQuery | None = None, *, refs: Sequence[str] | None = None, tenant: str | None = None
+):
     from qdrant_client import models as m
 
     must: list[Any] = []
@@ -137,7 +141,11 @@ class QdrantClientIndex(VectorIndex):
     def from_location(cls, location: str, **kwargs: Any) -> QdrantClientIndex:
         from qdrant_client import QdrantClient
 
-        client = QdrantClient(location=location, **kwargs) if location == ":memory:" else QdrantClient(url=location, **kwargs)
+        client = (
+            QdrantClient(location=location, **kwargs)
+            if location == ":memory:"
+            else QdrantClient(url=location, **kwargs)
+        )
         return cls(client)
 
     def setup(self, dims: int) -> None:
@@ -147,7 +155,9 @@ class QdrantClientIndex(VectorIndex):
             with warnings.catch_warnings():  # local mode has no payload indexes; servers do
                 warnings.simplefilter("ignore", UserWarning)
                 for f in (*KEYWORD_FIELDS, *INTEGER_FIELDS, *FLOAT_FIELDS):
-                    self.client.create_payload_index(self.collection, field_name=f, field_schema=_index_schema(f))
+                    self.client.create_payload_index(
+                        self.collection, field_name=f, field_schema=_index_schema(f)
+                    )
 
     def upsert(self, points: Sequence[VectorPoint]) -> None:
         if points:
@@ -165,12 +175,18 @@ class QdrantClientIndex(VectorIndex):
         from qdrant_client import models as m
 
         n = self.count(tenant)
-        self.client.delete(self.collection, points_selector=m.FilterSelector(filter=_client_filter(tenant=tenant)), wait=True)
+        self.client.delete(
+            self.collection, points_selector=m.FilterSelector(filter=_client_filter(tenant=tenant)), wait=True
+        )
         return n
 
     def search(self, vector: Sequence[float], query: VectorQuery, limit: int) -> list[tuple[str, float]]:
         res = self.client.query_points(
-            self.collection, query=list(vector), query_filter=_client_filter(query), limit=limit, with_payload=["ref"]
+            self.collection,
+            query=list(vector),
+            query_filter=_client_filter(query),
+            limit=limit,
+            with_payload=["ref"],
         )
         return [(p.payload["ref"], p.score) for p in res.points]
 
@@ -230,9 +246,15 @@ class AsyncQdrantClientIndex(VectorIndex):
         )
         return n
 
-    async def asearch(self, vector: Sequence[float], query: VectorQuery, limit: int) -> list[tuple[str, float]]:
+    async def asearch(
+        self, vector: Sequence[float], query: VectorQuery, limit: int
+    ) -> list[tuple[str, float]]:
         res = await self.client.query_points(
-            self.collection, query=list(vector), query_filter=_client_filter(query), limit=limit, with_payload=["ref"]
+            self.collection,
+            query=list(vector),
+            query_filter=_client_filter(query),
+            limit=limit,
+            with_payload=["ref"],
         )
         return [(p.payload["ref"], p.score) for p in res.points]
 
@@ -294,7 +316,9 @@ class QdrantEdgeIndex(VectorIndex):
             self.shard.flush()
 
     @staticmethod
-    def _filter(query: VectorQuery | None = None, *, refs: Sequence[str] | None = None, tenant: str | None = None):
+    def _filter(
+        query: VectorQuery | None = None, *, refs: Sequence[str] | None = None, tenant: str | None = None
+    ):
         import qdrant_edge as qe
 
         must: list[Any] = []

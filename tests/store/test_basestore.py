@@ -17,14 +17,18 @@ from langgraph_trustmem.store import AsyncTrustStore, TrustStore
 from .conftest import vector_location
 
 
-@pytest.fixture(params=[("sync", "edge"), ("sync", "qdrant-client"), ("async", "edge"), ("async", "qdrant-client")],
-                ids=lambda p: "-".join(p))
+@pytest.fixture(
+    params=[("sync", "edge"), ("sync", "qdrant-client"), ("async", "edge"), ("async", "qdrant-client")],
+    ids=lambda p: "-".join(p),
+)
 async def bstore(request, pg_url, redis_url, key, index, store_schema, workdir):
     mode, backend = request.param
     loc = vector_location(backend, workdir)
     ttl = {"default_ttl": None, "refresh_on_read": True}
     if mode == "sync":
-        with TrustStore.from_conn_string(pg_url, key=key, qdrant=loc, redis_url=redis_url, index=index, ttl=ttl) as s:
+        with TrustStore.from_conn_string(
+            pg_url, key=key, qdrant=loc, redis_url=redis_url, index=index, ttl=ttl
+        ) as s:
             s.setup()
             yield s.bound("sensitive")
     else:
@@ -50,7 +54,11 @@ async def test_put_get_update_delete(bstore, root):
     await asyncio.sleep(0.01)
     await bstore.aput(ns, "a", {"text": "second", "n": 2})
     updated = await bstore.aget(ns, "a")
-    assert updated.value["n"] == 2 and updated.created_at == item.created_at and updated.updated_at > item.updated_at
+    assert (
+        updated.value["n"] == 2
+        and updated.created_at == item.created_at
+        and updated.updated_at > item.updated_at
+    )
     await bstore.adelete(ns, "a")
     assert await bstore.aget(ns, "a") is None
     await bstore.adelete(ns, "a")  # deleting what is gone is fine
@@ -118,7 +126,9 @@ async def test_semantic_search_ranks_by_meaning(bstore, root):
     hits = await bstore.asearch((root,), query="which airport do I fly from?", limit=3)
     assert hits[0].key == "airport" and hits[0].score >= hits[-1].score
     assert all(h.score is not None for h in hits)
-    filtered = await bstore.asearch((root,), query="airport", filter={"text": {"$ne": hits[0].value["text"]}}, limit=3)
+    filtered = await bstore.asearch(
+        (root,), query="airport", filter={"text": {"$ne": hits[0].value["text"]}}, limit=3
+    )
     assert "airport" not in [h.key for h in filtered]
     await bstore.aput(ns, "noindex", {"text": "airport airport airport"}, index=False)
     assert "noindex" not in [h.key for h in await bstore.asearch((root,), query="airport", limit=5)]
@@ -140,7 +150,12 @@ async def test_list_namespaces_matching(bstore, root):
     for ns in [(root, "a", "x"), (root, "a", "y"), (root, "b", "x"), (root, "b", "z", "deep")]:
         await bstore.aput(ns, "k", {"v": 1})
     lst = bstore.alist_namespaces
-    assert await lst(prefix=(root,)) == [(root, "a", "x"), (root, "a", "y"), (root, "b", "x"), (root, "b", "z", "deep")]
+    assert await lst(prefix=(root,)) == [
+        (root, "a", "x"),
+        (root, "a", "y"),
+        (root, "b", "x"),
+        (root, "b", "z", "deep"),
+    ]
     assert await lst(prefix=(root, "a")) == [(root, "a", "x"), (root, "a", "y")]
     assert await lst(prefix=(root,), suffix=("x",)) == [(root, "a", "x"), (root, "b", "x")]
     assert await lst(prefix=(root, "*", "x")) == [(root, "a", "x"), (root, "b", "x")]
@@ -155,6 +170,7 @@ async def test_ttl_expiry_and_refresh(bstore, root, pg_url, redis_url):
     await bstore.aput(ns, "short", {"v": 1}, ttl=1.0)
     await bstore.aput(ns, "forever", {"v": 2})
     with psycopg.connect(pg_url, autocommit=True) as conn:
+
         def expiry():
             return conn.execute(
                 "SELECT expires_at FROM trustmem_memories WHERE ns_hash = %s", (bstore.ns_hash(ns),)

@@ -39,13 +39,18 @@ def scan_everything(pg, redis_url, edge_dir: Path) -> str:
     return "\n".join(parts)
 
 
-def test_forget_removes_a_user_from_every_tier_and_keeps_the_other(pg, pg_url, redis_url, key, index, store_schema, schema, workdir):
+def test_forget_removes_a_user_from_every_tier_and_keeps_the_other(
+    pg, pg_url, redis_url, key, index, store_schema, schema, workdir
+):
     edge_dir = Path(tempfile.mkdtemp(prefix="erase-", dir=workdir))
     gone, kept = f"erase-me-{uuid.uuid4().hex[:6]}", f"keep-me-{uuid.uuid4().hex[:6]}"
     canary_gone, canary_kept = "CANARY-GONE-4471-insulin", "CANARY-KEPT-9902-asthma"
-    with TrustStore.from_conn_string(
-        pg_url, key=key, qdrant=str(edge_dir / "shard"), redis_url=redis_url, index=index
-    ) as store, TrustCheckpointSaver.from_conn_string(pg_url, key=key, redis_url=redis_url) as saver:
+    with (
+        TrustStore.from_conn_string(
+            pg_url, key=key, qdrant=str(edge_dir / "shard"), redis_url=redis_url, index=index
+        ) as store,
+        TrustCheckpointSaver.from_conn_string(pg_url, key=key, redis_url=redis_url) as saver,
+    ):
         store.setup()
         top = store.bound("sensitive")
         for user, canary in ((gone, canary_gone), (kept, canary_kept)):
@@ -54,8 +59,10 @@ def test_forget_removes_a_user_from_every_tier_and_keeps_the_other(pg, pg_url, r
             top.search(("memories", user), query=f"{canary} note", limit=3)  # warm the search cache
             top.get(("memories", user), "m0")
             graph, _ = run_node(saver, store, lambda s: None)
-            graph.invoke({"messages": [HumanMessage(f"{canary} in a thread")]},
-                         {"configurable": {"thread_id": f"{user}-thread", "user_id": user}})
+            graph.invoke(
+                {"messages": [HumanMessage(f"{canary} in a thread")]},
+                {"configurable": {"thread_id": f"{user}-thread", "user_id": user}},
+            )
         before = scan_everything(pg, redis_url, edge_dir)
         assert store.vectors.count(store.user_key(gone).hex()) == 5
         receipt = store.forget(gone, checkpointer=saver)
@@ -134,10 +141,12 @@ def test_values_migrate_lazily_on_read_and_in_batches(pg, key, user):
         item = top.get(("memories", user), "n0")
         assert item.value == {"text": "old 0", "tags": []} and item.schema_version == 2
         with psycopg.connect(pg_url, autocommit=True) as conn:
-            versions = dict(conn.execute(
-                "SELECT key_hash, schema_version FROM trustmem_memories WHERE ns_hash = %s",
-                (new.ns_hash(("memories", user)),),
-            ).fetchall())
+            versions = dict(
+                conn.execute(
+                    "SELECT key_hash, schema_version FROM trustmem_memories WHERE ns_hash = %s",
+                    (new.ns_hash(("memories", user)),),
+                ).fetchall()
+            )
         assert versions[new.key_hash("n0")] == 2 and versions[new.key_hash("n1")] == 1
         hits = top.search(("memories", user), filter={"text": "old 3"})
         assert [h.key for h in hits] == ["n3"]  # filters see the upgraded value
@@ -162,3 +171,58 @@ def test_refs_in_vector_payloads_are_hashes_only(store, user):
         )
         assert store.user_key(user).hex() in blob
     assert "PAYLOAD-CANARY" not in blob and user not in blob and "secret-name" not in blob
+
+
+def test_retention_rules_by_level_and_namespace(pg, key, user):
+    with psycopg.connect(pg.url, autocommit=True) as conn:  # its own database: sweeps are global
+        conn.execute("DROP DATABASE IF EXISTS retention_test")
+        conn.execute("CREATE DATABASE retention_test")
+    url = pg.url_for("retention_test")
+    rules = {"sensitive": 3600, ("memories", user, "scratch"): 60}
+    with TrustStore.from_conn_string(url, key=key, retention=rules) as store:
+        store.setup()
+        top = store.bound("sensitive")
+        top.put(("memories", user), "old-sensitive", {"text": "a"}, level="sensitive")
+        top.put(("memories", user), "old-personal", {"text": "b"}, level="personal")
+        top.put(("memories", user, "scratch"), "note", {"text": "c"}, level="public")
+        top.put(("memories", user), "new-sensitive", {"text": "d"}, level="sensitive")
+        with psycopg.connect(url, autocommit=True) as conn:
+            for k in ("old-sensitive", "old-personal"):
+                conn.execute(
+                    "UPDATE trustmem_memories SET updated_at = now() - interval '2 hours' WHERE key_hash = %s",
+                    (store.key_hash(k),),
+                )
+            conn.execute(
+                "UPDATE trustmem_memories SET updated_at = now() - interval '2 minutes' WHERE key_hash = %s",
+                (store.key_hash("note"),),
+            )
+        assert store.sweep_ttl() == 2
+        assert top.get(("memories", user), "old-sensitive") is None
+        assert top.get(("memories", user, "scratch"), "note") is None
+        assert top.get(("memories", user), "old-personal") is not None  # no rule for personal
+        assert top.get(("memories", user), "new-sensitive") is not None
+
+
+def test_store_key_rotation(pg, key, user):
+    from langgraph_trustmem import KeyRing, generate_key
+
+    with psycopg.connect(pg.url, autocommit=True) as conn:
+        conn.execute("DROP DATABASE IF EXISTS rotation_test")
+        conn.execute("CREATE DATABASE rotation_test")
+    url = pg.url_for("rotation_test")
+    with TrustStore.from_conn_string(url, key=key) as store:
+        store.setup()
+        for i in range(5):
+            store.bound("personal").put(("memories", user), f"k{i}", {"text": f"fact {i}"})
+    new = generate_key()
+    with TrustStore.from_conn_string(url, key=f"{new},{key}") as store:
+        assert store.bound("personal").get(("memories", user), "k0").value == {"text": "fact 0"}
+        assert store.rotate_keys(batch=2) == 6  # five memories and the user's audit salt
+        assert store.rotate_keys() == 0
+        with psycopg.connect(url, autocommit=True) as conn:
+            ids = {
+                KeyRing.key_id_in(bytes(r[0])) for r in conn.execute("SELECT sealed FROM trustmem_memories")
+            }
+        assert ids == {KeyRing([new]).active_key_id}
+        assert [r[2] for r in store.audit_trail(("memories", user), "k0")][0] == "write"
+        assert store.verify_audit().ok

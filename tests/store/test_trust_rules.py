@@ -75,11 +75,17 @@ def every_read(store, user):
 
 def test_a_public_session_cannot_reach_a_personal_memory(seeded, saver, user):
     graph, box = run_node(saver, seeded, lambda s: every_read(s, user))
-    graph.invoke({"messages": []}, {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": user, "trust": "public"}})
+    graph.invoke(
+        {"messages": []},
+        {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": user, "trust": "public"}},
+    )
     texts = [t for kind, t in box["out"] if kind != "namespaces"]
     assert "likes pizza" in texts and not any(AIRPORT in str(t) for t in texts)
     # the same paths in a personal session do reach it
-    graph.invoke({"messages": []}, {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": user, "trust": "personal"}})
+    graph.invoke(
+        {"messages": []},
+        {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": user, "trust": "personal"}},
+    )
     kinds = {kind for kind, t in box["out"] if AIRPORT in str(t)}
     assert kinds == {"get", "search-query", "search-prefix", "search-filter", "search-all"}
 
@@ -89,7 +95,9 @@ def test_outside_a_run_the_unbound_store_reads_public(seeded, user):
     assert seeded.get(("memories", user), "food").value == {"text": "likes pizza"}
     assert seeded.bound("personal").get(("memories", user), "airport").label.level == "personal"
     assert seeded.bound("internal").search(("memories", user), query="airport") != []
-    assert all(h.key != "airport" for h in seeded.bound("internal").search(("memories", user), query="airport"))
+    assert all(
+        h.key != "airport" for h in seeded.bound("internal").search(("memories", user), query="airport")
+    )
 
 
 def test_after_a_degrade_the_store_reads_at_the_new_level(seeded, saver, user):
@@ -109,7 +117,10 @@ def test_after_a_degrade_the_store_reads_at_the_new_level(seeded, saver, user):
     graph.invoke({"messages": [label(HumanMessage("hi"), "personal")]}, thread)
     assert seen[-1] is not None
     untrusted = label(HumanMessage("FWD: click here"), "public", source="email")
-    graph.invoke({"messages": [untrusted]}, {"configurable": {"thread_id": thread["configurable"]["thread_id"], "user_id": user}})
+    graph.invoke(
+        {"messages": [untrusted]},
+        {"configurable": {"thread_id": thread["configurable"]["thread_id"], "user_id": user}},
+    )
     assert seen[-1] is None
 
 
@@ -122,7 +133,9 @@ def test_tenant_isolation_inside_runs(store, saver, user):
 
     def reads(s):
         out = {"prefix": sorted(h.key for h in s.search(("memories",), limit=100))}
-        out["all"] = sorted(h.key for h in s.search((), limit=1000) if h.namespace[0] in ("memories", "shared"))
+        out["all"] = sorted(
+            h.key for h in s.search((), limit=1000) if h.namespace[0] in ("memories", "shared")
+        )
         out["namespaces"] = s.list_namespaces(prefix=("memories",))
         try:
             s.get(("memories", other), "theirs")
@@ -155,7 +168,10 @@ def test_write_levels_follow_the_session(store, saver, user):
         return True
 
     graph, box = run_node(saver, store, writes)
-    graph.invoke({"messages": []}, {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": user, "trust": "personal"}})
+    graph.invoke(
+        {"messages": []},
+        {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": user, "trust": "personal"}},
+    )
     assert box["out"]
     top = store.bound("sensitive")
     assert top.get(("memories", user), "default").label.level == "personal"
@@ -194,7 +210,10 @@ def test_lower_writers_cannot_overwrite_and_high_stakes_need_confirmation(store,
         return out
 
     graph, box = run_node(saver, store, attempts)
-    graph.invoke({"messages": []}, {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": user, "trust": "public"}})
+    graph.invoke(
+        {"messages": []},
+        {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": user, "trust": "public"}},
+    )
     assert box["out"] == {
         "overwrite": "OverwriteRefused",
         "delete": "OverwriteRefused",
