@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.tools import tool
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
@@ -81,7 +81,6 @@ def agent_rules(messages: list[Any]) -> AIMessage:
     """The scripted model of the demo: remembers when told to, reads email
     when asked, and repeats what its context holds."""
     last = messages[-1]
-    said = " ".join(str(m.content) for m in messages)
     if isinstance(last, HumanMessage) and last.content.lower().startswith("remember:"):
         fact = last.content.split(":", 1)[1].strip()
         args = {"content": fact, "category": "preferences", "key": "airport"}

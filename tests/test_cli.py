@@ -48,7 +48,11 @@ def test_operator_commands_on_the_embedded_default(trustmem_home):
     listed = runner.invoke(app, ["threads", "list"])
     assert listed.exit_code == 0 and "cli-thread" in listed.output and "public" in listed.output
     shown = runner.invoke(app, ["threads", "show", "cli-thread"])
-    assert shown.exit_code == 0 and "branch 0 (personal) sealed" in shown.output and "branch 1 (public) head" in shown.output
+    assert (
+        shown.exit_code == 0
+        and "branch 0 (personal) sealed" in shown.output
+        and "branch 1 (public) head" in shown.output
+    )
     assert runner.invoke(app, ["threads", "show", "no-such-thread"]).exit_code == 1
 
     audit = runner.invoke(app, ["audit", "--tail", "5"])

@@ -17,7 +17,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-
 def _squeeze(text: str) -> str:
     """Text with all whitespace removed, so markup between words does not matter."""
     return "".join(text.split())
@@ -124,7 +123,11 @@ def test_reference_pages_render_docstrings(site):
             getattr(nodes, name) for name in nodes.__all__ if callable(getattr(nodes, name))
         ],
         "reference/crypto.html": [tm.KeyRing, tm.generate_key],
-        "reference/errors.html": [errors.TrustEscalationError, errors.SecretRejected, errors.TamperedDataError],
+        "reference/errors.html": [
+            errors.TrustEscalationError,
+            errors.SecretRejected,
+            errors.TamperedDataError,
+        ],
         "reference/hardening.html": [tm.harden_process],
     }
     for page, objects in expected.items():

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import tempfile
 from pathlib import Path
 
@@ -22,10 +21,24 @@ def test_notebook_runs(path, workdir, monkeypatch):
     home = Path(tempfile.mkdtemp(prefix="nb-", dir=workdir))
     home.chmod(0o755)
     monkeypatch.setenv("TRUSTMEM_HOME", str(home))
-    for var in ("TRUSTMEM_POSTGRES_URL", "TRUSTMEM_REDIS_URL", "TRUSTMEM_QDRANT_URL", "TRUSTMEM_KEY", "OPENAI_API_KEY"):
+    for var in (
+        "TRUSTMEM_POSTGRES_URL",
+        "TRUSTMEM_REDIS_URL",
+        "TRUSTMEM_QDRANT_URL",
+        "TRUSTMEM_KEY",
+        "OPENAI_API_KEY",
+    ):
         monkeypatch.delenv(var, raising=False)
     book = nbformat.read(path, as_version=4)
-    NotebookClient(book, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
-    errors = [o for c in book.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.get("output_type") == "error"]
+    NotebookClient(
+        book, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+    ).execute()
+    errors = [
+        o
+        for c in book.cells
+        if c.cell_type == "code"
+        for o in c.get("outputs", [])
+        if o.get("output_type") == "error"
+    ]
     assert not errors
     assert any(c.get("outputs") for c in book.cells if c.cell_type == "code")

@@ -10,7 +10,6 @@ import uuid
 import pytest
 from langchain_core.messages import HumanMessage
 from langgraph.checkpoint.base import empty_checkpoint
-from langgraph.graph import START, MessagesState, StateGraph
 
 from langgraph_trustmem import (
     ContentAboveLevel,
@@ -35,9 +34,13 @@ def test_content_above_the_branch_level_is_never_stored(saver):
     graph = chat_graph(saver)
     graph.invoke({"messages": [label(HumanMessage("hi"), "public")]}, {"configurable": {"thread_id": t}})
     with pytest.raises(ContentAboveLevel):
-        graph.invoke({"messages": [label(HumanMessage(AIRPORT), "personal")]}, {"configurable": {"thread_id": t}})
-    assert all(AIRPORT not in text_of(tup.checkpoint["channel_values"].get("messages", []))
-               for tup in saver.list({"configurable": {"thread_id": t}}))
+        graph.invoke(
+            {"messages": [label(HumanMessage(AIRPORT), "personal")]}, {"configurable": {"thread_id": t}}
+        )
+    assert all(
+        AIRPORT not in text_of(tup.checkpoint["channel_values"].get("messages", []))
+        for tup in saver.list({"configurable": {"thread_id": t}})
+    )
 
 
 def test_a_run_that_continues_from_a_sealed_branch_is_refused(saver):
@@ -109,7 +112,10 @@ def test_copy_onto_an_existing_thread_is_refused(saver):
     graph.invoke({"messages": [HumanMessage("b")]}, {"configurable": {"thread_id": b}})
     with pytest.raises(ThreadExists):
         saver.copy_thread(a, b)
-    assert text_of(saver.get_tuple({"configurable": {"thread_id": b}}).checkpoint["channel_values"]["messages"]) == "b echo 1"
+    assert (
+        text_of(saver.get_tuple({"configurable": {"thread_id": b}}).checkpoint["channel_values"]["messages"])
+        == "b echo 1"
+    )
 
 
 def test_early_writes_survive_the_put_of_an_earlier_checkpoint(key, pg_url, schema):
@@ -119,14 +125,20 @@ def test_early_writes_survive_the_put_of_an_earlier_checkpoint(key, pg_url, sche
         first, second = empty_checkpoint(), empty_checkpoint()
         assert first["id"] < second["id"]
         # the writes for the second checkpoint land before either put
-        saver.put_writes({"configurable": {**cfg["configurable"], "checkpoint_id": second["id"]}},
-                         [("messages", "w")], task_id="task")
+        saver.put_writes(
+            {"configurable": {**cfg["configurable"], "checkpoint_id": second["id"]}},
+            [("messages", "w")],
+            task_id="task",
+        )
         c1 = saver.put(cfg, first, {"source": "loop", "step": 0}, {})
         saver.put(c1, second, {"source": "loop", "step": 1}, {})
         assert saver.get_tuple(cfg).pending_writes == [("task", "messages", "w")]
         # first-write-wins, as in PostgreSQL
-        saver.put_writes({"configurable": {**cfg["configurable"], "checkpoint_id": second["id"]}},
-                         [("messages", "again")], task_id="task")
+        saver.put_writes(
+            {"configurable": {**cfg["configurable"], "checkpoint_id": second["id"]}},
+            [("messages", "again")],
+            task_id="task",
+        )
         assert saver.get_tuple(cfg).pending_writes == [("task", "messages", "w")]
 
 
@@ -136,7 +148,9 @@ def test_a_redis_outage_never_fails_a_call(pg_url, key, schema):
     with socket.socket() as s:  # a port nothing listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    with TrustCheckpointSaver.from_conn_string(pg_url, key=key, redis_url=f"redis://127.0.0.1:{port}/0") as saver:
+    with TrustCheckpointSaver.from_conn_string(
+        pg_url, key=key, redis_url=f"redis://127.0.0.1:{port}/0"
+    ) as saver:
         t = tid()
         graph = chat_graph(saver)
         graph.invoke({"messages": [HumanMessage("hi")]}, {"configurable": {"thread_id": t}})

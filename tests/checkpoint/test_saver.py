@@ -331,7 +331,9 @@ def test_background_sweepers_run(pg_url, key, schema):
 async def test_async_sweeper_task(pg_url, key, schema):
     from langgraph_trustmem import AsyncTrustCheckpointSaver
 
-    async with AsyncTrustCheckpointSaver.from_conn_string(pg_url, key=key, retention=Retention(max_age=60)) as s:
+    async with AsyncTrustCheckpointSaver.from_conn_string(
+        pg_url, key=key, retention=Retention(max_age=60)
+    ) as s:
         t = tid()
         await chat_graph(s).ainvoke({"messages": [HumanMessage("x")]}, {"configurable": {"thread_id": t}})
         with db(pg_url) as conn:

@@ -43,7 +43,7 @@ def airport_agent_rules(messages):
         return call("read_email")
     if isinstance(last, HumanMessage) and last.content.startswith("remember:"):
         category = "limits" if "budget" in last.content else "facts"
-        return call("remember", content=last.content[len("remember:"):].strip(), category=category, key="k1")
+        return call("remember", content=last.content[len("remember:") :].strip(), category=category, key="k1")
     if isinstance(last, ToolMessage):
         return AIMessage(f"Done: {last.content[:60]}")
     if AIRPORT in said:
@@ -59,20 +59,30 @@ def read_email() -> str:
 
 def test_seed_scenario_through_the_real_nodes(saver, store, user):
     top = store.bound("sensitive")
-    top.put(("memories", user, "facts"), "airport", {"text": f"The user's preferred airport is {AIRPORT}."}, level="personal")
+    top.put(
+        ("memories", user, "facts"),
+        "airport",
+        {"text": f"The user's preferred airport is {AIRPORT}."},
+        level="personal",
+    )
     model = ScriptedChatModel(respond=airport_agent_rules)
-    agent = create_trust_agent(model, [read_email], checkpointer=saver, store=store,
-                               namespace=("memories", user, "facts"))
+    agent = create_trust_agent(
+        model, [read_email], checkpointer=saver, store=store, namespace=("memories", user, "facts")
+    )
     thread = str(uuid.uuid4())
     personal = {"configurable": {"thread_id": thread, "user_id": user, "trust": "personal"}}
 
-    out = agent.invoke({"messages": [HumanMessage("Book my flight to Lisbon, which airport do I fly from?")]}, personal)
+    out = agent.invoke(
+        {"messages": [HumanMessage("Book my flight to Lisbon, which airport do I fly from?")]}, personal
+    )
     assert AIRPORT in out["messages"][-1].content
     assert label_of(out["messages"][-1]).level == "personal"  # tainted by the recalled memory
     recalled = [m for m in out["messages"] if isinstance(m, SystemMessage)]
     assert len(recalled) == 1 and label_of(recalled[0]).source == "memory"
 
-    out = agent.invoke({"messages": [HumanMessage("check my email please")]}, {"configurable": {**personal["configurable"]}})
+    out = agent.invoke(
+        {"messages": [HumanMessage("check my email please")]}, {"configurable": {**personal["configurable"]}}
+    )
     # the email came from an undeclared tool: the session forked before the model saw it
     session = saver.session(personal)
     assert session.level == "public" and session.branch == 1
@@ -131,7 +141,10 @@ def test_remember_tool_stores_refuses_secrets_and_asks_a_human_for_limits(saver,
 
     agent.invoke({"messages": [HumanMessage("remember: my password is hunter2-Blue!")]}, cfg)
     tool_reply = [m for m in agent.get_state(cfg).values["messages"] if isinstance(m, ToolMessage)][-1]
-    assert tool_reply.content.startswith("Not stored: it contains a secret") and "hunter2" not in tool_reply.content
+    assert (
+        tool_reply.content.startswith("Not stored: it contains a secret")
+        and "hunter2" not in tool_reply.content
+    )
     assert store.bound("personal").get(("memories", user, "facts"), "k1").value["text"].startswith("I take")
 
     # "the budget is $10M" said in a chat is not stored without a person confirming
@@ -143,7 +156,9 @@ def test_remember_tool_stores_refuses_secrets_and_asks_a_human_for_limits(saver,
     assert store.bound("personal").get(("memories", user, "limits"), "k1") is None
     agent.invoke({"messages": [HumanMessage("remember: the budget is $2000")]}, cfg)
     agent.invoke(Command(resume={"approved": True}), cfg)
-    assert store.bound("personal").get(("memories", user, "limits"), "k1").value["text"] == "the budget is $2000"
+    assert (
+        store.bound("personal").get(("memories", user, "limits"), "k1").value["text"] == "the budget is $2000"
+    )
 
 
 def test_terminate_policy_in_the_agent(saver, store, user):

@@ -91,8 +91,9 @@ def respond(messages):
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(start=st.sampled_from(LEVELS), session_turns=turns)
-def test_the_model_never_sees_higher_content_beside_lower_sources(pg_url, key, schema, store_schema, index, workdir,
-                                                                    start, session_turns):
+def test_the_model_never_sees_higher_content_beside_lower_sources(
+    pg_url, key, schema, store_schema, index, workdir, start, session_turns
+):
     vectors = str(Path(tempfile.mkdtemp(prefix="prop-", dir=workdir)) / "shard")
     user = f"prop-{uuid.uuid4().hex[:10]}"
     thread = str(uuid.uuid4())
@@ -102,22 +103,28 @@ def test_the_model_never_sees_higher_content_beside_lower_sources(pg_url, key, s
 
         def open_tiers():
             saver = stack.enter_context(TrustCheckpointSaver.from_conn_string(pg_url, key=key, pool_size=2))
-            store = stack.enter_context(TrustStore.from_conn_string(pg_url, key=key, qdrant=vectors, index=index,
-                                                                    pool_size=2))
+            store = stack.enter_context(
+                TrustStore.from_conn_string(pg_url, key=key, qdrant=vectors, index=index, pool_size=2)
+            )
             store.setup()
             return saver, store
 
         saver, store = open_tiers()
         top = store.bound("sensitive")
         for lv in LEVELS:
-            top.put(("memories", user), f"m-{lv}", {"text": f"MEM-{lv}: airport diet records weather"}, level=lv)
+            top.put(
+                ("memories", user), f"m-{lv}", {"text": f"MEM-{lv}: airport diet records weather"}, level=lv
+            )
 
         def checking(messages):
             level = saver.session({"configurable": {"thread_id": thread}}).level
             labels = [(label_of(m), m) for m in messages]
             top_rank = max((rank(lab.level) for lab, _ in labels if lab), default=0)
-            outside = [rank(lab.level) for lab, _ in labels if lab and lab.source not in SESSION_SOURCES
-                       and lab.source != "tool:remember"]
+            outside = [
+                rank(lab.level)
+                for lab, _ in labels
+                if lab and lab.source not in SESSION_SOURCES and lab.source != "tool:remember"
+            ]
             if top_rank > rank(level):
                 problems.append(f"model saw content above the session level {level}")
             if outside and min(outside) < top_rank:
@@ -131,8 +138,14 @@ def test_the_model_never_sees_higher_content_beside_lower_sources(pg_url, key, s
 
         def agent():
             model = ScriptedChatModel(respond=checking)
-            return create_trust_agent(model, [calendar, email, vault, web], checkpointer=saver, store=store,
-                                      tool_levels=TOOL_LEVELS, remember=False)
+            return create_trust_agent(
+                model,
+                [calendar, email, vault, web],
+                checkpointer=saver,
+                store=store,
+                tool_levels=TOOL_LEVELS,
+                remember=False,
+            )
 
         graph = agent()
         first = True
@@ -151,8 +164,10 @@ def test_the_model_never_sees_higher_content_beside_lower_sources(pg_url, key, s
                     continue
                 higher = LEVELS[rank(current.level) + 1]
                 try:
-                    graph.invoke({"messages": [HumanMessage("weather?")]},
-                                 {"configurable": {**cfg["configurable"], "trust": higher}})
+                    graph.invoke(
+                        {"messages": [HumanMessage("weather?")]},
+                        {"configurable": {**cfg["configurable"], "trust": higher}},
+                    )
                     problems.append("a run raised the session's level")
                 except TrustEscalationError:
                     pass

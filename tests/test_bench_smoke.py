@@ -1,0 +1,47 @@
+"""The benchmark harness runs end to end (its smallest mode) and reports every
+case with numeric ours/stock ratios. Targets are not asserted here: they are
+what the full run measures (``python -m bench --full``)."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+def test_the_harness_reports_every_case_with_numeric_ratios(tmp_path):
+    from bench.run import CASE_IDS, markdown, print_report, run
+
+    out = tmp_path / "latest.json"
+    report = run("smoke", out=out)
+
+    assert report["errors"] == []
+    assert json.loads(out.read_text())["profile"] == "smoke"
+    cases = {row["case"] for row in report["rows"]}
+    assert cases == set(CASE_IDS)
+    for case in CASE_IDS:
+        rows = [r for r in report["rows"] if r["case"] == case]
+        compared = [r for r in rows if r["stock"] is not None]
+        assert compared, case
+        for r in compared:
+            assert isinstance(r["ratio"], float) and math.isfinite(r["ratio"]) and r["ratio"] > 0, r
+            for side in ("ours_stats", "stock_stats"):
+                assert (
+                    r[side]["n"] >= 1 and math.isfinite(r[side]["median"]) and math.isfinite(r[side]["p95"])
+                )
+    # every target of the issue is evaluated (met or missed, never skipped)
+    assert report["targets"] and all(t["met"] in (True, False) for t in report["targets"])
+    search = [r for r in report["rows"] if r["case"] == "5. store" and r["op"] == "search k=5"]
+    assert all(0.0 <= r["ours_extra"]["recall@5"] <= 1.0 for r in search)
+
+    # the presentation works on what was produced
+    from rich.console import Console
+
+    print_report(report, Console(file=open(tmp_path / "table.txt", "w"), width=200))
+    assert "5. store" in (tmp_path / "table.txt").read_text()
+    assert markdown(report).count("\n") == len(report["rows"]) + 1
