@@ -172,3 +172,21 @@ def test_terminate_policy_in_the_agent(saver, store, user):
         agent.invoke({"messages": [HumanMessage("check my email please")]}, cfg)
     assert all("cheap flights" not in text(call) for call in model.calls)
     assert saver.session(cfg).terminated
+
+
+def test_langchain_create_agent_with_the_trust_middleware(saver, store, user):
+    from langchain.agents import create_agent
+
+    from langgraph_trustmem.nodes.middleware import TrustMiddleware
+
+    store.bound("sensitive").put(("memories", user), "airport", {"text": f"Preferred airport: {AIRPORT}."},
+                                 level="personal")
+    model = ScriptedChatModel(respond=airport_agent_rules)
+    agent = create_agent(model, tools=[read_email], middleware=[TrustMiddleware()], checkpointer=saver, store=store)
+    thread = str(uuid.uuid4())
+    cfg = {"configurable": {"thread_id": thread, "user_id": user, "trust": "personal"}}
+    out = agent.invoke({"messages": [HumanMessage("which airport do I fly from?")]}, cfg)
+    assert AIRPORT in out["messages"][-1].content and label_of(out["messages"][-1]).level == "personal"
+    agent.invoke({"messages": [HumanMessage("check my email please")]}, {"configurable": {"thread_id": thread, "user_id": user}})
+    assert saver.session(cfg).level == "public"
+    assert "cheap flights" in text(model.calls[-1]) and AIRPORT not in text(model.calls[-1])
