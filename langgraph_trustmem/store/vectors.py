@@ -273,19 +273,25 @@ class QdrantEdgeIndex(VectorIndex):
     """Vectors in Qdrant's embedded engine, one shard directory in process.
 
     Tuned for erasure and for exact filtered recall at the sizes one machine
-    serves: no write-ahead log (it kept deleted payloads on disk; writes are
-    flushed after every call instead, and PostgreSQL can rebuild the index),
-    plain segments searched exactly under the payload indexes (recall 1.0),
-    and a vacuum after erasure that rewrites segments holding deleted points.
-    The engine holds the GIL during calls; queries take about a millisecond.
+    serves: no write-ahead log (it kept deleted payloads on disk), so writes
+    reach disk by a flush at most ``flush_interval`` seconds later (a flush
+    costs ~20 ms; a crash can lose that window of vectors, never a memory:
+    PostgreSQL is the record); plain segments searched exactly under the
+    payload indexes (recall 1.0, no HNSW build); and a vacuum after erasure
+    that rewrites segments holding deleted points. The engine holds the GIL
+    during calls; queries take about a millisecond.
     """
 
-    def __init__(self, path: str, collection: str = COLLECTION) -> None:
+    def __init__(self, path: str, collection: str = COLLECTION, flush_interval: float = 1.0) -> None:
         self.path = str(path)
         self.collection = collection
         self.dims = 0
         self.shard: Any = None
+        self.flush_interval = flush_interval
         self._lock = threading.RLock()
+        self._dirty = threading.Event()
+        self._closing = threading.Event()
+        self._flusher: threading.Thread | None = None
 
     def setup(self, dims: int) -> None:
         import os
@@ -296,6 +302,7 @@ class QdrantEdgeIndex(VectorIndex):
         with self._lock:
             if self.shard is not None:
                 return
+            self._start_flusher()
             segments = os.path.join(self.path, "segments")
             if os.path.isdir(segments) and os.listdir(segments):
                 self.shard = qe.EdgeShard.load(self.path)
@@ -303,7 +310,11 @@ class QdrantEdgeIndex(VectorIndex):
             os.makedirs(self.path, mode=0o700, exist_ok=True)
             config = qe.EdgeConfig(
                 vectors=qe.EdgeVectorParams(size=dims, distance=qe.Distance.Cosine),
-                optimizers=qe.EdgeOptimizersConfig(deleted_threshold=0.0, vacuum_min_vector_number=0),
+                # indexing_threshold=0: plain segments, exact search, and a
+                # vacuum that never waits on an HNSW build
+                optimizers=qe.EdgeOptimizersConfig(
+                    deleted_threshold=0.0, vacuum_min_vector_number=0, indexing_threshold=0
+                ),
                 wal_enabled=False,
             )
             self.shard = qe.EdgeShard.create(self.path, config)
@@ -344,7 +355,7 @@ class QdrantEdgeIndex(VectorIndex):
             self.shard.update(
                 qe.UpdateOperation.upsert_points([qe.Point(p.id, list(p.vector), p.payload) for p in points])
             )
-            self.shard.flush()
+        self._dirty.set()
 
     def delete_refs(self, refs: Sequence[str]) -> None:
         import qdrant_edge as qe
@@ -353,7 +364,7 @@ class QdrantEdgeIndex(VectorIndex):
             return
         with self._lock:
             self.shard.update(qe.UpdateOperation.delete_points_by_filter(self._filter(refs=refs)))
-            self.shard.flush()
+        self._dirty.set()
 
     def delete_tenant(self, tenant: str) -> int:
         import qdrant_edge as qe
@@ -364,6 +375,24 @@ class QdrantEdgeIndex(VectorIndex):
             self.shard.flush()
             self.vacuum()
         return n
+
+    def _start_flusher(self) -> None:
+        if self._flusher is not None:
+            return
+
+        def loop() -> None:
+            while not self._closing.wait(self.flush_interval):
+                if self._dirty.is_set():
+                    self.flush()
+
+        self._flusher = threading.Thread(target=loop, name="trustmem-edge-flush", daemon=True)
+        self._flusher.start()
+
+    def flush(self) -> None:
+        with self._lock:
+            self._dirty.clear()
+            if self.shard is not None:
+                self.shard.flush()
 
     def vacuum(self) -> None:
         """Rewrite segments that hold deleted points, so their vectors and
@@ -392,6 +421,7 @@ class QdrantEdgeIndex(VectorIndex):
         return self.shard.count(qe.CountRequest(exact=True, filter=flt))
 
     def close(self) -> None:
+        self._closing.set()
         with self._lock:
             if self.shard is not None:
                 self.shard.flush()
