@@ -170,6 +170,9 @@ class AsyncTrustCheckpointSaver(TrustSaverBase):
         if row is None:
             if state is not None:
                 await self._aenter(config, tk, SessionState(state[1], state[2], state[3], state[0]))
+            elif tk not in self._sessions:
+                # a thread about to start: its first put creates it at this level
+                self._remember(tk, SessionState(self._start_level(config)))
             return None
         tup = self._row_to_tuple(tk, thread_id, row)
         degraded = await self._aenter(config, tk, SessionState(row[8], row[9], row[10], row[3]))
@@ -359,11 +362,10 @@ class AsyncTrustCheckpointSaver(TrustSaverBase):
         """Lower the session's level; the next clean checkpoint forks."""
         tk = self.thread_key(_thread_id(config))
         rank = self.ladder.rank(level)
-        async with self._cursor() as cur:
-            row = await (await cur.execute(sql.DEGRADE_SQL, {"tk": tk, "level": rank})).fetchone()
+        head = await self._run(self._degrade_ops(config, rank))
         await self.hot.adrop([tk])
-        if row is not None:
-            self._remember(tk, SessionState(rank, ACTIVE, True, row[0]))
+        if head is not None:
+            self._remember(tk, SessionState(rank, ACTIVE, True, head))
 
     async def aterminate(self, config: RunnableConfig) -> None:
         """End the session and discard the run that let untrusted content in."""

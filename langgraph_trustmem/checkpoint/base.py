@@ -361,6 +361,29 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             writes={},
         )
 
+    def _degrade_ops(self, config: RunnableConfig, rank: int) -> Statements:
+        """Lower the session, creating the thread if its first checkpoint is
+        not stored yet. Returns the head branch, or None when nothing was
+        lowered (already at or below ``rank``, or terminated)."""
+        thread_id = _thread_id(config)
+        tk = self.thread_key(thread_id)
+        old = self._start_level(config)
+        if old > rank:
+            user_id = (config.get("configurable") or {}).get("user_id")
+            params = {
+                "tk": tk,
+                "tct": self._seal_thread_id(tk, thread_id),
+                "uk": self.user_key(user_id) if user_id is not None else None,
+                "level": rank,
+                "old": old,
+            }
+            created = yield sql.DEGRADE_NEW_THREAD_SQL, params, True
+            if created:
+                yield sql.DEGRADE_NEW_BRANCH_SQL, params, False
+                return created[0][0]
+        rows = yield sql.DEGRADE_SQL, {"tk": tk, "level": rank}, True
+        return rows[0][0] if rows else None
+
     def _fork_ops(self, params: dict[str, Any]) -> Statements:
         """The fork, as one transaction: seal the head branch, open a new one
         at the session's (lowered) level, store this checkpoint as its root."""

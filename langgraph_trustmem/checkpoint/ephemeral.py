@@ -72,8 +72,7 @@ class EphemeralTrustSaver(InMemorySaver):
 
     def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         with self._mutex:
-            if _thread_id(config) in self._sessions:
-                self._check(config)
+            self._check(config)
             return super().get_tuple(config)
 
     def put(

@@ -176,6 +176,9 @@ class TrustCheckpointSaver(TrustSaverBase):
         if row is None:
             if state is not None:
                 self._enter(config, tk, SessionState(state[1], state[2], state[3], state[0]))
+            elif tk not in self._sessions:
+                # a thread about to start: its first put creates it at this level
+                self._remember(tk, SessionState(self._start_level(config)))
             return None
         tup = self._row_to_tuple(tk, thread_id, row)
         degraded = self._enter(config, tk, SessionState(row[8], row[9], row[10], row[3]))
@@ -366,11 +369,10 @@ class TrustCheckpointSaver(TrustSaverBase):
         nothing above it starts a new branch; the current one is sealed."""
         tk = self.thread_key(_thread_id(config))
         rank = self.ladder.rank(level)
-        with self._cursor() as cur:
-            row = cur.execute(sql.DEGRADE_SQL, {"tk": tk, "level": rank}).fetchone()
+        head = self._run(self._degrade_ops(config, rank))
         self.hot.drop([tk])
-        if row is not None:
-            self._remember(tk, SessionState(rank, ACTIVE, True, row[0]))
+        if head is not None:
+            self._remember(tk, SessionState(rank, ACTIVE, True, head))
 
     def terminate(self, config: RunnableConfig) -> None:
         """End the session: discard the run that let less trusted content in

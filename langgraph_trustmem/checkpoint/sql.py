@@ -193,6 +193,19 @@ FROM old WHERE t.thread_key = old.thread_key
 RETURNING t.head_branch
 """
 
+# A degrade that comes before the thread's first checkpoint is stored (the
+# gate runs while LangGraph still writes in the background): create the
+# thread already lowered, its head branch recorded at the run's level.
+DEGRADE_NEW_THREAD_SQL = """
+INSERT INTO trustmem_threads (thread_key, thread_ct, user_key, level, head_level, fork_pending)
+VALUES (%(tk)s, %(tct)s, %(uk)s, %(level)s, %(old)s, true)
+ON CONFLICT (thread_key) DO NOTHING
+RETURNING head_branch
+"""
+DEGRADE_NEW_BRANCH_SQL = """
+INSERT INTO trustmem_branches (thread_key, branch, level) VALUES (%(tk)s, 0, %(old)s) ON CONFLICT DO NOTHING
+"""
+
 # The fork, one transaction: lock the thread, seal its head branch, open a
 # new one at the lower level whose first checkpoint has no parent, so no
 # history above the new level is reachable from the head.

@@ -61,12 +61,14 @@ def session_level(config: RunnableConfig, ladder: Ladder, checkpointer: Any = No
     """The session's current level: from the trust checkpointer, else the
     run's ``configurable.trust``, else the lowest level."""
     saver = saver_of(config, checkpointer)
-    if saver is not None:
+    if saver is not None and (config.get("configurable") or {}).get("thread_id") is not None:
         level = saver.cached_level(config)
         if level is None and (s := saver.session(config)) is not None:
             level = s.level
         if level is not None:
             return level
+    if saver is None:
+        return ladder.lowest  # without a trust checkpointer no session holds a level
     return requested_level(config) or ladder.lowest
 
 
@@ -88,6 +90,8 @@ def gate_messages(
         fresh = lab is None
         if lab is None:
             lab = infer_label(m, level, context, tool_levels, ladder)
+        elif lab.level not in ladder:  # a label this ladder does not know: fail closed
+            lab = Label(ladder.highest, lab.source)
         labelled.append((m, lab, fresh))
         context.append(lab.level)
     outside = [ladder.rank(lab.level) for _, lab, _ in labelled if lab.source not in session_sources]

@@ -180,7 +180,7 @@ class AsyncTrustStore(TrustStoreBase):
         config = self._run_config()
         saver = self._saver_in(config)
         level = None
-        if saver is not None:
+        if saver is not None and (config.get("configurable") or {}).get("thread_id") is not None:
             level = saver.cached_level(config)
             if level is None and (s := await saver.asession(config)) is not None:
                 level = s.level
@@ -389,7 +389,7 @@ class AsyncTrustStore(TrustStoreBase):
         confirmed_by: str | None = None,
     ) -> None:
         validate_namespace(tuple(op.namespace))
-        ns = self._confine(tuple(op.namespace), reader, exact=True)
+        ns = self._confine(tuple(op.namespace), reader, exact=True, write=True)
         op = op._replace(namespace=ns)
         nh, kh = self.ns_hash(ns), self.key_hash(op.key)
         ref = (nh + kh).hex()

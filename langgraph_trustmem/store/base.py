@@ -16,6 +16,7 @@ from typing import Any
 import orjson
 from langgraph.store.base import (
     BaseStore,
+    GetOp,
     IndexConfig,
     InvalidNamespaceError,
     Item,
@@ -141,11 +142,14 @@ class ValueMigrations:
 
 
 def validate_namespace(namespace: tuple[str, ...], *, allow_empty: bool = False) -> None:
+    """Labels are non-empty strings without NUL. Periods are allowed (user
+    ids are often e-mail addresses): namespaces are stored as keyed hashes
+    of their parts, never as dotted text."""
     if not namespace and not allow_empty:
         raise InvalidNamespace("a namespace needs at least one label")
     for part in namespace:
-        if not isinstance(part, str) or not part or "." in part or "\x00" in part:
-            raise InvalidNamespace("namespace labels must be non-empty strings without '.' or NUL")
+        if not isinstance(part, str) or not part or "\x00" in part:
+            raise InvalidNamespace("namespace labels must be non-empty strings without NUL")
     if namespace and namespace[0] == "langgraph":
         raise InvalidNamespace("a namespace's root label is reserved for LangGraph")
 
@@ -217,6 +221,7 @@ class TrustStoreBase(BaseStore):
         tenant_template: Sequence[str] | None = DEFAULT_TENANT_TEMPLATE,
         high_stakes: Iterable[str] = DEFAULT_HIGH_STAKES,
         trusted_sources: Iterable[str] = ("admin", "human-review"),
+        shared_writable: Iterable[Sequence[str]] = (),
         guard: Any = None,
         migrations: ValueMigrations | None = None,
         audit: bool = True,
@@ -235,6 +240,7 @@ class TrustStoreBase(BaseStore):
         self.tenant_template = tuple(tenant_template) if tenant_template else None
         self.high_stakes = frozenset(high_stakes)
         self.trusted_sources = frozenset(trusted_sources)
+        self.shared_writable = [tuple(p) for p in shared_writable]
         if guard is None:
             from langgraph_trustmem.store.guard import Guard
 
@@ -250,6 +256,54 @@ class TrustStoreBase(BaseStore):
                 self.retention_rules.append((None, self.ns_hash(target), float(age)))
             else:
                 self.retention_rules.append((self.ladder.rank(target), None, float(age)))
+
+    # -- BaseStore entry points that would refuse '.' in labels ----------------
+
+    @staticmethod
+    def _namespaces_op(prefix: Any, suffix: Any, max_depth: int | None, limit: int, offset: int) -> ListNamespacesOp:
+        conditions = []
+        if prefix:
+            conditions.append(MatchCondition(match_type="prefix", path=tuple(prefix)))
+        if suffix:
+            conditions.append(MatchCondition(match_type="suffix", path=tuple(suffix)))
+        return ListNamespacesOp(match_conditions=tuple(conditions), max_depth=max_depth, limit=limit, offset=offset)
+
+    def get(self, namespace: tuple[str, ...], key: str, *, refresh_ttl: bool | None = None) -> Item | None:
+        return self.batch([GetOp(tuple(namespace), str(key), refresh_ttl)])[0]
+
+    async def aget(self, namespace: tuple[str, ...], key: str, *, refresh_ttl: bool | None = None) -> Item | None:
+        return (await self.abatch([GetOp(tuple(namespace), str(key), refresh_ttl)]))[0]
+
+    def search(
+        self, namespace_prefix: tuple[str, ...], /, *, query: str | None = None, filter: dict | None = None,
+        limit: int = 10, offset: int = 0, refresh_ttl: bool | None = None,
+    ) -> list[SearchItem]:
+        return self.batch([SearchOp(tuple(namespace_prefix), filter, limit, offset, query, refresh_ttl)])[0]
+
+    async def asearch(
+        self, namespace_prefix: tuple[str, ...], /, *, query: str | None = None, filter: dict | None = None,
+        limit: int = 10, offset: int = 0, refresh_ttl: bool | None = None,
+    ) -> list[SearchItem]:
+        op = SearchOp(tuple(namespace_prefix), filter, limit, offset, query, refresh_ttl)
+        return (await self.abatch([op]))[0]
+
+    def delete(self, namespace: tuple[str, ...], key: str) -> None:
+        self.batch([PutOp(tuple(namespace), str(key), None)])
+
+    async def adelete(self, namespace: tuple[str, ...], key: str) -> None:
+        await self.abatch([PutOp(tuple(namespace), str(key), None)])
+
+    def list_namespaces(
+        self, *, prefix: Any = None, suffix: Any = None, max_depth: int | None = None, limit: int = 100,
+        offset: int = 0,
+    ) -> list[tuple[str, ...]]:
+        return self.batch([self._namespaces_op(prefix, suffix, max_depth, limit, offset)])[0]
+
+    async def alist_namespaces(
+        self, *, prefix: Any = None, suffix: Any = None, max_depth: int | None = None, limit: int = 100,
+        offset: int = 0,
+    ) -> list[tuple[str, ...]]:
+        return (await self.abatch([self._namespaces_op(prefix, suffix, max_depth, limit, offset)]))[0]
 
     # -- identifiers -------------------------------------------------------
 
@@ -390,18 +444,23 @@ class TrustStoreBase(BaseStore):
             return None
 
     def _reader_from(self, config: Mapping[str, Any] | None, session_level: str | None) -> Reader:
-        if config is None or not (config.get("configurable") or {}).get("thread_id"):
+        """Who reads. Inside a graph run (any run, with or without a thread),
+        the session's level from the trust checkpointer; without one, the
+        lowest level: a run's own ``configurable.trust`` is a request, and
+        only a trust checkpointer can hold it to a session."""
+        if config is None:
             if self._bound is not None:
                 return Reader(level=self._bound, explicit=True)
             return Reader(level=0)
         conf = config.get("configurable") or {}
-        level = session_level or requested_level(config) or self.ladder.lowest
         user = conf.get("user_id")
+        thread = conf.get("thread_id")
+        node = (config.get("metadata") or {}).get("langgraph_node") or conf.get("langgraph_node") or "graph"
         return Reader(
-            level=self.ladder.rank(level),
+            level=self.ladder.rank(session_level) if session_level else 0,
             user_id=str(user) if user is not None else None,
-            thread_id=str(conf.get("thread_id")),
-            source=f"session:{conf.get('langgraph_node') or 'graph'}",
+            thread_id=str(thread) if thread is not None else None,
+            source=f"session:{node}",
             in_run=True,
             explicit=True,
         )
@@ -415,10 +474,14 @@ class TrustStoreBase(BaseStore):
 
     # -- tenant isolation --------------------------------------------------
 
-    def _confine(self, namespace: tuple[str, ...], reader: Reader, *, exact: bool) -> tuple[str, ...]:
+    def _confine(
+        self, namespace: tuple[str, ...], reader: Reader, *, exact: bool, write: bool = False
+    ) -> tuple[str, ...]:
         """Apply the tenant template inside a run: another user's namespace
         is refused; a prefix broader than the template narrows to the
-        reader's own namespace."""
+        reader's own namespace; shared namespaces (outside the template) are
+        readable, and writable only under a prefix listed in
+        ``shared_writable``."""
         tpl = self.tenant_template
         if not reader.in_run or not tpl or "{user_id}" not in tpl:
             return namespace
@@ -428,6 +491,8 @@ class TrustStoreBase(BaseStore):
             if reader.user_id is None or namespace[pos] != reader.user_id:
                 raise TenantIsolationError("a run may only reach its own user's memories")
             return namespace
+        if write and not any(tuple(namespace[: len(p)]) == p for p in self.shared_writable):
+            raise TenantIsolationError("a run may only write to its own user's memories")
         if not exact and tuple(namespace) == head[: len(namespace)] and len(namespace) >= 1:
             if reader.user_id is None:
                 raise TenantIsolationError("a run without configurable.user_id cannot reach user memories")
@@ -592,10 +657,13 @@ class TrustStoreBase(BaseStore):
             )
 
     def _body(self, op: PutOp, value: dict[str, Any], reader: Reader, source: str | None) -> dict[str, Any]:
+        own = reader.user_id is not None and self.user_in(op.namespace) == reader.user_id
         prov = {
             "writer": source or reader.source,
-            "thread": reader.thread_id,
-            "user": reader.user_id,
+            # identifiers only on the writer's own memories: shared ones would
+            # show them to every tenant, and outlive the writer's erasure
+            "thread": reader.thread_id if own else None,
+            "user": reader.user_id if own else None,
             "at": datetime.now(timezone.utc).isoformat(),
         }
         return {
@@ -622,7 +690,9 @@ class TrustStoreBase(BaseStore):
             "t": tenant.hex() if tenant else "",
             "lv": level,
             "nsp": [h.hex() for h in self.ns_prefixes(row_ns)],
-            "exp": expires if expires is not None else 4.0e9,
+            # expiry is PostgreSQL's to decide (TTL refreshes move it); hits
+            # are re-checked there, so vectors carry no deadline
+            "exp": 4.0e9,
         }
 
     def _ttl_minutes(self, op: PutOp) -> float | None:

@@ -179,7 +179,7 @@ class TrustStore(TrustStoreBase):
         config = self._run_config()
         saver = self._saver_in(config)
         level = None
-        if saver is not None:
+        if saver is not None and (config.get("configurable") or {}).get("thread_id") is not None:
             level = saver.cached_level(config)
             if level is None and (s := saver.session(config)) is not None:
                 level = s.level
@@ -382,7 +382,7 @@ class TrustStore(TrustStoreBase):
         confirmed_by: str | None = None,
     ) -> None:
         validate_namespace(tuple(op.namespace))
-        ns = self._confine(tuple(op.namespace), reader, exact=True)
+        ns = self._confine(tuple(op.namespace), reader, exact=True, write=True)
         op = op._replace(namespace=ns)
         nh, kh = self.ns_hash(ns), self.key_hash(op.key)
         ref = (nh + kh).hex()

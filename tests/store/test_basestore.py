@@ -206,12 +206,20 @@ async def test_ttl_expiry_and_refresh(bstore, root, pg_url, redis_url):
 async def test_invalid_namespaces_are_refused_without_echoing_them(bstore):
     from langgraph.store.base import InvalidNamespaceError
 
-    for bad in [(), ("",), ("a.b",), ("langgraph", "x"), ("ok", "\x00")]:
+    for bad in [(), ("",), ("langgraph", "x"), ("ok", "\x00")]:
         with pytest.raises(InvalidNamespaceError) as err:
             await bstore.aput(bad, "k", {"v": 1})
         for part in bad:
             if part:
                 assert part not in str(err.value)
+
+
+async def test_user_ids_with_periods_are_fine(bstore, root):
+    """Namespaces are stored hashed, not as dotted text: e-mail addresses work."""
+    ns = (root, "ana.silva@example.com")
+    await bstore.aput(ns, "k", {"v": 1})
+    assert (await bstore.aget(ns, "k")).value == {"v": 1}
+    assert await bstore.alist_namespaces(prefix=(root,)) == [ns]
 
 
 def test_supports_ttl_flag():
