@@ -11,6 +11,7 @@ budget is $10M" said in a chat does not become a memory by itself.
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Collection, Sequence
 from typing import Annotated, Any
@@ -30,7 +31,20 @@ from langgraph_trustmem.errors import (
 from langgraph_trustmem.nodes.recall import fill_namespace
 
 HIGH_STAKES = ("authorization", "authorisation", "permissions", "limits", "constraints", "policy")
+# Words that make any category (or key) high-stakes: the model chooses the
+# category, so "budget" or "spending-limits" must not slip past.
+HIGH_STAKES_WORDS = (
+    "auth", "admin", "role", "permission", "access", "limit", "budget", "spend", "quota", "credit",
+    "constraint", "policy", "approv", "allow",
+)
 CONFIRMER = "human-review"
+
+
+def _secret_reply(refusal: SecretRejected) -> str:
+    return (
+        f"Not stored: it contains a secret ({', '.join(refusal.kinds)}). Never store credentials; "
+        "suggest the user keep them in a password manager."
+    )
 
 
 def make_remember_tool(
@@ -46,6 +60,10 @@ def make_remember_tool(
     through ``interrupt()``; resume with ``Command(resume=True)`` (or a dict
     with ``approved``) to store, anything else to drop it."""
     stakes = {c.lower() for c in high_stakes}
+
+    def high(category: str, key: str) -> bool:
+        text = f"{category} {key}"
+        return category in stakes or any(w in text for w in HIGH_STAKES_WORDS)
 
     def remember(
         content: str,
@@ -80,10 +98,7 @@ def make_remember_tool(
         try:
             target.put(ns, mkey, value, source=f"tool:{name}", confirmed_by=confirmed_by)
         except SecretRejected as refusal:
-            return (
-                f"Not stored: it contains a secret ({', '.join(refusal.kinds)}). Never store credentials; "
-                "suggest the user keep them in a password manager."
-            )
+            return _secret_reply(refusal)
         except ConfirmationRequired:
             return "Not stored: this fact needs confirmation by a trusted person first."
         except OverwriteRefused:

@@ -38,6 +38,7 @@ from langgraph_trustmem.store import sql
 from langgraph_trustmem.store.base import Reader, Row, TrustStoreBase, validate_namespace
 from langgraph_trustmem.store.plan import (
     ERASURE_STEPS,
+    RERUN_STEPS,
     Statements,
     delete_ops,
     erase_memories_ops,
@@ -516,11 +517,12 @@ class AsyncTrustStore(TrustStoreBase):
         tenant = self.user_key(user_id)
         receipt_id, removed = await self._run(erasure_start_ops(tenant))
         for step in ERASURE_STEPS:
-            if step in removed:
+            if step in removed and step not in RERUN_STEPS:
                 continue
             if step == "memories":
                 removed[step] = await self._run(erase_memories_ops(receipt_id, tenant))
                 continue
+            before = removed.get(step, 0)
             if step == "vectors":
                 removed[step] = (
                     await self.vectors.adelete_tenant(tenant.hex()) if self.vectors is not None else 0
@@ -529,6 +531,7 @@ class AsyncTrustStore(TrustStoreBase):
                 removed[step] = await self.cache.drop_tenant(tenant) if self.cache else 0
             elif step == "threads":
                 removed[step] = await checkpointer.aforget_user(user_id) if checkpointer is not None else 0
+            removed[step] += before
             await self._run(erasure_step_ops(receipt_id, step, removed[step]))
         receipt = await self._run(erasure_finish_ops(receipt_id))
         await self._audit(

@@ -5,7 +5,9 @@ more with their place); key names carry keyed hashes only. Rows are dropped
 on write and delete; a write to a tenant bumps that tenant's generation, so
 earlier search results stop being served; erasure deletes every key the
 tenant ever cached (tracked in a per-tenant set), so nothing of an erased
-user lingers until a TTL.
+user lingers until a TTL. An invalidated row leaves a short tombstone and
+rows are cached only where none is, so a read that fetched a row just
+before a write or an erasure cannot put the old row back.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ import ormsgpack
 from langgraph_trustmem.crypto import KeyRing, aad
 
 SHARED = "_"
+TOMBSTONE = b"-"
+TOMBSTONE_MS = 5000  # longer than any read that could race a write
 
 
 def _ts(v: datetime | None) -> str | None:
@@ -88,11 +92,7 @@ class RowCache:
         if not refs:
             return {}
         blobs = self.client.mget([self.codec.row_key(r) for r in refs])
-        out = {}
-        for ref, blob in zip(refs, blobs):
-            if blob is not None:
-                out[ref] = self.codec.unpack_row(ref, blob)
-        return out
+        return {ref: self.codec.unpack_row(ref, b) for ref, b in zip(refs, blobs) if b not in (None, TOMBSTONE)}
 
     def put_rows(self, rows: dict[str, tuple]) -> None:
         if not rows:
@@ -100,9 +100,8 @@ class RowCache:
         pipe = self.client.pipeline(transaction=False)
         for ref, r in rows.items():
             key = self.codec.row_key(ref)
-            pipe.set(key, self.codec.pack_row(ref, r), px=self.ttl)
-            tenant = r[9]
-            pipe.sadd(self.codec.tenant_set(tenant), key)
+            pipe.set(key, self.codec.pack_row(ref, r), px=self.ttl, nx=True)
+            pipe.sadd(self.codec.tenant_set(r[9]), key)
         pipe.execute()
 
     def generations(self, tenant: bytes | None) -> tuple[int, int]:
@@ -124,7 +123,7 @@ class RowCache:
     def invalidate(self, refs: Sequence[str], tenants: Sequence[bytes | None]) -> None:
         pipe = self.client.pipeline(transaction=False)
         for ref in refs:
-            pipe.delete(self.codec.row_key(ref))
+            pipe.set(self.codec.row_key(ref), TOMBSTONE, px=TOMBSTONE_MS)
         for t in set(tenants):
             pipe.incr(self.codec.gen_key(t))
         pipe.execute()
@@ -152,7 +151,7 @@ class AsyncRowCache:
         if not refs:
             return {}
         blobs = await self.client.mget([self.codec.row_key(r) for r in refs])
-        return {ref: self.codec.unpack_row(ref, b) for ref, b in zip(refs, blobs) if b is not None}
+        return {ref: self.codec.unpack_row(ref, b) for ref, b in zip(refs, blobs) if b not in (None, TOMBSTONE)}
 
     async def put_rows(self, rows: dict[str, tuple]) -> None:
         if not rows:
@@ -160,7 +159,7 @@ class AsyncRowCache:
         pipe = self.client.pipeline(transaction=False)
         for ref, r in rows.items():
             key = self.codec.row_key(ref)
-            pipe.set(key, self.codec.pack_row(ref, r), px=self.ttl)
+            pipe.set(key, self.codec.pack_row(ref, r), px=self.ttl, nx=True)
             pipe.sadd(self.codec.tenant_set(r[9]), key)
         await pipe.execute()
 
@@ -185,7 +184,7 @@ class AsyncRowCache:
     async def invalidate(self, refs: Sequence[str], tenants: Sequence[bytes | None]) -> None:
         pipe = self.client.pipeline(transaction=False)
         for ref in refs:
-            pipe.delete(self.codec.row_key(ref))
+            pipe.set(self.codec.row_key(ref), TOMBSTONE, px=TOMBSTONE_MS)
         for t in set(tenants):
             pipe.incr(self.codec.gen_key(t))
         await pipe.execute()

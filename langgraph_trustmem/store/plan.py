@@ -19,8 +19,12 @@ if TYPE_CHECKING:
 
 Statements = Generator[tuple[str, Any, bool], list[tuple], Any]
 
-# Erasure order: derived copies first, the system of record, then sessions.
-ERASURE_STEPS = ("vectors", "cache", "memories", "threads")
+# Erasure order: the system of record first (nothing can be read back into
+# a cache from it afterwards), then the derived copies, then sessions. The
+# derived steps run again on a resumed erasure: they are idempotent, and a
+# read between a crash and the resume may have refilled a cache.
+ERASURE_STEPS = ("memories", "vectors", "cache", "threads")
+RERUN_STEPS = frozenset({"vectors", "cache"})
 
 
 def search_params(store: TrustStoreBase, prefix: tuple[str, ...], reader: Reader) -> dict[str, Any]:

@@ -39,6 +39,7 @@ from langgraph_trustmem.store import sql
 from langgraph_trustmem.store.base import Reader, Row, TrustStoreBase, validate_namespace
 from langgraph_trustmem.store.plan import (
     ERASURE_STEPS,
+    RERUN_STEPS,
     Statements,
     delete_ops,
     erase_memories_ops,
@@ -519,17 +520,19 @@ class TrustStore(TrustStoreBase):
         tenant = self.user_key(user_id)
         receipt_id, removed = self._run(erasure_start_ops(tenant))
         for step in ERASURE_STEPS:
-            if step in removed:
+            if step in removed and step not in RERUN_STEPS:
                 continue
             if step == "memories":
                 removed[step] = self._run(erase_memories_ops(receipt_id, tenant))
                 continue
+            before = removed.get(step, 0)
             if step == "vectors":
                 removed[step] = self.vectors.delete_tenant(tenant.hex()) if self.vectors is not None else 0
             elif step == "cache":
                 removed[step] = self.cache.drop_tenant(tenant) if self.cache else 0
             elif step == "threads":
                 removed[step] = checkpointer.forget_user(user_id) if checkpointer is not None else 0
+            removed[step] += before
             self._run(erasure_step_ops(receipt_id, step, removed[step]))
         receipt = self._run(erasure_finish_ops(receipt_id))
         self._audit(

@@ -233,3 +233,71 @@ def test_secrets_are_refused_with_their_kind_and_nothing_is_stored(store, user, 
     assert secret not in str(err.value) and err.value.kinds
     assert top.get(("memories", user), "creds") is None
     assert [r[2] for r in store.audit_trail(("memories", user), "creds")] == ["refused"]
+
+
+def test_a_degrade_before_the_first_checkpoint_is_not_lost(store, saver, user):
+    """durability="exit" stores nothing until the run ends: the gate's degrade
+    comes first and must still hold, for the saver and for the store."""
+    store.bound("personal").put(("memories", user), "airport", {"text": AIRPORT})
+    seen = []
+
+    def node(state, config):
+        seen.append(get_store().get(("memories", user), "airport"))
+        return {}
+
+    b = StateGraph(MessagesState)
+    b.add_node("gate", make_trust_gate())
+    b.add_node("node", node)
+    b.add_edge(START, "gate")
+    b.add_edge("gate", "node")
+    graph = b.compile(checkpointer=saver, store=store)
+    thread = str(uuid.uuid4())
+    email = label(HumanMessage("FWD: click here"), "public", source="email")
+    graph.invoke({"messages": [label(HumanMessage("hi"), "personal"), email]},
+                 {"configurable": {"thread_id": thread, "user_id": user, "trust": "personal"}}, durability="exit")
+    assert seen == [None]
+    assert saver.session({"configurable": {"thread_id": thread}}).level == "public"
+
+
+def test_runs_without_a_thread_are_confined_and_read_at_the_lowest_level(seeded, user):
+    other = f"{user}-x"
+    seeded.bound("sensitive").put(("memories", other), "theirs", {"text": "theirs"}, level="public")
+    box: dict = {}
+
+    def node(state, config):
+        s = get_store()
+        box["own"] = s.get(("memories", user), "airport")  # personal: above a run with no trust checkpointer
+        box["food"] = s.get(("memories", user), "food")
+        try:
+            s.get(("memories", other), "theirs")
+            box["cross"] = "read"
+        except TenantIsolationError:
+            box["cross"] = "refused"
+        return {}
+
+    b = StateGraph(MessagesState)
+    b.add_node("node", node)
+    b.add_edge(START, "node")
+    b.compile(store=seeded).invoke({"messages": []}, {"configurable": {"user_id": user, "trust": "sensitive"}})
+    assert box == {"own": None, "food": box["food"], "cross": "refused"} and box["food"] is not None
+
+
+def test_runs_write_to_shared_namespaces_only_where_allowed(pg_url, key, store_schema, saver, user):
+    from langgraph_trustmem.store import TrustStore
+
+    with TrustStore.from_conn_string(pg_url, key=key, shared_writable=[("shared", "notes")]) as store:
+        def writes(s):
+            out = {}
+            for ns in (("shared", "faq"), ("shared", "notes")):
+                try:
+                    s.put(ns, f"k-{user}", {"text": "x"}, level="public")
+                    out[ns[1]] = "written"
+                except TenantIsolationError:
+                    out[ns[1]] = "refused"
+            return out
+
+        graph, box = run_node(saver, store, writes)
+        graph.invoke({"messages": []}, {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": user, "trust": "personal"}})
+        assert box["out"] == {"faq": "refused", "notes": "written"}
+        prov = store.bound("public").get(("shared", "notes"), f"k-{user}").provenance
+        assert prov["user"] is None and prov["thread"] is None  # no identifiers on shared memories
