@@ -83,11 +83,12 @@ def _pseudonymous(salt: bytes | None, e: AuditEvent) -> AuditEvent:
     )
 
 
-def append_ops(keyring: KeyRing, events: Sequence[AuditEvent]) -> Statements:
-    """Append events in one transaction, chained to the current head."""
+def append_ops(keyring: KeyRing, events: Sequence[AuditEvent], salts: dict[bytes, bytes] | None = None) -> Statements:
+    """Append events in one transaction, chained to the current head, in one
+    multi-row insert. ``salts`` caches users' salts across calls."""
     if not events:
         return 0
-    salts: dict[bytes, bytes] = {}
+    salts = salts if salts is not None else {}
     for e in events:
         if e.tenant is not None and e.tenant not in salts:
             salts[e.tenant] = yield from _salt_ops(keyring, e.tenant)
@@ -95,15 +96,15 @@ def append_ops(keyring: KeyRing, events: Sequence[AuditEvent]) -> Statements:
     yield sql.AUDIT_LOCK_SQL, (), False
     head = yield sql.AUDIT_HEAD_SQL, (), True
     seq, prev = (head[0][0], bytes(head[0][1])) if head else (0, GENESIS)
+    cols: dict[str, list[Any]] = {k: [] for k in ("seq", "at", "action", "actor", "session", "tenant", "item",
+                                                   "level", "detail", "prev", "hash")}
     for e in events:
         seq += 1
         h = link(keyring, prev, seq, e)
-        yield (
-            sql.AUDIT_INSERT_SQL,
-            (seq, e.at, e.action, e.actor, e.session, e.tenant, e.item, e.level, e.detail, prev, h),
-            False,
-        )
+        for k, v in zip(cols, (seq, e.at, e.action, e.actor, e.session, e.tenant, e.item, e.level, e.detail, prev, h)):
+            cols[k].append(v)
         prev = h
+    yield sql.AUDIT_INSERT_MANY_SQL, cols, False
     return len(events)
 
 

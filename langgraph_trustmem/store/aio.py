@@ -189,7 +189,7 @@ class AsyncTrustStore(TrustStoreBase):
 
     async def _audit(self, events: list[AuditEvent]) -> None:
         if self.audit_enabled and events:
-            await self._run(append_ops(self.keyring, events))
+            await self._run(append_ops(self.keyring, events, self._salts))
 
     # -- BaseStore -----------------------------------------------------------
 
@@ -515,6 +515,7 @@ class AsyncTrustStore(TrustStoreBase):
         """Erase a user's memories (and, given an async checkpointer, their
         threads) from every tier, resumably; returns the receipt."""
         tenant = self.user_key(user_id)
+        self._salts.pop(tenant, None)
         receipt_id, removed = await self._run(erasure_start_ops(tenant))
         for step in ERASURE_STEPS:
             if step in removed and step not in RERUN_STEPS:

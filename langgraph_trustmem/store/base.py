@@ -248,6 +248,7 @@ class TrustStoreBase(BaseStore):
         self.guard = guard
         self.migrations = migrations or ValueMigrations()
         self.audit_enabled = audit
+        self._salts: dict[bytes, bytes] = {}  # users' audit salts, cached (erasure drops them)
         self._bound: int | None = None
         # retention: {level name: seconds} or {namespace prefix tuple: seconds}
         self.retention_rules: list[tuple[int | None, bytes | None, float]] = []

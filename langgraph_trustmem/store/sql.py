@@ -205,9 +205,11 @@ SUBJECT_DELETE_SQL = "DELETE FROM trustmem_subjects WHERE subject = %s"
 # Audit: one chain, appended under an advisory lock so links never fork.
 AUDIT_LOCK_SQL = "SELECT pg_advisory_xact_lock(7239114503)"
 AUDIT_HEAD_SQL = "SELECT seq, hash FROM trustmem_audit ORDER BY seq DESC LIMIT 1"
-AUDIT_INSERT_SQL = """
+AUDIT_INSERT_MANY_SQL = """
 INSERT INTO trustmem_audit (seq, at, action, actor, session, tenant, item, level, detail, prev_hash, hash)
-VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
+SELECT * FROM unnest(%(seq)s::bigint[], %(at)s::timestamptz[], %(action)s::text[], %(actor)s::text[],
+    %(session)s::bytea[], %(tenant)s::bytea[], %(item)s::bytea[], %(level)s::smallint[], %(detail)s::text[],
+    %(prev)s::bytea[], %(hash)s::bytea[])
 """
 AUDIT_TRAIL_SQL = """
 SELECT seq, at, action, actor, level, detail FROM trustmem_audit WHERE item = %s ORDER BY seq LIMIT %s

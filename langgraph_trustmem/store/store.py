@@ -188,7 +188,7 @@ class TrustStore(TrustStoreBase):
 
     def _audit(self, events: list[AuditEvent]) -> None:
         if self.audit_enabled and events:
-            self._run(append_ops(self.keyring, events))
+            self._run(append_ops(self.keyring, events, self._salts))
 
     # -- BaseStore -----------------------------------------------------------
 
@@ -518,6 +518,7 @@ class TrustStore(TrustStoreBase):
         stopped; calling it again is harmless. Returns the receipt: what each
         tier removed, under an id that names no one."""
         tenant = self.user_key(user_id)
+        self._salts.pop(tenant, None)
         receipt_id, removed = self._run(erasure_start_ops(tenant))
         for step in ERASURE_STEPS:
             if step in removed and step not in RERUN_STEPS:
