@@ -14,10 +14,10 @@ fork the chain.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
 import hashlib
 import hmac
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any
@@ -25,10 +25,10 @@ from typing import Any
 import orjson
 
 from langgraph_trustmem.crypto import KeyRing, aad
+from langgraph_trustmem.pg import Statements
 from langgraph_trustmem.store import sql
 
 GENESIS = b"\x00" * 32
-Statements = Generator[tuple[str, Any, bool], list[tuple], Any]
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,9 @@ def _pseudonymous(salt: bytes | None, e: AuditEvent) -> AuditEvent:
     )
 
 
-def append_ops(keyring: KeyRing, events: Sequence[AuditEvent], salts: dict[bytes, bytes] | None = None) -> Statements:
+def append_ops(
+    keyring: KeyRing, events: Sequence[AuditEvent], salts: dict[bytes, bytes] | None = None
+) -> Statements:
     """Append events in one transaction, chained to the current head, in one
     multi-row insert. ``salts`` caches users' salts across calls."""
     if not events:
@@ -96,12 +98,28 @@ def append_ops(keyring: KeyRing, events: Sequence[AuditEvent], salts: dict[bytes
     yield sql.AUDIT_LOCK_SQL, (), False
     head = yield sql.AUDIT_HEAD_SQL, (), True
     seq, prev = (head[0][0], bytes(head[0][1])) if head else (0, GENESIS)
-    cols: dict[str, list[Any]] = {k: [] for k in ("seq", "at", "action", "actor", "session", "tenant", "item",
-                                                   "level", "detail", "prev", "hash")}
+    cols: dict[str, list[Any]] = {
+        k: []
+        for k in (
+            "seq",
+            "at",
+            "action",
+            "actor",
+            "session",
+            "tenant",
+            "item",
+            "level",
+            "detail",
+            "prev",
+            "hash",
+        )
+    }
     for e in events:
         seq += 1
         h = link(keyring, prev, seq, e)
-        for k, v in zip(cols, (seq, e.at, e.action, e.actor, e.session, e.tenant, e.item, e.level, e.detail, prev, h)):
+        for k, v in zip(
+            cols, (seq, e.at, e.action, e.actor, e.session, e.tenant, e.item, e.level, e.detail, prev, h)
+        ):
             cols[k].append(v)
         prev = h
     yield sql.AUDIT_INSERT_MANY_SQL, cols, False

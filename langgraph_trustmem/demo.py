@@ -14,10 +14,10 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
-from langchain_core.tools import tool
 from langchain_core.outputs import ChatGeneration, ChatResult
-from pydantic import Field
+from langchain_core.tools import tool
 from langgraph.graph import START, MessagesState, StateGraph
+from pydantic import Field
 
 from langgraph_trustmem.errors import TrustEscalationError
 from langgraph_trustmem.nodes.gate import make_trust_gate

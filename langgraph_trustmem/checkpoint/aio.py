@@ -21,7 +21,7 @@ from langgraph.checkpoint.base import (
     CheckpointTuple,
     get_checkpoint_id,
 )
-from psycopg import AsyncConnection, AsyncCursor
+from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from langgraph_trustmem.checkpoint import sql
@@ -31,21 +31,19 @@ from langgraph_trustmem.checkpoint.base import (
     Retention,
     Session,
     SessionState,
-    Statements,
     TrustSaverBase,
     _thread_id,
 )
 from langgraph_trustmem.checkpoint.hot import AsyncRedisHotTier, LocalHotTier, NullHotTier
-from langgraph_trustmem.checkpoint.saver import CONNECTION_KWARGS
 from langgraph_trustmem.config import resolve_keyring, resolve_ladder
 from langgraph_trustmem.crypto import KeyRing
+from langgraph_trustmem.pg import CONNECTION_KWARGS, AsyncPgClient, migrate_ops
 from langgraph_trustmem.trust import Ladder
-
 
 log = logging.getLogger(__name__)
 
 
-class AsyncTrustCheckpointSaver(TrustSaverBase):
+class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
     """Async LangGraph checkpointer with the same guarantees as
     :class:`~langgraph_trustmem.TrustCheckpointSaver`."""
 
@@ -106,47 +104,9 @@ class AsyncTrustCheckpointSaver(TrustSaverBase):
 
     # -- plumbing ----------------------------------------------------------
 
-    @asynccontextmanager
-    async def _cursor(self, *, transaction: bool = False) -> AsyncIterator[AsyncCursor]:
-        if isinstance(self.conn, AsyncConnectionPool):
-            async with self.conn.connection() as conn, self._in(conn, transaction) as cur:
-                yield cur
-        else:
-            async with self.lock, self._in(self.conn, transaction) as cur:
-                yield cur
-
-    @staticmethod
-    @asynccontextmanager
-    async def _in(conn: AsyncConnection, transaction: bool) -> AsyncIterator[AsyncCursor]:
-        if transaction:
-            async with conn.transaction(), conn.cursor() as cur:
-                yield cur
-        else:
-            async with conn.cursor() as cur:
-                yield cur
-
-    async def _run(self, ops: Statements) -> Any:
-        """Run a multi-statement operation in one transaction."""
-        async with self._cursor(transaction=True) as cur:
-            try:
-                query, params, fetch = next(ops)
-                while True:
-                    await cur.execute(query, params, prepare=False)
-                    query, params, fetch = ops.send(await cur.fetchall() if fetch else [])
-            except StopIteration as done:
-                return done.value
-
     async def setup(self) -> None:
         """Create or upgrade the schema (safe to call from many processes)."""
-        async with self._cursor(transaction=True) as cur:
-            await cur.execute(sql.MIGRATION_LOCK_SQL)
-            await cur.execute(sql.MIGRATIONS[0])
-            row = await (await cur.execute(sql.SELECT_MIGRATION_SQL)).fetchone()
-            version = -1 if row is None else row[0]
-            for v, migration in enumerate(sql.MIGRATIONS):
-                if v > version:
-                    await cur.execute(migration)
-                    await cur.execute(sql.INSERT_MIGRATION_SQL, (v,))
+        await self._run(migrate_ops(sql))
 
     # -- reading -----------------------------------------------------------
 

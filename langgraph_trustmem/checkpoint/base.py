@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import random
 import threading
-from collections.abc import Generator, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -36,17 +36,17 @@ from langgraph_trustmem.crypto import KeyRing, aad
 from langgraph_trustmem.errors import (
     BranchAccessDenied,
     ContentAboveLevel,
-    StaleBranch,
-    ThreadExists,
     SessionTerminated,
+    StaleBranch,
     TamperedDataError,
+    ThreadExists,
     TrustEscalationError,
 )
+from langgraph_trustmem.pg import Statements
 from langgraph_trustmem.trust import DEFAULT_LADDER, Ladder, content_rank, requested_level
 
 log = logging.getLogger(__name__)
 
-Statements = Generator[tuple[str, Any, bool], list[tuple], Any]
 
 ACTIVE = "active"
 TERMINATED = "terminated"

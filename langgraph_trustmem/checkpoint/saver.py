@@ -21,7 +21,7 @@ from langgraph.checkpoint.base import (
     CheckpointTuple,
     get_checkpoint_id,
 )
-from psycopg import Connection, Cursor
+from psycopg import Connection
 from psycopg_pool import ConnectionPool
 
 from langgraph_trustmem.checkpoint import sql
@@ -31,21 +31,19 @@ from langgraph_trustmem.checkpoint.base import (
     Retention,
     Session,
     SessionState,
-    Statements,
     TrustSaverBase,
     _thread_id,
 )
 from langgraph_trustmem.checkpoint.hot import LocalHotTier, NullHotTier, RedisHotTier
 from langgraph_trustmem.config import resolve_keyring, resolve_ladder
 from langgraph_trustmem.crypto import KeyRing
+from langgraph_trustmem.pg import CONNECTION_KWARGS, PgClient, migrate_ops
 from langgraph_trustmem.trust import Ladder
 
 log = logging.getLogger(__name__)
 
-CONNECTION_KWARGS = {"autocommit": True, "prepare_threshold": 5}
 
-
-class TrustCheckpointSaver(TrustSaverBase):
+class TrustCheckpointSaver(PgClient, TrustSaverBase):
     """A LangGraph checkpointer that encrypts everything it writes, keeps a
     hot copy of each thread's latest checkpoint and forks a thread when its
     session's trust degrades.
@@ -113,46 +111,9 @@ class TrustCheckpointSaver(TrustSaverBase):
 
     # -- plumbing ----------------------------------------------------------
 
-    @contextmanager
-    def _cursor(self, *, transaction: bool = False) -> Iterator[Cursor]:
-        if isinstance(self.conn, ConnectionPool):
-            with self.conn.connection() as conn:
-                yield from self._in(conn, transaction)
-        else:
-            with self.lock:
-                yield from self._in(self.conn, transaction)
-
-    @staticmethod
-    def _in(conn: Connection, transaction: bool) -> Iterator[Cursor]:
-        if transaction:
-            with conn.transaction(), conn.cursor() as cur:
-                yield cur
-        else:
-            with conn.cursor() as cur:
-                yield cur
-
-    def _run(self, ops: Statements) -> Any:
-        """Run a multi-statement operation in one transaction."""
-        with self._cursor(transaction=True) as cur:
-            try:
-                query, params, fetch = next(ops)
-                while True:
-                    cur.execute(query, params, prepare=False)
-                    query, params, fetch = ops.send(cur.fetchall() if fetch else [])
-            except StopIteration as done:
-                return done.value
-
     def setup(self) -> None:
         """Create or upgrade the schema (safe to call from many processes)."""
-        with self._cursor(transaction=True) as cur:
-            cur.execute(sql.MIGRATION_LOCK_SQL)
-            cur.execute(sql.MIGRATIONS[0])
-            row = cur.execute(sql.SELECT_MIGRATION_SQL).fetchone()
-            version = -1 if row is None else row[0]
-            for v, migration in enumerate(sql.MIGRATIONS):
-                if v > version:
-                    cur.execute(migration)
-                    cur.execute(sql.INSERT_MIGRATION_SQL, (v,))
+        self._run(migrate_ops(sql))
 
     # -- reading -----------------------------------------------------------
 

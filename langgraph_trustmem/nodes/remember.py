@@ -11,7 +11,6 @@ budget is $10M" said in a chat does not become a memory by itself.
 
 from __future__ import annotations
 
-import re
 import uuid
 from collections.abc import Collection, Sequence
 from typing import Annotated, Any
@@ -34,8 +33,20 @@ HIGH_STAKES = ("authorization", "authorisation", "permissions", "limits", "const
 # Words that make any category (or key) high-stakes: the model chooses the
 # category, so "budget" or "spending-limits" must not slip past.
 HIGH_STAKES_WORDS = (
-    "auth", "admin", "role", "permission", "access", "limit", "budget", "spend", "quota", "credit",
-    "constraint", "policy", "approv", "allow",
+    "auth",
+    "admin",
+    "role",
+    "permission",
+    "access",
+    "limit",
+    "budget",
+    "spend",
+    "quota",
+    "credit",
+    "constraint",
+    "policy",
+    "approv",
+    "allow",
 )
 CONFIRMER = "human-review"
 

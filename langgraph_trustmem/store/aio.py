@@ -27,19 +27,19 @@ from langgraph.store.base import (
     SearchOp,
     TTLConfig,
 )
-from psycopg import AsyncConnection, AsyncCursor
+from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from langgraph_trustmem.audit import AuditEvent, AuditReport, append_ops, trail_ops, verify_ops
 from langgraph_trustmem.config import resolve_keyring, resolve_ladder
 from langgraph_trustmem.crypto import KeyRing
 from langgraph_trustmem.errors import SecretRejected, TrustViolation
+from langgraph_trustmem.pg import CONNECTION_KWARGS, AsyncPgClient, migrate_ops
 from langgraph_trustmem.store import sql
 from langgraph_trustmem.store.base import Reader, Row, TrustStoreBase, validate_namespace
 from langgraph_trustmem.store.plan import (
     ERASURE_STEPS,
     RERUN_STEPS,
-    Statements,
     delete_ops,
     erase_memories_ops,
     erasure_finish_ops,
@@ -53,14 +53,13 @@ from langgraph_trustmem.store.plan import (
     select_hits,
     sweep_ops,
 )
-from langgraph_trustmem.store.store import CONNECTION_KWARGS
 from langgraph_trustmem.store.vectors import VectorIndex
 from langgraph_trustmem.trust import Ladder
 
 log = logging.getLogger(__name__)
 
 
-class AsyncTrustStore(TrustStoreBase):
+class AsyncTrustStore(AsyncPgClient, TrustStoreBase):
     """Async :class:`~langgraph_trustmem.store.TrustStore`: the same
     guarantees with asyncio I/O."""
 
@@ -128,50 +127,9 @@ class AsyncTrustStore(TrustStoreBase):
 
     # -- plumbing ----------------------------------------------------------
 
-    @asynccontextmanager
-    async def _cursor(self, *, transaction: bool = False) -> AsyncIterator[AsyncCursor]:
-        if isinstance(self.conn, AsyncConnectionPool):
-            async with self.conn.connection() as conn, self._in(conn, transaction) as cur:
-                yield cur
-        else:
-            async with self.lock, self._in(self.conn, transaction) as cur:
-                yield cur
-
-    @staticmethod
-    @asynccontextmanager
-    async def _in(conn: AsyncConnection, transaction: bool) -> AsyncIterator[AsyncCursor]:
-        if transaction:
-            async with conn.transaction(), conn.cursor() as cur:
-                yield cur
-        else:
-            async with conn.cursor() as cur:
-                yield cur
-
-    async def _run(self, ops: Statements) -> Any:
-        async with self._cursor(transaction=True) as cur:
-            try:
-                query, params, fetch = next(ops)
-                while True:
-                    await cur.execute(query, params, prepare=False)
-                    query, params, fetch = ops.send(await cur.fetchall() if fetch else [])
-            except StopIteration as done:
-                return done.value
-
-    async def _fetch(self, query: str, params: Any) -> list[tuple]:
-        async with self._cursor() as cur:
-            return await (await cur.execute(query, params, binary=True)).fetchall()
-
     async def setup(self) -> None:
         """Create or upgrade the schema, and the vector collection."""
-        async with self._cursor(transaction=True) as cur:
-            await cur.execute(sql.MIGRATION_LOCK_SQL)
-            await cur.execute(sql.MIGRATIONS[0])
-            row = await (await cur.execute(sql.SELECT_MIGRATION_SQL)).fetchone()
-            version = -1 if row is None else row[0]
-            for v, migration in enumerate(sql.MIGRATIONS):
-                if v > version:
-                    await cur.execute(migration)
-                    await cur.execute(sql.INSERT_MIGRATION_SQL, (v,))
+        await self._run(migrate_ops(sql))
         if self.vectors is not None and self.index_config is not None:
             await self.vectors.asetup(int(self.index_config["dims"]))
 

@@ -38,7 +38,7 @@ from langgraph_trustmem.errors import (
     TrustEscalationError,
     TrustMemError,
 )
-from langgraph_trustmem.trust import DEFAULT_LADDER, Label, Ladder, requested_level
+from langgraph_trustmem.trust import DEFAULT_LADDER, Label, Ladder
 
 CONFIG_KEY_CHECKPOINTER = "__pregel_checkpointer"
 DEFAULT_TENANT_TEMPLATE = ("memories", "{user_id}")
@@ -261,29 +261,49 @@ class TrustStoreBase(BaseStore):
     # -- BaseStore entry points that would refuse '.' in labels ----------------
 
     @staticmethod
-    def _namespaces_op(prefix: Any, suffix: Any, max_depth: int | None, limit: int, offset: int) -> ListNamespacesOp:
+    def _namespaces_op(
+        prefix: Any, suffix: Any, max_depth: int | None, limit: int, offset: int
+    ) -> ListNamespacesOp:
         conditions = []
         if prefix:
             conditions.append(MatchCondition(match_type="prefix", path=tuple(prefix)))
         if suffix:
             conditions.append(MatchCondition(match_type="suffix", path=tuple(suffix)))
-        return ListNamespacesOp(match_conditions=tuple(conditions), max_depth=max_depth, limit=limit, offset=offset)
+        return ListNamespacesOp(
+            match_conditions=tuple(conditions), max_depth=max_depth, limit=limit, offset=offset
+        )
 
     def get(self, namespace: tuple[str, ...], key: str, *, refresh_ttl: bool | None = None) -> Item | None:
         return self.batch([GetOp(tuple(namespace), str(key), refresh_ttl)])[0]
 
-    async def aget(self, namespace: tuple[str, ...], key: str, *, refresh_ttl: bool | None = None) -> Item | None:
+    async def aget(
+        self, namespace: tuple[str, ...], key: str, *, refresh_ttl: bool | None = None
+    ) -> Item | None:
         return (await self.abatch([GetOp(tuple(namespace), str(key), refresh_ttl)]))[0]
 
     def search(
-        self, namespace_prefix: tuple[str, ...], /, *, query: str | None = None, filter: dict | None = None,
-        limit: int = 10, offset: int = 0, refresh_ttl: bool | None = None,
+        self,
+        namespace_prefix: tuple[str, ...],
+        /,
+        *,
+        query: str | None = None,
+        filter: dict | None = None,
+        limit: int = 10,
+        offset: int = 0,
+        refresh_ttl: bool | None = None,
     ) -> list[SearchItem]:
         return self.batch([SearchOp(tuple(namespace_prefix), filter, limit, offset, query, refresh_ttl)])[0]
 
     async def asearch(
-        self, namespace_prefix: tuple[str, ...], /, *, query: str | None = None, filter: dict | None = None,
-        limit: int = 10, offset: int = 0, refresh_ttl: bool | None = None,
+        self,
+        namespace_prefix: tuple[str, ...],
+        /,
+        *,
+        query: str | None = None,
+        filter: dict | None = None,
+        limit: int = 10,
+        offset: int = 0,
+        refresh_ttl: bool | None = None,
     ) -> list[SearchItem]:
         op = SearchOp(tuple(namespace_prefix), filter, limit, offset, query, refresh_ttl)
         return (await self.abatch([op]))[0]
@@ -295,13 +315,23 @@ class TrustStoreBase(BaseStore):
         await self.abatch([PutOp(tuple(namespace), str(key), None)])
 
     def list_namespaces(
-        self, *, prefix: Any = None, suffix: Any = None, max_depth: int | None = None, limit: int = 100,
+        self,
+        *,
+        prefix: Any = None,
+        suffix: Any = None,
+        max_depth: int | None = None,
+        limit: int = 100,
         offset: int = 0,
     ) -> list[tuple[str, ...]]:
         return self.batch([self._namespaces_op(prefix, suffix, max_depth, limit, offset)])[0]
 
     async def alist_namespaces(
-        self, *, prefix: Any = None, suffix: Any = None, max_depth: int | None = None, limit: int = 100,
+        self,
+        *,
+        prefix: Any = None,
+        suffix: Any = None,
+        max_depth: int | None = None,
+        limit: int = 100,
         offset: int = 0,
     ) -> list[tuple[str, ...]]:
         return (await self.abatch([self._namespaces_op(prefix, suffix, max_depth, limit, offset)]))[0]

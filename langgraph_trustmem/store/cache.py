@@ -92,7 +92,9 @@ class RowCache:
         if not refs:
             return {}
         blobs = self.client.mget([self.codec.row_key(r) for r in refs])
-        return {ref: self.codec.unpack_row(ref, b) for ref, b in zip(refs, blobs) if b not in (None, TOMBSTONE)}
+        return {
+            ref: self.codec.unpack_row(ref, b) for ref, b in zip(refs, blobs) if b not in (None, TOMBSTONE)
+        }
 
     def put_rows(self, rows: dict[str, tuple]) -> None:
         if not rows:
@@ -151,7 +153,9 @@ class AsyncRowCache:
         if not refs:
             return {}
         blobs = await self.client.mget([self.codec.row_key(r) for r in refs])
-        return {ref: self.codec.unpack_row(ref, b) for ref, b in zip(refs, blobs) if b not in (None, TOMBSTONE)}
+        return {
+            ref: self.codec.unpack_row(ref, b) for ref, b in zip(refs, blobs) if b not in (None, TOMBSTONE)
+        }
 
     async def put_rows(self, rows: dict[str, tuple]) -> None:
         if not rows:

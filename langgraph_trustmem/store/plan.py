@@ -6,18 +6,18 @@ the pure steps that shape results. One copy of the logic for both twins.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from langgraph.store.base import ListNamespacesOp, PutOp
 
+from langgraph_trustmem.pg import Statements
 from langgraph_trustmem.store import sql
 from langgraph_trustmem.store.base import Reader, Row, matches_filter, namespace_matches
 
 if TYPE_CHECKING:
     from langgraph_trustmem.store.base import TrustStoreBase
 
-Statements = Generator[tuple[str, Any, bool], list[tuple], Any]
 
 # Erasure order: the system of record first (nothing can be read back into
 # a cache from it afterwards), then the derived copies, then sessions. The

@@ -28,19 +28,19 @@ from langgraph.store.base import (
     SearchOp,
     TTLConfig,
 )
-from psycopg import Connection, Cursor
+from psycopg import Connection
 from psycopg_pool import ConnectionPool
 
 from langgraph_trustmem.audit import AuditEvent, AuditReport, append_ops, trail_ops, verify_ops
 from langgraph_trustmem.config import resolve_keyring, resolve_ladder
 from langgraph_trustmem.crypto import KeyRing
 from langgraph_trustmem.errors import SecretRejected, TrustViolation
+from langgraph_trustmem.pg import CONNECTION_KWARGS, PgClient, migrate_ops
 from langgraph_trustmem.store import sql
 from langgraph_trustmem.store.base import Reader, Row, TrustStoreBase, validate_namespace
 from langgraph_trustmem.store.plan import (
     ERASURE_STEPS,
     RERUN_STEPS,
-    Statements,
     delete_ops,
     erase_memories_ops,
     erasure_finish_ops,
@@ -57,10 +57,8 @@ from langgraph_trustmem.store.plan import (
 from langgraph_trustmem.store.vectors import VectorIndex
 from langgraph_trustmem.trust import Ladder
 
-CONNECTION_KWARGS = {"autocommit": True, "prepare_threshold": 5}
 
-
-class TrustStore(TrustStoreBase):
+class TrustStore(PgClient, TrustStoreBase):
     """A LangGraph ``BaseStore`` whose every memory carries a trust label
     and provenance, read only at the reader's level."""
 
@@ -128,49 +126,9 @@ class TrustStore(TrustStoreBase):
 
     # -- plumbing ----------------------------------------------------------
 
-    @contextmanager
-    def _cursor(self, *, transaction: bool = False) -> Iterator[Cursor]:
-        if isinstance(self.conn, ConnectionPool):
-            with self.conn.connection() as conn:
-                yield from self._in(conn, transaction)
-        else:
-            with self.lock:
-                yield from self._in(self.conn, transaction)
-
-    @staticmethod
-    def _in(conn: Connection, transaction: bool) -> Iterator[Cursor]:
-        if transaction:
-            with conn.transaction(), conn.cursor() as cur:
-                yield cur
-        else:
-            with conn.cursor() as cur:
-                yield cur
-
-    def _run(self, ops: Statements) -> Any:
-        with self._cursor(transaction=True) as cur:
-            try:
-                query, params, fetch = next(ops)
-                while True:
-                    cur.execute(query, params, prepare=False)
-                    query, params, fetch = ops.send(cur.fetchall() if fetch else [])
-            except StopIteration as done:
-                return done.value
-
-    def _fetch(self, query: str, params: Any) -> list[tuple]:
-        with self._cursor() as cur:
-            return cur.execute(query, params, binary=True).fetchall()
-
     def setup(self) -> None:
         """Create or upgrade the schema, and the vector collection."""
-        with self._cursor(transaction=True) as cur:
-            cur.execute(sql.MIGRATION_LOCK_SQL)
-            cur.execute(sql.MIGRATIONS[0])
-            row = cur.execute(sql.SELECT_MIGRATION_SQL).fetchone()
-            version = -1 if row is None else row[0]
-            for v, migration in enumerate(sql.MIGRATIONS):
-                if v > version:
-                    cur.execute(migration)
-                    cur.execute(sql.INSERT_MIGRATION_SQL, (v,))
+        self._run(migrate_ops(sql))
         if self.vectors is not None and self.index_config is not None:
             self.vectors.setup(int(self.index_config["dims"]))
 

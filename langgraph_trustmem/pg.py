@@ -1,0 +1,125 @@
+"""A small PostgreSQL helper the savers and stores share: a cursor from a
+connection or a pool, multi-statement operations run in one transaction,
+and append-only schema migrations.
+
+Operations are generators that yield ``(sql, params, fetch)`` and receive
+the fetched rows; :class:`PgClient` and :class:`AsyncPgClient` run them, so
+the sync and async twins share every line of their logic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Generator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from types import ModuleType
+from typing import Any
+
+from psycopg import AsyncConnection, AsyncCursor, Connection, Cursor
+from psycopg_pool import AsyncConnectionPool, ConnectionPool
+
+Statements = Generator[tuple[str, Any, bool], list[tuple], Any]
+
+# Autocommit (transactions are explicit), and server-side prepared
+# statements for the hot queries after a few uses.
+CONNECTION_KWARGS = {"autocommit": True, "prepare_threshold": 5}
+
+
+def migrate_ops(schema: ModuleType) -> Statements:
+    """Apply a schema module's MIGRATIONS past the recorded version, under
+    an advisory lock (safe from many processes at once)."""
+    yield schema.MIGRATION_LOCK_SQL, (), False
+    yield schema.MIGRATIONS[0], (), False
+    rows = yield schema.SELECT_MIGRATION_SQL, (), True
+    version = rows[0][0] if rows else -1
+    for v, migration in enumerate(schema.MIGRATIONS):
+        if v > version:
+            yield migration, (), False
+            yield schema.INSERT_MIGRATION_SQL, (v,), False
+    return len(schema.MIGRATIONS) - 1
+
+
+class PgClient:
+    """Sync plumbing: ``self.conn`` is a Connection (guarded by
+    ``self.lock``) or a ConnectionPool."""
+
+    conn: Connection | ConnectionPool
+    lock: Any
+
+    @contextmanager
+    def _cursor(self, *, transaction: bool = False) -> Iterator[Cursor]:
+        if isinstance(self.conn, ConnectionPool):
+            with self.conn.connection() as conn:
+                yield from self._in(conn, transaction)
+        else:
+            with self.lock:
+                yield from self._in(self.conn, transaction)
+
+    @staticmethod
+    def _in(conn: Connection, transaction: bool) -> Iterator[Cursor]:
+        if transaction:
+            with conn.transaction(), conn.cursor() as cur:
+                yield cur
+        else:
+            with conn.cursor() as cur:
+                yield cur
+
+    def _run(self, ops: Statements) -> Any:
+        """Run a multi-statement operation in one transaction."""
+        with self._cursor(transaction=True) as cur:
+            try:
+                query, params, fetch = next(ops)
+                while True:
+                    cur.execute(query, params, prepare=False)
+                    query, params, fetch = ops.send(cur.fetchall() if fetch else [])
+            except StopIteration as done:
+                return done.value
+
+    def _fetch(self, query: str, params: Any) -> list[tuple]:
+        """One read, rows in binary."""
+        with self._cursor() as cur:
+            return cur.execute(query, params, binary=True).fetchall()
+
+
+class AsyncPgClient:
+    """Async plumbing, the twin of :class:`PgClient`."""
+
+    conn: AsyncConnection | AsyncConnectionPool
+    lock: Any
+
+    @asynccontextmanager
+    async def _cursor(self, *, transaction: bool = False) -> AsyncIterator[AsyncCursor]:
+        if isinstance(self.conn, AsyncConnectionPool):
+            async with self.conn.connection() as conn, self._in(conn, transaction) as cur:
+                yield cur
+        else:
+            async with self.lock, self._in(self.conn, transaction) as cur:
+                yield cur
+
+    @staticmethod
+    @asynccontextmanager
+    async def _in(conn: AsyncConnection, transaction: bool) -> AsyncIterator[AsyncCursor]:
+        if transaction:
+            async with conn.transaction(), conn.cursor() as cur:
+                yield cur
+        else:
+            async with conn.cursor() as cur:
+                yield cur
+
+    async def _run(self, ops: Statements) -> Any:
+        """Run a multi-statement operation in one transaction."""
+        async with self._cursor(transaction=True) as cur:
+            try:
+                query, params, fetch = next(ops)
+                while True:
+                    await cur.execute(query, params, prepare=False)
+                    query, params, fetch = ops.send(await cur.fetchall() if fetch else [])
+            except StopIteration as done:
+                return done.value
+
+    async def _fetch(self, query: str, params: Any) -> list[tuple]:
+        """One read, rows in binary."""
+        async with self._cursor() as cur:
+            return await (await cur.execute(query, params, binary=True)).fetchall()
+
+
+__all__ = ["CONNECTION_KWARGS", "AsyncPgClient", "PgClient", "Statements", "migrate_ops"]
