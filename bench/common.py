@@ -317,7 +317,18 @@ def machine_info(env: Env | None = None) -> dict[str, Any]:
             pkgs[name] = version(name)
         except PackageNotFoundError:
             pkgs[name] = None
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    try:
+        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--", "langgraph_trustmem"],
+                               capture_output=True, text=True).stdout.strip() != ""
+    except OSError:
+        commit, dirty = None, None
     info = {
+        "git_commit": commit,
+        "package_modified_since_commit": dirty,
         "cpu": cpu,
         "cores": os.cpu_count(),
         "memory_gb": mem_gb,

@@ -1,24 +1,33 @@
 """Case 7: what recalled memories cost in model tokens over a 50-turn session.
 
 A user holds the memories below in our store (embedded engine, the packaged
-offline embedder, so similarity is real). Each turn of the scripted session
-recalls the top 5 memories for the user's message (a real ``search``), and
-the two injection policies are simulated on the actual texts:
+offline embedder, so similarity is real). A scripted 50-turn session runs
+through a real graph, ``START -> recall -> model``, on our checkpointer and
+store, twice:
 
-- **inject-once**: a recalled memory is added to the history as a message
-  the first time it is recalled, never again;
-- **re-inject every turn**: the 5 recalled memories are added to the history
-  as messages every turn (a recall node without de-duplication).
+- **inject-once**: the package's recall node (``make_recall_node``, k=5):
+  a memory enters the history once, as a labelled message, and again only
+  if it changed;
+- **re-inject every turn**: a naive recall node that appends the same top 5
+  memories (same text, same labels) as new messages every turn.
 
-Every turn the model receives the whole history, so the memory tokens *sent*
-in a turn are those of every memory message in the history at that turn.
-Tokens are counted with the packaged WordPiece tokenizer on the exact
-message texts. Also reported: memory tokens *added* to the history, and the
-tokens sent by a third policy that puts the 5 recalled memories in the
-system prompt of every call without keeping them in the history.
+The model node counts, with the packaged WordPiece tokenizer, the tokens of
+the memory messages in what it receives each turn (the whole history):
+that sum over the session is the memory tokens *sent to the model*. Also
+reported: memory tokens *added to the history*, and a third policy that
+puts the 5 recalled memories in every call's system prompt without keeping
+them (computed from the naive run's recalls).
+
+Two scripts: a focused session (one task) and a broad one (eight topics).
 """
 
 from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.graph import START, MessagesState, StateGraph
 
 from bench.common import Env, Results, Target, ms_since, now
 from bench.profiles import Profile
@@ -62,7 +71,9 @@ MEMORIES = [
     ("money", "Pays the rent on the first day of each month."),
 ]
 
-TURNS = [
+# A broad session: eight topics in 50 turns (most of the user's memories
+# become relevant at some point).
+BROAD = [
     "Can you help me plan a trip to Rome next month?",
     "What seat should I book on the flight?",
     "Find me a hotel near the centre.",
@@ -116,6 +127,63 @@ TURNS = [
 ]
 
 
+# A focused session: 50 turns on one task (planning a trip to Rome).
+FOCUSED = [
+    "Can you help me plan a trip to Rome next month?",
+    "Which dates would work best for a long weekend?",
+    "What seat should I book on the flight?",
+    "Are there flights later in the morning?",
+    "How much luggage should I take?",
+    "Find me a hotel near the centre.",
+    "I'd prefer somewhere quiet, can you check the rooms?",
+    "Does the hotel have breakfast included?",
+    "Should I take the train from the airport?",
+    "How long is the train ride into the city?",
+    "What restaurants would suit me there?",
+    "I want to try some local food but nothing too spicy.",
+    "What vegetarian dishes are typical in Rome?",
+    "Is fish common on Roman menus?",
+    "Where can I get a good espresso near the hotel?",
+    "Can I fit the trip into my holiday budget?",
+    "How much should I plan for food each day?",
+    "Are museum tickets expensive?",
+    "Which museums should I book in advance?",
+    "Plan the first day of sightseeing.",
+    "Plan the second day with a bit less walking.",
+    "Is there a park where I could go for a run?",
+    "How far is a 10 km route from the hotel?",
+    "Find a jazz concert in Rome during my trip.",
+    "Book two tickets for the concert.",
+    "What should I wear for the evening?",
+    "Any Italian phrases I should practise before the trip?",
+    "How do I ask for a vegetarian menu in Italian?",
+    "Recommend a novel to read on the flight.",
+    "Is a day trip to the coast worth it?",
+    "How would I get to the coast by train?",
+    "Is a boat trip along the coast a good idea?",
+    "What is the weather usually like then?",
+    "Should I pack an umbrella?",
+    "Remind me what I need to pack.",
+    "Pack my medicines for the trip.",
+    "Do I need travel insurance?",
+    "Which card should I use abroad?",
+    "Let's finalise the Rome hotel booking.",
+    "Remind me of my flight preferences for the Rome booking.",
+    "Confirm the train tickets from the airport.",
+    "Make a reservation for dinner on the first evening.",
+    "Pick a restaurant for the last evening with a view.",
+    "What souvenirs could I bring back for the family?",
+    "Plan the trip back to the airport.",
+    "What time should I leave the hotel on the last day?",
+    "Put the whole itinerary in one list.",
+    "Send me the itinerary by email.",
+    "Is there anything I forgot?",
+    "Thanks, that's everything for the trip.",
+]
+
+SCENARIOS = {"focused session": FOCUSED, "broad session": BROAD}
+
+
 def _tokenizer():
     from tokenizers import Tokenizer
 
@@ -127,65 +195,117 @@ def _tokenizer():
     return tok
 
 
-def memory_message(text: str, level: str) -> str:
-    return f"[Memory recalled for this user, level {level}] {text}"
+def _graph(saver: Any, store: Any, recall: Any, seen: list) -> Any:
+    from langgraph_trustmem import label
+
+    def model(state: MessagesState) -> dict:
+        seen.append(list(state["messages"]))
+        return {"messages": [label(AIMessage("Noted."), "personal", source="model")]}
+
+    b = StateGraph(MessagesState)
+    b.add_node("recall", recall)
+    b.add_node("model", model)
+    b.add_edge(START, "recall")
+    b.add_edge("recall", "model")
+    return b.compile(checkpointer=saver, store=store)
+
+
+def naive_recall(store: Any, limit: int = 5) -> Any:
+    """Recall without de-duplication: the top ``limit`` memories appended
+    every turn (the package's message text and labels)."""
+    import uuid
+
+    from langgraph_trustmem import label
+    from langgraph_trustmem.nodes.recall import MEMORY_SOURCE, latest_user_text, memory_text
+
+    def recall(state: MessagesState, config: RunnableConfig) -> dict:
+        query = latest_user_text(state["messages"])
+        user = config["configurable"]["user_id"]
+        hits = store.search(("memories", user), query=query, limit=limit)
+        out = []
+        for item in hits:
+            msg = SystemMessage(f"Memory: {memory_text(item.value)}", id=str(uuid.uuid4()))
+            out.append(label(msg, item.label.level, source=MEMORY_SOURCE))
+        return {"messages": out}
+
+    return recall
+
+
+def _memory_messages(messages: list) -> list:
+    from langgraph_trustmem import label_of
+
+    return [m for m in messages if (lab := label_of(m)) is not None and lab.source == "memory"]
 
 
 async def case_recall(env: Env, prof: Profile, res: Results) -> None:
+    import uuid
+
+    from langgraph_trustmem import TrustCheckpointSaver
+    from langgraph_trustmem.nodes import make_recall_node
     from langgraph_trustmem.store import TrustStore
     from langgraph_trustmem.store.embeddings import default_embeddings
 
-    from bench.store_cases import in_run
-
     case = "7. recall injection"
-    turns = TURNS[: prof.recall_turns]
     emb = default_embeddings()
     tok = _tokenizer()
-    ntok = lambda s: len(tok.encode(s, add_special_tokens=False).ids)  # noqa: E731
+    cache: dict[str, int] = {}
+
+    def ntok(text: str) -> int:
+        if text not in cache:
+            cache[text] = len(tok.encode(text, add_special_tokens=False).ids)
+        return cache[text]
+
     user = "recall-user"
     index = {"dims": emb.dims, "embed": emb, "fields": ["text"]}
-    latencies: list[float] = []
     with TrustStore.from_conn_string(
         env.db("recall_ours"), key=env.key, qdrant=str(env.path("recall-edge") / "shard"), index=index
-    ) as store:
+    ) as store, TrustCheckpointSaver.from_conn_string(env.db("recall_ckpt"), key=env.key, local_hot=True) as saver:
         store.setup()
-        with in_run(user):
-            for i, (topic, text) in enumerate(MEMORIES):
-                store.put(("memories", user), f"mem-{i:03d}", {"text": text, "topic": topic})
-            once_in_history = 0  # memory tokens in the history, inject-once
-            every_in_history = 0  # memory tokens in the history, re-inject every turn
-            injected: set[str] = set()
-            sent_once = sent_every = sent_prompt = 0
-            added_once = added_every = 0
-            for t, message in enumerate(turns):
-                t0 = now()
-                hits = store.search(("memories", user), query=message, limit=5)
-                latencies.append(ms_since(t0))
-                toks = {h.key: ntok(memory_message(h.value["text"], h.label.level)) for h in hits}
-                for h in hits:
-                    if h.key not in injected:
-                        injected.add(h.key)
-                        once_in_history += toks[h.key]
-                        added_once += toks[h.key]
-                every_in_history += sum(toks.values())
-                added_every += sum(toks.values())
-                sent_once += once_in_history
-                sent_every += every_in_history
-                sent_prompt += sum(toks.values())
-    size = f"{len(turns)} turns"
-    op = "memory tokens sent to the model"
-    res.s(case, op, size, "inject-once", unit="tokens").samples.append(sent_once)
-    res.s(case, op, size, "inject-once", unit="tokens").extra.update(
-        {"distinct_memories_recalled": len(injected), "memories_in_store": len(MEMORIES),
-         "recall_search_ms_median": round(sorted(latencies)[len(latencies) // 2], 3)}
-    )
-    res.s(case, op, size, "re-inject every turn", unit="tokens").samples.append(sent_every)
-    res.s(case, op, size, "system prompt every turn", unit="tokens").samples.append(sent_prompt)
-    op2 = "memory tokens added to the history"
-    res.s(case, op2, size, "inject-once", unit="tokens").samples.append(added_once)
-    res.s(case, op2, size, "re-inject every turn", unit="tokens").samples.append(added_every)
-    res.compare(case, op, size, "inject-once", "re-inject every turn",
-                targets=[Target("ratio_max", 0.1, text=">= 10x fewer (ratio <= 0.1)")], primary=True)
-    res.compare(case, op, size, "inject-once", "system prompt every turn")
-    res.compare(case, op2, size, "inject-once", "re-inject every turn")
-    res.note(case, f"{len(injected)} distinct memories recalled out of {len(MEMORIES)} over {len(turns)} turns (k=5)")
+        saver.setup()
+        writer = store.bound("personal")
+        for i, (topic, text) in enumerate(MEMORIES):
+            writer.put(("memories", user), f"mem-{i:03d}", {"text": text, "topic": topic})
+        for scenario, script in SCENARIOS.items():
+            turns = script[: prof.recall_turns]
+            size = f"{scenario}, {len(turns)} turns"
+            sent_by: dict[str, int] = {}
+            added_by: dict[str, int] = {}
+            prompt_tokens = 0
+            distinct = 0
+            latencies: list[float] = []
+            for policy, recall in (("inject-once", make_recall_node(store, limit=5)),
+                                   ("re-inject every turn", naive_recall(store, 5))):
+                seen: list[list] = []
+                graph = _graph(saver, store, recall, seen)
+                config = {"configurable": {"thread_id": f"recall-{uuid.uuid4().hex[:8]}", "user_id": user,
+                                           "trust": "personal"}}
+                before = 0
+                for message in turns:
+                    t0 = now()
+                    graph.invoke({"messages": [HumanMessage(message)]}, config)
+                    latencies.append(ms_since(t0))
+                    mem = _memory_messages(seen[-1])
+                    sent_by[policy] = sent_by.get(policy, 0) + sum(ntok(str(m.content)) for m in mem)
+                    if policy == "re-inject every turn":
+                        prompt_tokens += sum(ntok(str(m.content)) for m in mem[before:])
+                    before = len(mem)
+                final = _memory_messages(graph.get_state(config).values["messages"])
+                added_by[policy] = sum(ntok(str(m.content)) for m in final)
+                if policy == "inject-once":
+                    distinct = len(final)
+            sent, added = "memory tokens sent to the model", "memory tokens added to the history"
+            res.s(case, sent, size, "inject-once", unit="tokens").samples.append(sent_by["inject-once"])
+            res.s(case, sent, size, "inject-once", unit="tokens").extra.update(
+                {"distinct_memories_recalled": distinct, "memories_in_store": len(MEMORIES),
+                 "turn_ms_median": round(sorted(latencies)[len(latencies) // 2], 2)}
+            )
+            res.s(case, sent, size, "re-inject every turn", unit="tokens").samples.append(sent_by["re-inject every turn"])
+            res.s(case, sent, size, "system prompt every turn", unit="tokens").samples.append(prompt_tokens)
+            res.s(case, added, size, "inject-once", unit="tokens").samples.append(added_by["inject-once"])
+            res.s(case, added, size, "re-inject every turn", unit="tokens").samples.append(added_by["re-inject every turn"])
+            res.compare(case, sent, size, "inject-once", "re-inject every turn",
+                        targets=[Target("ratio_max", 0.1, text=">= 10x fewer (ratio <= 0.1)")], primary=True)
+            res.compare(case, sent, size, "inject-once", "system prompt every turn")
+            res.compare(case, added, size, "inject-once", "re-inject every turn")
+            res.note(case, f"{scenario}: {distinct} distinct memories injected out of {len(MEMORIES)} "
+                           f"over {len(turns)} turns (k=5, no score threshold)")

@@ -127,7 +127,13 @@ def row_note(row: dict[str, Any]) -> str:
     if "prepare_s" in o:
         parts.append(f"rows {o['prepare_s'] + o['embed_s'] + o['postgres_s']:.1f}s + vectors {o['vectors_s']:.1f}s")
     if "vectors_s" in o and "prepare_s" not in o:
-        parts.append(f"vectors {o['vectors_s']:.1f}s")
+        parts.append(f"rows (shared) + vectors {o['vectors_s']:.1f}s")
+    if "hnsw_build_s" in s:
+        parts.append(f"stock: batch {s['batch_s']:.1f}s + HNSW build {s['hnsw_build_s']:.1f}s")
+    if "vector_step_ms" in o:
+        parts.append("vector step " + ", ".join(f"{v / 1000:.1f}s" for v in o["vector_step_ms"] if v is not None))
+    if "removed" in o:
+        parts.append("removed " + ", ".join(f"{k} {v}" for k, v in o["removed"].items()))
     return "; ".join(parts)
 
 
@@ -156,43 +162,55 @@ def print_report(report: dict[str, Any], console: Any = None) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    console = console or Console(width=220)
+    console = console or Console(width=200)
     m = report["machine"]
     console.print(
         f"[bold]langgraph-trustmem benchmarks[/bold] — profile {report['profile']}, {report['duration_s']} s, "
-        f"{m['cpu']} ({m['cores']} cores, {m['memory_gb']} GB), Python {m['python']}, PostgreSQL {m.get('postgres')}"
+        f"{m['cpu']} ({m['cores']} cores, {m['memory_gb']} GB), Python {m['python']}, PostgreSQL {m.get('postgres')}, "
+        f"commit {(m.get('git_commit') or '?')[:10]}{' (package modified)' if m.get('package_modified_since_commit') else ''}"
     )
-    table = Table(show_lines=False, header_style="bold")
-    for col, just in (("case", "left"), ("op", "left"), ("size", "left"), ("ours", "left"), ("stock", "left"),
-                      ("unit", "left"), ("ours med", "right"), ("ours p95", "right"), ("stock med", "right"),
-                      ("stock p95", "right"), ("ours/stock", "right"), ("target", "left"), ("notes", "left")):
-        table.add_column(col, justify=just, overflow="fold")
-    last_case = None
+    console.print("times in ms unless the unit says otherwise; ours/stock compares medians "
+                  "(for turns/s higher is better); bold rows: the configuration of record")
+    by_case: dict[str, list[dict[str, Any]]] = {}
     for r in report["rows"]:
-        if last_case is not None and r["case"] != last_case:
-            table.add_section()
-        last_case = r["case"]
-        os_, ss = r["ours_stats"], r["stock_stats"] or {}
-        ratio = "-" if r["ratio"] is None else f"{r['ratio']:.2f}x"
-        tt = target_text(r)
-        if "MISSED" in tt:
-            tt = f"[red]{tt}[/red]"
-        elif tt:
-            tt = f"[green]{tt}[/green]"
-        style = "bold" if r["primary"] else None
-        table.add_row(
-            r["case"], r["op"], r["size"], label(r["ours"]), label(r["stock"]), r["unit"],
-            fmt(os_["median"], r["unit"]), fmt(os_["p95"], r["unit"]),
-            fmt(ss.get("median"), r["unit"]), fmt(ss.get("p95"), r["unit"]), ratio, tt, row_note(r),
-            style=style,
-        )
-    console.print(table)
+        by_case.setdefault(r["case"], []).append(r)
+    used: set[str] = set()
+    for case, rows in by_case.items():
+        table = Table(title=f"[bold]{case}[/bold]", title_justify="left", header_style="bold")
+        for col, just in (("op", "left"), ("size", "left"), ("ours", "left"), ("stock", "left"),
+                          ("ours med", "right"), ("ours p95", "right"), ("stock med", "right"),
+                          ("stock p95", "right"), ("ours/stock", "right"), ("target", "left"), ("notes", "left")):
+            table.add_column(col, justify=just, overflow="fold")
+        for r in rows:
+            used.update(x for x in (r["ours"], r["stock"]) if x)
+            os_, ss = r["ours_stats"], r["stock_stats"] or {}
+            u = r["unit"]
+            ratio = "-" if r["ratio"] is None else f"{r['ratio']:.2f}x"
+            tt = target_text(r)
+            if "MISSED" in tt:
+                tt = f"[red]{tt}[/red]"
+            elif tt:
+                tt = f"[green]{tt}[/green]"
+            suffix = "" if u == "ms" else f" {u}"
+            table.add_row(
+                r["op"], r["size"], r["ours"], r["stock"] or "-",
+                fmt(os_["median"], u) + suffix, fmt(os_["p95"], u),
+                fmt(ss.get("median"), u), fmt(ss.get("p95"), u), ratio, tt, row_note(r),
+                style="bold" if r["primary"] else None,
+            )
+        console.print(table)
+    console.print("[bold]implementations[/bold]")
+    for name in sorted(used):
+        desc = label(name)
+        console.print(f"  {name}: {desc}" if desc != name else f"  {name}")
     met = [t for t in report["targets"] if t["met"]]
     missed = [t for t in report["targets"] if t["met"] is False]
-    console.print(f"targets: {len(met)} met, {len(missed)} missed (bold rows: the configuration of record)")
-    for t in missed:
-        console.print(f"  [red]missed[/red] {t['case']} / {t['op']} / {t['size']} / {label(t['ours'])}: {t['target']}"
-                      f" (ratio {fmt(t['ratio'], 'x')}, ours median {fmt(t['ours_median'], 'ms')}, p95 {fmt(t['ours_p95'], 'ms')})")
+    console.print(f"[bold]targets[/bold]: {len(met)} met, {len(missed)} missed")
+    for t in report["targets"]:
+        mark = "[green]   met[/green]" if t["met"] else ("   n/a" if t["met"] is None else "[red]MISSED[/red]")
+        console.print(f"  {mark} {t['case']} / {t['op']} / {t['size']} / {t['ours']} vs {t['stock']}: {t['target']}"
+                      f" (ratio {fmt(t['ratio'], 'x')}, ours median {fmt(t['ours_median'], 'ms')}, "
+                      f"p95 {fmt(t['ours_p95'], 'ms')})")
     for case, notes in report.get("notes", {}).items():
         for n in notes:
             console.print(f"  note {case}: {n}")
@@ -209,14 +227,50 @@ def markdown(report: dict[str, Any]) -> str:
         u = r["unit"]
         unit = "" if u == "ms" else f" {u}"
         ratio = "-" if r["ratio"] is None else f"{r['ratio']:.2f}x"
-        name = f"**{label(r['ours'])}**" if r["primary"] else label(r["ours"])
+        name = f"**{r['ours']}**" if r["primary"] else r["ours"]
         note = row_note(r)
         tt = target_text(r) + (f" ({note})" if note else "")
         lines.append(
-            f"| {r['case']} | {r['op']} | {r['size']} | {name} | {label(r['stock'])} | {fmt(os_['median'], u)}{unit} | "
+            f"| {r['case']} | {r['op']} | {r['size']} | {name} | {r['stock'] or '-'} | {fmt(os_['median'], u)}{unit} | "
             f"{fmt(os_['p95'], u)} | {fmt(ss.get('median'), u)} | {fmt(ss.get('p95'), u)} | {ratio} | {tt} |"
         )
     return "\n".join(lines)
+
+
+README = Path(__file__).resolve().parent / "README.md"
+FIGURES_START, FIGURES_END = "<!-- figures:start -->", "<!-- figures:end -->"
+
+
+def figures(report: dict[str, Any]) -> str:
+    """The "Latest figures" block of bench/README.md."""
+    m = report["machine"]
+    commit = (m.get("git_commit") or "?")[:10]
+    lines = [
+        f"Profile `{report['profile']}`, {report['started_at']}, {report['duration_s']:.0f} s; "
+        f"{m['cpu']}, {m['cores']} cores, {m['memory_gb']} GB; Python {m['python']}; PostgreSQL "
+        f"{m.get('postgres')} (embedded, fsync off); langgraph {m['packages'].get('langgraph')}, "
+        f"langgraph-checkpoint-postgres {m['packages'].get('langgraph-checkpoint-postgres')}, "
+        f"qdrant-edge-py {m['packages'].get('qdrant-edge-py')}; package at commit `{commit}`"
+        + (" (modified)" if m.get("package_modified_since_commit") else "") + ".",
+        "",
+        "Times in ms unless a unit is given; ours/stock compares medians (turns/s: higher is better); "
+        "**bold**: the configuration of record.",
+        "",
+        markdown(report),
+        "",
+        "Targets:",
+        "",
+    ]
+    for t in report["targets"]:
+        mark = "met" if t["met"] else ("n/a" if t["met"] is None else "**missed**")
+        lines.append(f"- {mark}: {t['case']} / {t['op']} / {t['size']} / `{t['ours']}` vs `{t['stock']}`: {t['target']}")
+    return "\n".join(lines)
+
+
+def update_readme(report: dict[str, Any], path: Path = README) -> None:
+    text = path.read_text()
+    start, end = text.index(FIGURES_START) + len(FIGURES_START), text.index(FIGURES_END)
+    path.write_text(text[:start] + "\n" + figures(report) + "\n" + text[end:])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -230,18 +284,27 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cases", default=",".join(CASES), help="comma-separated case numbers (5 includes 6), e.g. 1,2,5")
     p.add_argument("--out", type=Path, default=RESULTS_DIR / "latest.json", help="where to write the JSON report")
     p.add_argument("--markdown", action="store_true", help="also print the table as Markdown")
+    p.add_argument("--readme", action="store_true", help="write the figures into bench/README.md")
+    p.add_argument("--from-json", type=Path, help="present an earlier report instead of running")
     args = p.parse_args(argv)
     profile = args.profile or "quick"
     cases = [c.strip() for c in args.cases.split(",") if c.strip()]
     for c in cases:
         if c not in CASES:
             p.error(f"unknown case {c!r}; known: {', '.join(CASES)}")
-    console = Console(width=220)
-    report = run(profile, cases=cases, out=args.out, progress=lambda msg: console.print(msg))
+    console = Console(width=200)
+    if args.from_json:
+        report = json.loads(args.from_json.read_text())
+    else:
+        report = run(profile, cases=cases, out=args.out, progress=lambda msg: console.print(msg))
     print_report(report, console)
     if args.markdown:
         print(markdown(report))
-    console.print(f"wrote {args.out}")
+    if args.readme:
+        update_readme(report)
+        console.print(f"updated {README}")
+    if not args.from_json:
+        console.print(f"wrote {args.out}")
     return 1 if report["errors"] else 0
 
 

@@ -45,3 +45,38 @@ def test_the_harness_reports_every_case_with_numeric_ratios(tmp_path):
     print_report(report, Console(file=open(tmp_path / "table.txt", "w"), width=200))
     assert "5. store" in (tmp_path / "table.txt").read_text()
     assert markdown(report).count("\n") == len(report["rows"]) + 1
+
+
+def test_the_bulk_loader_writes_what_put_writes(pg_url, key, tmp_path):
+    """The store cases load memories in bulk with the store's own steps; a
+    loaded memory must read back exactly like one written through put."""
+    import uuid
+
+    import psycopg
+
+    from bench import data
+    from bench.loader import load_ours
+    from langgraph_trustmem.store import TrustStore
+
+    emb = data.HashEmbeddings()
+    user = f"loader-{uuid.uuid4().hex[:8]}"
+    ns = ("memories", user)
+    value = {"text": "Prefers an aisle seat on long flights.", "level": 1, "kind": "fact"}
+    index = {"dims": emb.dims, "embed": emb, "fields": ["text"]}
+    with TrustStore.from_conn_string(pg_url, key=key, qdrant=str(tmp_path / "edge"), index=index) as store:
+        store.setup()
+        load_ours(store, [store], [(ns, "loaded", value)])
+        store.bound("sensitive").put(ns, "put", value, level="internal")
+        reader = store.bound("internal")
+        loaded, put = reader.get(ns, "loaded"), reader.get(ns, "put")
+        assert loaded is not None and put is not None
+        assert (loaded.value, loaded.label.level, loaded.namespace) == (put.value, put.label.level, put.namespace)
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            rows = conn.execute(
+                "SELECT ns_prefixes, depth, tenant, level, schema_version, indexed, expires_at, ttl_minutes "
+                "FROM trustmem_memories WHERE ns_hash = %s AND key_hash = ANY(%s) ORDER BY key_hash",
+                (store.ns_hash(ns), [store.key_hash("loaded"), store.key_hash("put")]),
+            ).fetchall()
+        assert len(rows) == 2 and rows[0] == rows[1]
+        found = {it.key for it in reader.search(ns, query=value["text"], limit=5)}
+        assert found == {"loaded", "put"}
