@@ -262,14 +262,16 @@ class AsyncTrustStore(AsyncPgClient, TrustStoreBase):
             if self.cache
             else (None, None)
         )
+        rows = None  # the rows a fresh search fetched already
         if hits is None:
             if use_vectors:
-                hits = await self._vector_hits(op, params)
+                hits, rows = await self._vector_hits(op, params)
             else:
-                hits = await self._filter_hits(op, params)
+                hits, rows = await self._filter_hits(op, params)
             if self.cache:
                 await self.cache.put_hits(params["own"], cached_key, hits)
-        rows = await self._rows_for([ref for ref, _ in hits], params)
+        if rows is None:
+            rows = await self._rows_for([ref for ref, _ in hits], params)
         out = []
         for ref, score in hits:
             row = rows.get(ref)
@@ -292,11 +294,12 @@ class AsyncTrustStore(AsyncPgClient, TrustStoreBase):
             rows = await self._rows_for(list(dict.fromkeys(ref for ref, _ in raw_hits)), params)
             hits = select_hits(raw_hits, rows, op.filter, op.offset, op.limit)
             if len(hits) >= op.limit or len(raw_hits) < k:
-                return hits
+                return hits, rows
             k *= 4
 
     async def _filter_hits(self, op: SearchOp, params: dict) -> list:
         want, page, offset, matched = op.offset + op.limit, max((op.offset + op.limit) * 2, 64), 0, []
+        rows: dict[str, Row] = {}
         while True:
             raw = await self._fetch(sql.SEARCH_SQL, {**params, "limit": page, "offset": offset})
             for r in raw:
@@ -304,10 +307,11 @@ class AsyncTrustStore(AsyncPgClient, TrustStoreBase):
                 if op.filter and not self._filter(row, op.filter):
                     continue
                 matched.append((row.ref, None))
+                rows[row.ref] = row
                 if self.cache:
                     await self.cache.put_rows({row.ref: r})
             if len(matched) >= want or len(raw) < page:
-                return matched[op.offset : want]
+                return matched[op.offset : want], rows
             offset += page
 
     async def _rows_for(self, refs: Sequence[str], params: dict) -> dict[str, Row]:
