@@ -453,7 +453,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         ns = conf.get("checkpoint_ns", "")
         cid = get_checkpoint_id(config)
         query = sql.GET_BY_ID_SQL if cid else sql.GET_LATEST_SQL
-        return query.replace("%(branch_sel)s", sql.HEAD_BRANCH), {"tk": tk, "ns": ns, "cid": cid}
+        return query, {"tk": tk, "ns": ns, "cid": cid}
 
     def _row_to_tuple(self, tk: bytes, thread_id: str | None, row: Sequence[Any]) -> CheckpointTuple:
         ns, cid, _parent, _branch, versions, payload, blob_rows, write_rows = row[:8]

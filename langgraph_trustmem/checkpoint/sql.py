@@ -162,15 +162,14 @@ JOIN trustmem_checkpoints c ON c.thread_key = t.thread_key
 
 GET_LATEST_SQL = (
     _SELECT_COLUMNS
-    + """WHERE t.thread_key = %(tk)s AND c.checkpoint_ns = %(ns)s AND c.branch = %(branch_sel)s
+    + """WHERE t.thread_key = %(tk)s AND c.checkpoint_ns = %(ns)s AND c.branch = t.head_branch
 ORDER BY c.checkpoint_id DESC LIMIT 1"""
 )
 GET_BY_ID_SQL = (
     _SELECT_COLUMNS
     + """WHERE t.thread_key = %(tk)s AND c.checkpoint_ns = %(ns)s AND c.checkpoint_id = %(cid)s
-AND c.branch = %(branch_sel)s"""
+AND c.branch = t.head_branch"""
 )
-HEAD_BRANCH = "t.head_branch"
 
 THREAD_STATE_SQL = (
     "SELECT head_branch, level, status, fork_pending FROM trustmem_threads WHERE thread_key = %s"
@@ -279,10 +278,6 @@ SELECT branch, count(*) FROM trustmem_checkpoints WHERE thread_key = %s GROUP BY
 
 THREADS_OF_USER_SQL = "SELECT thread_key FROM trustmem_threads WHERE user_key = %s"
 
-DELETE_FOR_RUNS_SELECT_SQL = """
-SELECT thread_key, checkpoint_ns, checkpoint_id FROM trustmem_checkpoints
-WHERE run_key = ANY(%s)
-"""
 DELETE_FOR_RUNS_SQL = (
     """DELETE FROM trustmem_writes w USING trustmem_checkpoints c
     WHERE c.run_key = ANY(%s) AND w.thread_key = c.thread_key

@@ -63,28 +63,25 @@ class Reader:
     explicit: bool = False  # a level chosen by a session or bound(), not the fail-closed default
 
 
-class TrustItem(Item):
+class _Labelled:
+    """What a memory says beyond LangGraph's Item: who may see it (label),
+    where it came from (provenance) and its schema version."""
+
+    def __init__(
+        self, *, label: Label, provenance: Mapping[str, Any], schema_version: int, **kw: Any
+    ) -> None:
+        super().__init__(**kw)
+        self.label = label
+        self.provenance = dict(provenance)
+        self.schema_version = schema_version
+
+
+class TrustItem(_Labelled, Item):
     """An :class:`Item` that also says who may see it and where it came from."""
 
-    def __init__(
-        self, *, label: Label, provenance: Mapping[str, Any], schema_version: int, **kw: Any
-    ) -> None:
-        super().__init__(**kw)
-        self.label = label
-        self.provenance = dict(provenance)
-        self.schema_version = schema_version
 
-
-class TrustSearchItem(SearchItem):
+class TrustSearchItem(_Labelled, SearchItem):
     """A :class:`SearchItem` with the label and provenance of the memory."""
-
-    def __init__(
-        self, *, label: Label, provenance: Mapping[str, Any], schema_version: int, **kw: Any
-    ) -> None:
-        super().__init__(**kw)
-        self.label = label
-        self.provenance = dict(provenance)
-        self.schema_version = schema_version
 
 
 @dataclass(frozen=True)
