@@ -43,7 +43,7 @@ def load_ours(
     from langgraph_trustmem.store import sql
     from langgraph_trustmem.store.base import Reader
 
-    reader = Reader(level=len(store.ladder.levels) - 1, explicit=True)  # a store bound at the top level
+    reader = Reader(level=len(store.ladder.levels) - 1, explicit=True, bound=True)  # bound at the top level
     spent = {"prepare_s": 0.0, "embed_s": 0.0, "postgres_s": 0.0}
     for vs in vector_stores:
         spent[f"vectors_{id(vs)}_s"] = 0.0
@@ -57,7 +57,7 @@ def load_ours(
             lvl = store._write_level(reader, store.ladder.name(value["level"]))
             nh, kh = store.ns_hash(ns), store.key_hash(key)
             tenant = store.tenant_of(ns)
-            sealed = store._seal(nh, kh, store._body(op, checked, reader, "bench-loader"))
+            sealed = store._seal(nh, kh, store._body(op, checked, reader, "bench-loader"), lvl, tenant)
             t = store._texts(op, checked)
             texts.extend(t)
             meta.append(((nh + kh).hex(), ns, lvl, tenant, len(t)))

@@ -9,6 +9,7 @@ from langgraph_trustmem.checkpoint.aio import AsyncTrustCheckpointSaver
 from langgraph_trustmem.checkpoint.base import Branch, Retention, Session
 from langgraph_trustmem.checkpoint.ephemeral import EphemeralTrustSaver
 from langgraph_trustmem.checkpoint.saver import TrustCheckpointSaver
+from langgraph_trustmem.context import ContextThreadPoolExecutor, carry_context
 from langgraph_trustmem.crypto import KeyRing, generate_key
 from langgraph_trustmem.errors import (
     BranchAccessDenied,
@@ -22,8 +23,10 @@ from langgraph_trustmem.errors import (
     SessionTerminated,
     StaleBranch,
     TamperedDataError,
+    TamperedDataWarning,
     TenantIsolationError,
     ThreadExists,
+    ThreadOwnershipError,
     TrustEscalationError,
     TrustMemError,
     TrustViolation,
@@ -33,7 +36,7 @@ from langgraph_trustmem.hardening import harden_process
 from langgraph_trustmem.nodes import make_trust_gate
 from langgraph_trustmem.runtime import TrustMem, aopen, open
 from langgraph_trustmem.store import AsyncTrustStore, TrustItem, TrustSearchItem, TrustStore, ValueMigrations
-from langgraph_trustmem.trust import DEFAULT_LADDER, Label, Ladder, label, label_of
+from langgraph_trustmem.trust import DEFAULT_LADDER, ChannelPolicy, Label, Ladder, label, label_of
 
 __all__ = [
     "DEFAULT_LADDER",
@@ -52,6 +55,7 @@ __all__ = [
     "make_trust_gate",
     "Branch",
     "BranchAccessDenied",
+    "ChannelPolicy",
     "ConfigurationError",
     "EphemeralTrustSaver",
     "InvalidKeyError",
@@ -64,13 +68,17 @@ __all__ = [
     "Session",
     "SessionTerminated",
     "TamperedDataError",
+    "TamperedDataWarning",
+    "ThreadOwnershipError",
     "TrustCheckpointSaver",
     "TrustEscalationError",
     "TrustMem",
     "TrustMemError",
     "TrustViolation",
     "UnknownLevelError",
+    "ContextThreadPoolExecutor",
     "aopen",
+    "carry_context",
     "generate_key",
     "harden_process",
     "label",

@@ -123,7 +123,13 @@ def append_ops(
             cols[k].append(v)
         prev = h
     yield sql.AUDIT_INSERT_MANY_SQL, cols, False
+    yield sql.AUDIT_ANCHOR_SQL, {"seq": seq, "hash": prev, "mac": anchor_mac(keyring, seq, prev)}, False
     return len(events)
+
+
+def anchor_mac(keyring: KeyRing, seq: int, head: bytes) -> bytes:
+    """The MAC of the chain's head: it says how long the chain is."""
+    return keyring.mac(aad("audit-anchor", seq, head))
 
 
 @dataclass(frozen=True)
@@ -151,6 +157,12 @@ def verify_ops(keyring: KeyRing, page: int = 5000) -> Statements:
     while True:
         rows = yield sql.AUDIT_SCAN_SQL, (last, page), True
         if not rows:
+            anchor = yield sql.AUDIT_ANCHOR_READ_SQL, (), True
+            if not anchor:
+                return AuditReport(count, count == 0, None if count == 0 else 1)
+            seq, head, mac = anchor[0][0], bytes(anchor[0][1]), bytes(anchor[0][2])
+            if not hmac.compare_digest(mac, anchor_mac(keyring, seq, head)) or (seq, head) != (last, prev):
+                return AuditReport(count, False, min(seq, last) + 1)
             return AuditReport(count, True)
         for seq, at, action, actor, session, tenant, item, level, detail, prev_hash, h in rows:
             event = AuditEvent(action, actor, _b(session), _b(tenant), _b(item), level, detail, at)

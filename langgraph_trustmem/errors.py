@@ -64,6 +64,12 @@ class StaleBranch(TrustViolation):
     forked meanwhile); restart it from the thread's head."""
 
 
+class ThreadOwnershipError(TrustViolation, PermissionError):
+    """A run or read named a thread that belongs to another user (or gave no
+    ``configurable.user_id`` for a thread that has an owner). The message
+    names neither the thread nor any user."""
+
+
 class ThreadExists(TrustMemError, ValueError):
     """copy_thread was asked to copy onto a thread that already exists."""
 
@@ -95,11 +101,18 @@ class SecretRejected(TrustMemError, ValueError):
         )
 
 
+class TamperedDataWarning(UserWarning):
+    """A stored row failed authentication and was left out of a listing or
+    search (the rest of the result is served). It names no content."""
+
+
 __all__ = [
+    "TamperedDataWarning",
     "BranchAccessDenied",
     "ContentAboveLevel",
     "StaleBranch",
     "ThreadExists",
+    "ThreadOwnershipError",
     "ConfirmationRequired",
     "OverwriteRefused",
     "TenantIsolationError",

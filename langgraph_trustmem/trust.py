@@ -12,7 +12,7 @@ adapters ignore unknown keys there.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,6 +99,23 @@ class Label:
         return {"level": self.level, "source": self.source}
 
 
+@dataclass(frozen=True)
+class ChannelPolicy:
+    """What an app declares about one state channel other than messages.
+
+    ``level``: the highest level the channel ever holds (a declaration the
+    gate trusts); a channel at or below a session's level is kept through a
+    fork. Otherwise, when the session degrades, the gate lowers the channel:
+    ``lower="drop"`` clears it, ``"reset"`` writes ``reset`` (wrap it in
+    LangGraph's ``Overwrite`` for a channel with a reducer), and a callable
+    ``lower(value, level)`` returns a projection safe at ``level``.
+    """
+
+    level: str | None = None
+    lower: str | Callable[[Any, str], Any] = "drop"
+    reset: Any = None
+
+
 def label(message: Any, level: str, *, source: str = "user", ladder: Ladder = DEFAULT_LADDER) -> Any:
     """Attach a trust label to a LangChain message (in place) and return it."""
     ladder.rank(level)
@@ -134,19 +151,74 @@ def iter_messages(value: Any) -> Iterable[Any]:
         yield value
 
 
-def content_rank(values: Iterable[Any], ladder: Ladder = DEFAULT_LADDER) -> int:
-    """The highest label rank among the messages in the given channel values.
+def has_content(value: Any) -> bool:
+    """Whether a channel value carries anything (None and empty containers
+    do not; LangGraph's trigger channels hold only those)."""
+    if value is None:
+        return False
+    if isinstance(value, (str, bytes, list, tuple, dict, set, frozenset)):
+        return len(value) > 0
+    return True
 
-    Unlabelled content counts as 0: the saver uses this to check that a
-    state is clean enough for a branch, and only labelled content can be
-    shown to be above a level.
+
+def is_message_value(value: Any) -> bool:
+    """A message, or a non-empty list of nothing but messages: such values
+    are labelled per item."""
+    if isinstance(value, (list, tuple)):
+        return bool(value) and all(hasattr(m, "additional_kwargs") for m in value)
+    return hasattr(value, "additional_kwargs")
+
+
+def message_rank(msg: Any, ladder: Ladder) -> int | None:
+    """The rank of one message's label; None when it has none. A level the
+    ladder does not know ranks highest (fail closed)."""
+    lab = label_of(msg)
+    if lab is None:
+        return None
+    return ladder.rank(lab.level) if lab.level in ladder else len(ladder.levels) - 1
+
+
+def state_rank(
+    values: Mapping[str, Any], ladder: Ladder, vouched: Mapping[str, int] | None = None
+) -> tuple[int, bool]:
+    """The highest known level in a checkpoint's channels, and whether some
+    content's level is known only as *the level of the branch it was written
+    on*.
+
+    Messages carry their own labels. Any other value with content ranks as
+    the level its writer vouched for (the trust gate, when it lowers a
+    channel or keeps one the app declared); otherwise its level is its
+    branch's, since the task that wrote it may have read anything its
+    session held (its taint). Unlabelled messages count the same way until
+    the gate labels them.
     """
+    top, unknown = 0, False
+    for channel, value in values.items():
+        if not has_content(value):
+            continue
+        if vouched is not None and channel in vouched:
+            top = max(top, vouched[channel])
+        elif is_message_value(value):
+            for msg in iter_messages(value):
+                rank = message_rank(msg, ladder)
+                if rank is None:
+                    unknown = True
+                else:
+                    top = max(top, rank)
+        else:
+            unknown = True
+    return top, unknown
+
+
+def content_rank(values: Iterable[Any], ladder: Ladder = DEFAULT_LADDER) -> int:
+    """The highest label rank among the messages in the given channel values
+    (unlabelled content counts as 0; unknown levels as the highest)."""
     top = 0
     for value in values:
         for msg in iter_messages(value):
-            lab = label_of(msg)
-            if lab is not None and lab.level in ladder:
-                top = max(top, ladder.rank(lab.level))
+            rank = message_rank(msg, ladder)
+            if rank is not None:
+                top = max(top, rank)
     return top
 
 
@@ -167,11 +239,16 @@ __all__ = [
     "DEFAULT_LADDER",
     "DEFAULT_LEVELS",
     "LABEL_KEY",
+    "ChannelPolicy",
     "Label",
     "Ladder",
     "content_rank",
+    "has_content",
+    "is_message_value",
     "iter_messages",
     "label",
     "label_of",
+    "message_rank",
     "requested_level",
+    "state_rank",
 ]

@@ -42,7 +42,10 @@ def test_operator_commands_on_the_embedded_default(trustmem_home):
         cfg = {"configurable": {"thread_id": "cli-thread", "user_id": "cli-user", "trust": "personal"}}
         graph.invoke({"messages": [HumanMessage("hello")]}, cfg)
         mem.checkpointer.degrade(cfg, "public")
-        graph.invoke({"messages": [HumanMessage("again")]}, {"configurable": {"thread_id": "cli-thread"}})
+        graph.invoke(
+            {"messages": [HumanMessage("again")]},
+            {"configurable": {"thread_id": "cli-thread", "user_id": "cli-user"}},
+        )
         mem.store.bound("personal").put(("memories", "cli-user"), "k", {"text": "a fact"})
 
     listed = runner.invoke(app, ["threads", "list"])

@@ -9,11 +9,12 @@ That keeps one copy of each operation's logic for both twins.
 
 from __future__ import annotations
 
+import hmac
 import logging
 import random
 import threading
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -40,10 +41,20 @@ from langgraph_trustmem.errors import (
     StaleBranch,
     TamperedDataError,
     ThreadExists,
+    ThreadOwnershipError,
     TrustEscalationError,
 )
 from langgraph_trustmem.pg import Statements
-from langgraph_trustmem.trust import DEFAULT_LADDER, Ladder, content_rank, requested_level
+from langgraph_trustmem.trust import (
+    DEFAULT_LADDER,
+    Ladder,
+    has_content,
+    is_message_value,
+    iter_messages,
+    message_rank,
+    requested_level,
+    state_rank,
+)
 
 log = logging.getLogger(__name__)
 
@@ -53,14 +64,46 @@ TERMINATED = "terminated"
 _EMPTY = "empty"
 
 
+# LangGraph puts this key in the config of every graph run (never in a
+# config a user passes to get_state): it tells a run from a read.
+CONFIG_KEY_RUNTIME = "__pregel_runtime"
+
+
+class BranchMoved(Exception):
+    """Internal: a put was sealed for a head branch that has since moved
+    (another saver forked the thread); the put is sealed again and retried."""
+
+
 @dataclass(frozen=True)
 class SessionState:
-    """A thread's trust state as the saver last saw it."""
+    """A thread's access state as the saver last saw it: the columns the
+    thread's ``acl_mac`` authenticates."""
 
     level: int
     status: str = ACTIVE
     fork_pending: bool = False
     branch: int = 0
+    tainted: bool = False
+    owner: bytes | None = None
+    head_level: int | None = None  # the head branch's level; None: the session's
+
+    @property
+    def branch_level(self) -> int:
+        return self.level if self.head_level is None else self.head_level
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any]) -> SessionState:
+        """Read ``sql.ACL_COLUMNS`` (without the MAC)."""
+        owner, head_branch, head_level, level, status, pending, tainted = row[:7]
+        return cls(
+            level,
+            status,
+            pending,
+            head_branch,
+            tainted,
+            bytes(owner) if owner is not None else None,
+            head_level,
+        )
 
 
 @dataclass(frozen=True)
@@ -71,6 +114,7 @@ class Session:
     status: str
     branch: int
     fork_pending: bool
+    tainted: bool = False  # content from outside the session entered it
 
     @property
     def terminated(self) -> bool:
@@ -97,6 +141,49 @@ class Retention:
 
     idle: float | None = None
     max_age: float | None = None
+
+
+def is_run(config: RunnableConfig) -> bool:
+    """Whether a config is a graph run's (reads never change a thread)."""
+    return CONFIG_KEY_RUNTIME in (config.get("configurable") or {})
+
+
+def read_view(
+    ladder: Ladder, config: RunnableConfig, branch_level: int, tup: CheckpointTuple
+) -> CheckpointTuple:
+    """What a read sees: everything for a reader at the branch's level; for
+    a reader asking for less (``configurable.trust``), only messages
+    labelled at or below that level, and no other content (its level is the
+    branch's)."""
+    lv = requested_level(config)
+    if lv is None or ladder.rank(lv) >= branch_level:
+        return tup
+    rank = ladder.rank(lv)
+
+    def keep(value: Any) -> tuple[bool, Any]:
+        if not has_content(value):
+            return True, value
+        if is_message_value(value):
+            items = [
+                m for m in iter_messages(value) if (r := message_rank(m, ladder)) is not None and r <= rank
+            ]
+            if isinstance(value, (list, tuple)):
+                return True, type(value)(items)
+            return bool(items), value
+        return False, None
+
+    values = {}
+    for channel, value in tup.checkpoint["channel_values"].items():
+        ok, kept = keep(value)
+        if ok:
+            values[channel] = kept
+    writes = []
+    for task_id, channel, value in tup.pending_writes or ():
+        ok, kept = keep(value)
+        if ok:
+            writes.append((task_id, channel, kept))
+    checkpoint: Checkpoint = {**tup.checkpoint, "channel_values": values}  # type: ignore[typeddict-item]
+    return tup._replace(checkpoint=checkpoint, pending_writes=writes)
 
 
 def _thread_id(config: RunnableConfig) -> str:
@@ -129,6 +216,9 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         self.retention = retention or Retention()
         self._sessions: dict[bytes, SessionState] = {}
         self._sessions_lock = threading.Lock()
+        # channel levels the trust gate vouched for, per (thread, namespace),
+        # applied while a fork is pending
+        self._vouched: dict[tuple[bytes, str], dict[str, int]] = {}
 
     # -- identifiers -------------------------------------------------------
 
@@ -192,10 +282,9 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
     def _payload_aad(self, tk: bytes, ns: str, cid: str) -> bytes:
         return aad("checkpoint", tk, ns, cid)
 
-    def _seal_payload(
-        self, tk: bytes, ns: str, checkpoint: Checkpoint, metadata: Mapping[str, Any], parent: str | None
-    ) -> bytes:
-        header = {
+    @staticmethod
+    def _header(checkpoint: Checkpoint, metadata: Mapping[str, Any], parent: str | None) -> dict[str, Any]:
+        return {
             "v": checkpoint["v"],
             "id": checkpoint["id"],
             "ts": checkpoint["ts"],
@@ -205,7 +294,12 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             "parent": parent,
             "metadata": metadata,
         }
-        return self._seal_typed(self.serde.dumps_typed(header), self._payload_aad(tk, ns, checkpoint["id"]))
+
+    def _seal_header(self, tk: bytes, ns: str, header: Mapping[str, Any], branch: int) -> bytes:
+        """The sealed header names its branch: a row moved onto another
+        branch by editing the ``branch`` column fails to read."""
+        typed = self.serde.dumps_typed({**header, "branch": branch})
+        return self._seal_typed(typed, self._payload_aad(tk, ns, header["id"]))
 
     def _open_payload(self, tk: bytes, ns: str, cid: str, payload: bytes) -> dict[str, Any]:
         return self.serde.loads_typed(self._open_typed(payload, self._payload_aad(tk, ns, cid)))
@@ -228,6 +322,80 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         with self._sessions_lock:
             for tk in tks:
                 self._sessions.pop(tk, None)
+                for key in [k for k in self._vouched if k[0] == tk]:
+                    self._vouched.pop(key, None)
+
+    # -- access state: authenticated columns --------------------------------
+
+    def _acl_mac(self, tk: bytes, s: SessionState) -> bytes:
+        return self.keyring.mac(
+            aad(
+                "thread-acl",
+                tk,
+                s.owner or b"",
+                s.branch,
+                s.branch_level,
+                s.level,
+                s.status,
+                int(s.fork_pending),
+                int(s.tainted),
+            )
+        )
+
+    def _verified(self, tk: bytes, row: Sequence[Any]) -> SessionState:
+        """A thread's access state from ``sql.ACL_COLUMNS``, refusing columns
+        edited without the key."""
+        state = SessionState.from_row(row)
+        mac = row[7]
+        if mac is None or not hmac.compare_digest(bytes(mac), self._acl_mac(tk, state)):
+            raise TamperedDataError("a thread's access columns failed authentication")
+        return state
+
+    def _acl_params(self, tk: bytes, s: SessionState, **extra: Any) -> dict[str, Any]:
+        return {
+            "tk": tk,
+            "owner": s.owner,
+            "head_branch": s.branch,
+            "head_level": s.branch_level,
+            "level": s.level,
+            "status": s.status,
+            "fork_pending": s.fork_pending,
+            "tainted": s.tainted,
+            "mac": self._acl_mac(tk, s),
+            **extra,
+        }
+
+    def _branch_mac(self, tk: bytes, branch: int, level: int, sealed: bool) -> bytes:
+        return self.keyring.mac(aad("branch-acl", tk, branch, level, int(sealed)))
+
+    def _check_branch_row(self, tk: bytes, branch: int, level: int, sealed: bool, mac: Any) -> None:
+        if mac is None or not hmac.compare_digest(bytes(mac), self._branch_mac(tk, branch, level, sealed)):
+            raise TamperedDataError("a branch's access columns failed authentication")
+
+    def _check_owner(self, config: RunnableConfig | None, state: SessionState) -> None:
+        """A thread with an owner answers only to that user."""
+        if state.owner is None:
+            return
+        user = ((config or {}).get("configurable") or {}).get("user_id")
+        if user is None or not hmac.compare_digest(self.user_key(user), state.owner):
+            raise ThreadOwnershipError("this thread belongs to another user")
+
+    def vouch(self, config: RunnableConfig, ranks: Mapping[str, int]) -> None:
+        """Record the levels the trust gate vouches for in its graph's state
+        (channels it lowered, or kept by the app's declaration). No I/O:
+        applied to this process's next checkpoints of that namespace while a
+        fork is pending."""
+        conf = config.get("configurable") or {}
+        tk = self.thread_key(_thread_id(config))
+        task_ns = str(conf.get("checkpoint_ns") or "")
+        graph_ns = task_ns.rpartition("|")[0] if "|" in task_ns else ""
+        with self._sessions_lock:
+            self._vouched[(tk, graph_ns)] = dict(ranks)
+            if len(self._vouched) > 65536:
+                self._vouched.pop(next(iter(self._vouched)))
+
+    def _view(self, config: RunnableConfig, state: SessionState, tup: CheckpointTuple) -> CheckpointTuple:
+        return read_view(self.ladder, config, state.branch_level, tup)
 
     def cached_level(self, config: RunnableConfig) -> str | None:
         """The session's current level as this process last saw it (no
@@ -236,9 +404,41 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         state = self._sessions.get(self.thread_key(str(tid))) if tid is not None else None
         return self.ladder.name(state.level) if state is not None else None
 
+    def cached_session(self, config: RunnableConfig) -> Session | None:
+        """The session as this process last saw it (no I/O), or None."""
+        tid = (config.get("configurable") or {}).get("thread_id")
+        state = self._sessions.get(self.thread_key(str(tid))) if tid is not None else None
+        return self._session_view(state) if state is not None else None
+
     def _start_level(self, config: RunnableConfig) -> int:
         lv = requested_level(config)
         return self.ladder.rank(lv) if lv is not None else 0
+
+    def _admit(self, config: RunnableConfig, tk: bytes, state: SessionState) -> int | None:
+        """Check the owner of a thread being read or run; for a run, apply
+        the session rules (returns a lower level the run asks for). A read
+        never changes the thread."""
+        self._remember(tk, state)
+        self._check_owner(config, state)
+        return self._check_run(config, state) if is_run(config) else None
+
+    def _listed(
+        self,
+        config: RunnableConfig | None,
+        row: Sequence[Any],
+        seen: dict[bytes, tuple[str, SessionState]],
+        branch: int | None,
+    ) -> tuple[bytes, str, SessionState]:
+        """The thread of a listed row, verified once per thread; a listing
+        of one thread checks its owner (a branch listing was checked by level)."""
+        tk = bytes(row[17])
+        if tk not in seen:
+            state = self._verified(tk, row[8:16])
+            if branch is None and ((config or {}).get("configurable") or {}).get("thread_id") is not None:
+                self._check_owner(config, state)
+            seen[tk] = (self._open_thread_id(tk, row[16]), state)
+        thread_id, state = seen[tk]
+        return tk, thread_id, state
 
     def _check_run(self, config: RunnableConfig, state: SessionState) -> int | None:
         """Apply the session rules to a run's config: refuse escalation and
@@ -263,16 +463,18 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             status=state.status,
             branch=state.branch,
             fork_pending=state.fork_pending,
+            tainted=state.tainted,
         )
 
     def _wants_fork(self, params: Mapping[str, Any]) -> bool:
         """A pending degrade turns into a fork at the first root-graph
-        checkpoint whose content holds nothing above the session's new level
-        (the trust gate's cleaned state). The transaction checks again."""
+        checkpoint every channel of which is known to hold nothing above the
+        session's new level (the trust gate's cleaned state). The
+        transaction checks again."""
         state = self._sessions.get(params["tk"])
         if state is None or not state.fork_pending or params["ns"] != "":
             return False
-        return params["rank"] <= state.level
+        return params["rank"] <= state.level and not params["unknown"]
 
     # -- put ---------------------------------------------------------------
 
@@ -303,40 +505,66 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             meta["run_id"] = str(run_id)
         parent = conf.get("checkpoint_id")
         user_id = conf.get("user_id")
+        uk = self.user_key(user_id) if user_id is not None else None
+        known = self._sessions.get(tk)
+        vouched = self._vouched.get((tk, ns)) if known is not None and known.fork_pending else None
+        rank, unknown = state_rank(values, self.ladder, vouched)
+        level = self._start_level(config)
+        header = self._header(checkpoint, meta, parent)
+        branch = known.branch if known is not None else 0
         params = {
             "tk": tk,
             "tct": self._seal_thread_id(tk, thread_id),
-            "uk": self.user_key(user_id) if user_id is not None else None,
-            "level": self._start_level(config),
-            "rank": content_rank(values.values(), self.ladder),
+            "uk": uk,
+            "level": level,
+            "mac": self._acl_mac(tk, SessionState(level, owner=uk)),
+            "rank": rank,
+            "unknown": unknown,
             "ns": ns,
             "cid": checkpoint["id"],
             "parent": parent,
+            "branch": branch,
+            "header": header,
             "rk": self._run_key(meta),
             "source": meta.get("source") if isinstance(meta.get("source"), str) else None,
             "step": meta.get("step") if isinstance(meta.get("step"), int) else None,
             "versions": Jsonb({k: str(v) for k, v in checkpoint["channel_versions"].items()}),
-            "payload": self._seal_payload(tk, ns, checkpoint, meta, parent),
+            "payload": self._seal_header(tk, ns, header, branch),
             "channels": [c for c, _ in blobs],
             "bversions": [v for _, v in blobs],
             "blobs": list(blobs.values()),
         }
         return params, blobs
 
-    def _after_put(self, config: RunnableConfig, params: dict[str, Any], row: tuple) -> RunnableConfig:
-        head_branch, level, status, fork_pending, inserted, _branch_level, parent_sealed = row
+    def _rebranch(self, params: dict[str, Any], branch: int, parent: str | None) -> None:
+        """Seal a put's header again for another branch (a fork's root, or a
+        head that moved meanwhile)."""
+        params["branch"] = branch
+        params["parent"] = parent
+        params["header"] = {**params["header"], "parent": parent}
+        params["payload"] = self._seal_header(params["tk"], params["ns"], params["header"], branch)
+
+    def _after_put(
+        self, config: RunnableConfig, params: dict[str, Any], row: Sequence[Any]
+    ) -> RunnableConfig:
         tk = params["tk"]
+        state = self._verified(tk, row)
+        inserted, parent_sealed = row[8], row[9]
         if not inserted:
             self._forget_session([tk])
-            if status != ACTIVE:
+            if state.status != ACTIVE:
                 raise SessionTerminated("this session was terminated and refuses further runs")
+            self._check_owner(config, state)
             if parent_sealed:
                 raise StaleBranch("this run continues from a sealed branch; the session forked meanwhile")
+            if state.branch != params["branch"]:
+                self._remember(tk, state)
+                raise BranchMoved()
             raise ContentAboveLevel(
                 "this checkpoint holds content above its branch's level; a trust gate must "
                 "clean the graph's state before it is saved"
             )
-        self._remember(tk, SessionState(level, status, fork_pending, head_branch))
+        self._remember(tk, state)
         return {
             "configurable": {
                 "thread_id": _thread_id(config),
@@ -346,71 +574,177 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         }
 
     def _hot_entry_for_put(
-        self, params: dict[str, Any], blobs: Mapping[tuple[str, str], bytes], row: tuple, forked: bool
+        self, params: dict[str, Any], blobs: Mapping[tuple[str, str], bytes], row: Sequence[Any]
     ) -> HotEntry:
-        head_branch, level, status, fork_pending = row[:4]
-        return HotEntry(
-            checkpoint_id=params["cid"],
-            parent_id=None if forked else params["parent"],
-            payload=params["payload"],
-            branch=head_branch,
-            level=level,
-            status=status,
-            fork_pending=fork_pending,
-            blobs=dict(blobs),
-            writes={},
+        return self._hot_entry(
+            SessionState.from_row(row), params["cid"], params["parent"], params["payload"], dict(blobs), {}
         )
 
+    @staticmethod
+    def _hot_entry(
+        state: SessionState,
+        cid: str,
+        parent: str | None,
+        payload: bytes,
+        blobs: dict[tuple[str, str], bytes],
+        writes: dict[tuple[str, int, str, str], bytes],
+    ) -> HotEntry:
+        return HotEntry(
+            checkpoint_id=cid,
+            parent_id=parent,
+            payload=payload,
+            branch=state.branch,
+            level=state.level,
+            status=state.status,
+            fork_pending=state.fork_pending,
+            blobs=blobs,
+            writes=writes,
+            owner=state.owner,
+            head_level=state.head_level,
+            tainted=state.tainted,
+        )
+
+    @staticmethod
+    def _state_of(entry: HotEntry) -> SessionState:
+        return SessionState(
+            entry.level,
+            entry.status,
+            entry.fork_pending,
+            entry.branch,
+            entry.tainted,
+            entry.owner,
+            entry.head_level,
+        )
+
+    def _new_thread_ops(self, config: RunnableConfig, tk: bytes, state: SessionState) -> Statements:
+        """Create a thread in ``state`` before its first checkpoint (a state
+        change that comes first); returns the thread's verified state."""
+        created = yield (
+            sql.THREAD_INSERT_SQL,
+            self._acl_params(tk, state, tct=self._seal_thread_id(tk, _thread_id(config))),
+            True,
+        )
+        if created:
+            yield (
+                sql.BRANCH_RECORD_SQL,
+                {
+                    "tk": tk,
+                    "branch": 0,
+                    "level": state.branch_level,
+                    "mac": self._branch_mac(tk, 0, state.branch_level, False),
+                },
+                False,
+            )
+            return state
+        rows = yield sql.THREAD_LOCK_SQL, (tk,), True  # created meanwhile
+        return self._verified(tk, rows[0])
+
     def _degrade_ops(self, config: RunnableConfig, rank: int) -> Statements:
-        """Lower the session, creating the thread if its first checkpoint is
-        not stored yet. Returns the head branch, or None when nothing was
-        lowered (already at or below ``rank``, or terminated)."""
-        thread_id = _thread_id(config)
-        tk = self.thread_key(thread_id)
+        """Lower the session and mark the fork as pending (creating the thread
+        already lowered if its first checkpoint is not stored yet). Returns
+        the new state, or None when nothing was lowered."""
+        tk = self.thread_key(_thread_id(config))
         old = self._start_level(config)
-        if old > rank:
-            user_id = (config.get("configurable") or {}).get("user_id")
-            params = {
+        owner = self._owner_of(config)
+        rows = yield sql.THREAD_LOCK_SQL, (tk,), True
+        if not rows:
+            if old <= rank:
+                return None
+            first = SessionState(rank, ACTIVE, True, 0, True, owner, old)
+            state = yield from self._new_thread_ops(config, tk, first)
+            if state is first:
+                return first
+        else:
+            state = self._verified(tk, rows[0])
+        self._check_owner(config, state)
+        if state.status != ACTIVE or state.level <= rank:
+            return None
+        yield (
+            sql.BRANCH_RECORD_SQL,
+            {
                 "tk": tk,
-                "tct": self._seal_thread_id(tk, thread_id),
-                "uk": self.user_key(user_id) if user_id is not None else None,
-                "level": rank,
-                "old": old,
-            }
-            created = yield sql.DEGRADE_NEW_THREAD_SQL, params, True
-            if created:
-                yield sql.DEGRADE_NEW_BRANCH_SQL, params, False
-                return created[0][0]
-        rows = yield sql.DEGRADE_SQL, {"tk": tk, "level": rank}, True
-        return rows[0][0] if rows else None
+                "branch": state.branch,
+                "level": state.branch_level,
+                "mac": self._branch_mac(tk, state.branch, state.branch_level, False),
+            },
+            False,
+        )
+        new = replace(state, level=rank, fork_pending=True, tainted=True, head_level=state.branch_level)
+        yield sql.ACL_UPDATE_SQL, self._acl_params(tk, new), False
+        return new
+
+    def _taint_ops(self, config: RunnableConfig) -> Statements:
+        """Record that content from outside entered the session (memories it
+        writes then carry that integrity). Returns the new state."""
+        tk = self.thread_key(_thread_id(config))
+        start = self._start_level(config)
+        first = SessionState(start, ACTIVE, False, 0, True, self._owner_of(config), start)
+        rows = yield sql.THREAD_LOCK_SQL, (tk,), True
+        if not rows:
+            state = yield from self._new_thread_ops(config, tk, first)
+            if state is first:
+                return first
+        else:
+            state = self._verified(tk, rows[0])
+        self._check_owner(config, state)
+        if state.tainted:
+            return state
+        new = replace(state, tainted=True)
+        yield sql.ACL_UPDATE_SQL, self._acl_params(tk, new), False
+        return new
+
+    def _owner_of(self, config: RunnableConfig) -> bytes | None:
+        user_id = (config.get("configurable") or {}).get("user_id")
+        return self.user_key(user_id) if user_id is not None else None
 
     def _fork_ops(self, params: dict[str, Any]) -> Statements:
         """The fork, as one transaction: seal the head branch, open a new one
         at the session's (lowered) level, store this checkpoint as its root."""
         tk = params["tk"]
-        rows = yield sql.FORK_LOCK_SQL, (tk,), True
+        rows = yield sql.THREAD_LOCK_SQL, (tk,), True
         if not rows:
             return None
-        head, level, status, pending, top = rows[0]
-        if status != ACTIVE or not pending or params["rank"] > level:
+        state = self._verified(tk, rows[0])
+        if (
+            state.status != ACTIVE
+            or not state.fork_pending
+            or params["rank"] > state.level
+            or params["unknown"]
+        ):
             return None  # forked or ended meanwhile, or not clean enough: a normal put
-        old = yield sql.BRANCH_LEVEL_SQL, (tk, head), True
-        old_level = old[0][0] if old else level
-        new_branch = max(top, head) + 1
-        yield sql.FORK_SEAL_SQL, {"tk": tk, "branch": head, "old_level": old_level}, False
+        top = (yield sql.FORK_TOP_SQL, (tk,), True)[0][0]
+        old = yield sql.BRANCH_LEVEL_SQL, (tk, state.branch), True
+        old_level = state.branch_level
+        if old:
+            self._check_branch_row(tk, state.branch, old[0][0], old[0][1], old[0][2])
+            old_level = old[0][0]
+        new_branch = max(top, state.branch) + 1
+        yield (
+            sql.FORK_SEAL_SQL,
+            {
+                "tk": tk,
+                "branch": state.branch,
+                "level": old_level,
+                "mac": self._branch_mac(tk, state.branch, old_level, True),
+            },
+            False,
+        )
         yield (
             sql.FORK_OPEN_SQL,
             {
                 "tk": tk,
                 "branch": new_branch,
-                "level": level,
-                "parent_branch": head,
+                "level": state.level,
+                "parent_branch": state.branch,
                 "forked_from": params["parent"],
+                "mac": self._branch_mac(tk, new_branch, state.level, False),
             },
             False,
         )
-        yield sql.FORK_MOVE_HEAD_SQL, {"tk": tk, "branch": new_branch}, False
-        rows = yield sql.PUT_SQL, {**params, "parent": None}, True
+        moved = replace(state, branch=new_branch, head_level=state.level, fork_pending=False)
+        yield sql.ACL_UPDATE_SQL, self._acl_params(tk, moved), False
+        self._rebranch(params, new_branch, None)
+        rows = yield sql.PUT_SQL, params, True
         return rows[0]
 
     # -- put_writes --------------------------------------------------------
@@ -436,6 +770,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             hot[(task_id, idx, channel, task_path)] = blob
         params = {
             "tk": tk,
+            "uk": self._owner_of(config),
             "ns": ns,
             "cid": cid,
             "task_id": task_id,
@@ -456,8 +791,8 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         return query, {"tk": tk, "ns": ns, "cid": cid}
 
     def _row_to_tuple(self, tk: bytes, thread_id: str | None, row: Sequence[Any]) -> CheckpointTuple:
-        ns, cid, _parent, _branch, versions, payload, blob_rows, write_rows = row[:8]
-        thread_ct = row[11]
+        ns, cid, _parent, branch, versions, payload, blob_rows, write_rows = row[:8]
+        thread_ct = row[16]
         if thread_id is None:
             thread_id = self._open_thread_id(tk, thread_ct)
         blobs = {
@@ -470,7 +805,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             writes[
                 (bytes(task_id).decode(), int(bytes(idx)), bytes(channel).decode(), bytes(task_path).decode())
             ] = bytes(blob)
-        return self._assemble(tk, thread_id, ns, cid, payload, blobs, writes, versions)
+        return self._assemble(tk, thread_id, ns, cid, payload, blobs, writes, versions, branch)
 
     def _assemble(
         self,
@@ -482,8 +817,11 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         blobs: Mapping[tuple[str, str], bytes],
         writes: Mapping[tuple[str, int, str, str], bytes],
         versions: Mapping[str, str] | None = None,
+        branch: int | None = None,
     ) -> CheckpointTuple:
         header = self._open_payload(tk, ns, cid, payload)
+        if branch is not None and header.get("branch", branch) != branch:
+            raise TamperedDataError("a checkpoint was moved to another branch")
         # The sealed header is the truth; the plaintext copy only serves joins.
         if versions is not None and {k: str(v) for k, v in header["channel_versions"].items()} != dict(
             versions
@@ -524,7 +862,15 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
     def _tuple_from_hot(self, tk: bytes, thread_id: str, ns: str, entry: HotEntry) -> CheckpointTuple | None:
         try:
             tup = self._assemble(
-                tk, thread_id, ns, entry.checkpoint_id, entry.payload, entry.blobs, entry.writes
+                tk,
+                thread_id,
+                ns,
+                entry.checkpoint_id,
+                entry.payload,
+                entry.blobs,
+                entry.writes,
+                None,
+                entry.branch,
             )
         except (TamperedDataError, ValueError, KeyError):
             log.warning("a hot-tier entry failed to open; reading PostgreSQL instead")
@@ -537,23 +883,19 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
                 return None
         return tup
 
-    def _hot_entry_from_row(self, tk: bytes, row: Sequence[Any]) -> HotEntry:
-        _ns, cid, parent, branch, _versions, payload, blob_rows, write_rows = row[:8]
-        level, status, fork_pending = row[8], row[9], row[10]
-        return HotEntry(
-            checkpoint_id=cid,
-            parent_id=parent,
-            payload=bytes(payload),
-            branch=branch,
-            level=level,
-            status=status,
-            fork_pending=fork_pending,
-            blobs={
+    def _hot_entry_from_row(self, state: SessionState, row: Sequence[Any]) -> HotEntry:
+        _ns, cid, parent, _branch, _versions, payload, blob_rows, write_rows = row[:8]
+        return self._hot_entry(
+            state,
+            cid,
+            parent,
+            bytes(payload),
+            {
                 (bytes(c).decode(), bytes(v).decode()): bytes(b)
                 for c, v, b in (blob_rows or ())
                 if b is not None
             },
-            writes={
+            {
                 (bytes(t).decode(), int(bytes(i)), bytes(c).decode(), bytes(p).decode()): bytes(b)
                 for t, c, p, i, b in (write_rows or ())
             },
@@ -616,10 +958,12 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             yield statement, (tks,), False
 
     def _terminate_ops(self, tk: bytes, run_key: bytes | None) -> Statements:
-        rows = yield sql.TERMINATE_SQL, (tk,), True
+        rows = yield sql.THREAD_LOCK_SQL, (tk,), True
         if not rows:
             return False
-        branch = rows[0][0]
+        state = self._verified(tk, rows[0])
+        yield sql.ACL_UPDATE_SQL, self._acl_params(tk, replace(state, status=TERMINATED)), False
+        branch = state.branch
         start = []
         if run_key is not None:
             start = yield sql.TERMINATE_RUN_START_SQL, (tk, branch, run_key), True
@@ -648,12 +992,27 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             return False
         if (yield sql.COPY_TARGET_EXISTS_SQL, (dst,), True):
             raise ThreadExists("copy_thread copies onto a new thread only")
-        _ct, user_key, head, head_level, level, pending, status = rows[0]
-        sealed_id = self._seal_thread_id(dst, dst_thread_id)
-        row = (dst, sealed_id, user_key, head, head_level, level, pending, status)
-        yield sql.COPY_INSERT_SQL["thread"], row, False
-        for b in (yield sql.COPY_SELECT_SQL["branches"], (src,), True):
-            yield sql.COPY_INSERT_SQL["branches"], (dst, *b), False
+        state = self._verified(src, rows[0])
+        yield (
+            sql.THREAD_INSERT_SQL,
+            self._acl_params(dst, state, tct=self._seal_thread_id(dst, dst_thread_id)),
+            True,
+        )
+        for branch, level, parent_branch, forked_from, sealed_at, mac in (
+            yield sql.COPY_SELECT_SQL["branches"], (src,), True
+        ):
+            sealed = sealed_at is not None
+            self._check_branch_row(src, branch, level, sealed, mac)
+            row = (
+                dst,
+                branch,
+                level,
+                parent_branch,
+                forked_from,
+                sealed_at,
+                self._branch_mac(dst, branch, level, sealed),
+            )
+            yield sql.COPY_INSERT_SQL["branches"], row, False
         for ns, cid, branch, parent, rk, source, step, versions, payload in (
             yield sql.COPY_SELECT_SQL["checkpoints"], (src,), True
         ):
@@ -714,14 +1073,17 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             done += len(rows)
         return done
 
-    def _branches_from_rows(self, rows: list[tuple]) -> list[Branch]:
+    def _branches_from_rows(self, tk: bytes, rows: list[tuple]) -> list[Branch]:
         if not rows:
             return []
-        head, level = rows[0][0], rows[0][1]
+        state = self._verified(tk, rows[0])
+        head, level = state.branch, state.branch_level
         out = []
-        for _h, _l, branch, blevel, parent, forked_from, sealed_at, _created in rows:
+        for row in rows:
+            branch, blevel, parent, forked_from, sealed_at, _created, mac = row[8:]
             if branch is None:
                 continue
+            self._check_branch_row(tk, branch, blevel, sealed_at is not None, mac)
             out.append(
                 Branch(
                     branch=branch,

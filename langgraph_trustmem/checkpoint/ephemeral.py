@@ -10,7 +10,8 @@ escalation refused, degrade by fork or terminate.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
@@ -24,9 +25,16 @@ from langgraph_trustmem.checkpoint.base import (
     Session,
     SessionState,
     _thread_id,
+    is_run,
+    read_view,
 )
-from langgraph_trustmem.errors import BranchAccessDenied, SessionTerminated, TrustEscalationError
-from langgraph_trustmem.trust import DEFAULT_LADDER, Ladder, content_rank, requested_level
+from langgraph_trustmem.errors import (
+    BranchAccessDenied,
+    SessionTerminated,
+    ThreadOwnershipError,
+    TrustEscalationError,
+)
+from langgraph_trustmem.trust import DEFAULT_LADDER, Ladder, requested_level, state_rank
 
 
 class EphemeralTrustSaver(InMemorySaver):
@@ -39,6 +47,7 @@ class EphemeralTrustSaver(InMemorySaver):
         self._sealed: dict[str, list[tuple[Branch, InMemorySaver]]] = {}
         self._head_level: dict[str, int] = {}  # a head branch's level before its degrade
         self._users: dict[str, str] = {}  # thread id -> the user_id that started it
+        self._vouched: dict[tuple[str, str], dict[str, int]] = {}
         self._mutex = threading.RLock()
 
     # -- session rules -----------------------------------------------------
@@ -49,6 +58,7 @@ class EphemeralTrustSaver(InMemorySaver):
         tid = _thread_id(config)
         lv = requested_level(config)
         rank = self.ladder.rank(lv) if lv is not None else None
+        self._check_owner(config, tid)
         state = self._sessions.get(tid)
         if state is None:
             state = SessionState(rank or 0)
@@ -70,10 +80,43 @@ class EphemeralTrustSaver(InMemorySaver):
             state = self._sessions[tid]
         return state
 
+    def _check_owner(self, config: RunnableConfig | None, tid: str) -> None:
+        owner = self._users.get(tid)
+        user = ((config or {}).get("configurable") or {}).get("user_id")
+        if owner is not None and (user is None or str(user) != owner):
+            raise ThreadOwnershipError("this thread belongs to another user")
+
+    def _read_view(self, config: RunnableConfig, tup: CheckpointTuple | None) -> CheckpointTuple | None:
+        """A read checks the owner and never changes the thread; a reader
+        asking for less than the branch's level sees only that level's view."""
+        tid = _thread_id(config)
+        self._check_owner(config, tid)
+        state = self._sessions.get(tid)
+        if tup is None or state is None:
+            return tup
+        return read_view(self.ladder, config, self._head_level.get(tid, state.level), tup)
+
     def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         with self._mutex:
+            if not is_run(config):
+                return self._read_view(config, super().get_tuple(config))
             self._check(config)
             return super().get_tuple(config)
+
+    def list(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> Iterator[CheckpointTuple]:
+        with self._mutex:
+            tuples = list(super().list(config, filter=filter, before=before, limit=limit))
+        for tup in tuples:
+            if config and (config.get("configurable") or {}).get("thread_id") is not None:
+                tup = self._read_view(config, tup)  # type: ignore[assignment]
+            yield tup
 
     def put(
         self,
@@ -85,9 +128,11 @@ class EphemeralTrustSaver(InMemorySaver):
         with self._mutex:
             tid = _thread_id(config)
             state = self._check(config, run_start=False)
-            root = (config.get("configurable") or {}).get("checkpoint_ns", "") == ""
-            clean = content_rank(checkpoint["channel_values"].values(), self.ladder) <= state.level
-            if state.fork_pending and root and clean:
+            ns = (config.get("configurable") or {}).get("checkpoint_ns", "")
+            vouched = self._vouched.get((tid, ns)) if state.fork_pending else None
+            rank, unknown = state_rank(checkpoint["channel_values"], self.ladder, vouched)
+            if state.fork_pending and ns == "" and rank <= state.level and not unknown:
+                self._vouched.pop((tid, ns), None)
                 self._fork(tid, state, config.get("configurable", {}).get("checkpoint_id"))
                 config = {**config, "configurable": {**config["configurable"], "checkpoint_id": None}}
                 state = self._sessions[tid]
@@ -105,7 +150,7 @@ class EphemeralTrustSaver(InMemorySaver):
         )
         # Blobs stay shared: the new branch's root still refers to unchanged channels.
         sealed.blobs = self.blobs
-        self._sessions[tid] = SessionState(state.level, ACTIVE, False, state.branch + 1)
+        self._sessions[tid] = replace(state, fork_pending=False, branch=state.branch + 1)
 
     def put_writes(
         self, config: RunnableConfig, writes: Sequence[tuple[str, Any]], task_id: str, task_path: str = ""
@@ -124,7 +169,25 @@ class EphemeralTrustSaver(InMemorySaver):
         state = self._sessions.get(_thread_id(config))
         if state is None:
             return None
-        return Session(self.ladder.name(state.level), state.status, state.branch, state.fork_pending)
+        return Session(
+            self.ladder.name(state.level), state.status, state.branch, state.fork_pending, state.tainted
+        )
+
+    cached_session = session
+
+    def vouch(self, config: RunnableConfig, ranks: Mapping[str, int]) -> None:
+        """The levels the trust gate vouches for (see the persistent savers)."""
+        task_ns = str((config.get("configurable") or {}).get("checkpoint_ns") or "")
+        with self._mutex:
+            self._vouched[(_thread_id(config), task_ns.rpartition("|")[0])] = dict(ranks)
+
+    def mark_tainted(self, config: RunnableConfig) -> None:
+        """Record that content from outside entered the session."""
+        with self._mutex:
+            tid = _thread_id(config)
+            state = self._sessions.get(tid)
+            if state is not None:
+                self._sessions[tid] = replace(state, tainted=True)
 
     def degrade(self, config: RunnableConfig, level: str) -> None:
         with self._mutex:
@@ -134,7 +197,7 @@ class EphemeralTrustSaver(InMemorySaver):
             if state is None or state.status != ACTIVE or rank >= state.level:
                 return
             self._head_level.setdefault(tid, state.level)
-            self._sessions[tid] = SessionState(rank, ACTIVE, True, state.branch)
+            self._sessions[tid] = replace(state, level=rank, fork_pending=True, tainted=True)
 
     def terminate(self, config: RunnableConfig) -> None:
         with self._mutex:
@@ -155,7 +218,7 @@ class EphemeralTrustSaver(InMemorySaver):
                     del ns_store[cid]
                 for key in [k for k in self.writes if k[0] == tid and (k[2] >= start or k[2] == parent)]:
                     del self.writes[key]
-            self._sessions[tid] = SessionState(state.level, TERMINATED, False, state.branch)
+            self._sessions[tid] = replace(state, status=TERMINATED, fork_pending=False)
 
     def branches(self, thread_id: str) -> list[Branch]:
         state = self._sessions.get(thread_id)
@@ -187,6 +250,8 @@ class EphemeralTrustSaver(InMemorySaver):
             self._sealed.pop(thread_id, None)
             self._users.pop(thread_id, None)
             self._head_level.pop(thread_id, None)
+            for key in [k for k in self._vouched if k[0] == thread_id]:
+                self._vouched.pop(key, None)
 
     def forget_user(self, user_id: str) -> int:
         """Delete every thread started by ``user_id``; returns how many."""
@@ -230,6 +295,7 @@ class EphemeralTrustSaver(InMemorySaver):
             self._sealed.clear()
             self._head_level.clear()
             self._users.clear()
+            self._vouched.clear()
 
     def __exit__(self, *exc: object) -> None:
         self.close()

@@ -58,6 +58,9 @@ class HotEntry:
     fork_pending: bool
     blobs: dict[BlobKey, bytes] = field(default_factory=dict)
     writes: dict[WriteKey, bytes] = field(default_factory=dict)
+    owner: bytes | None = None
+    head_level: int | None = None
+    tainted: bool = False
 
 
 def _ns_suffix(ns: str) -> str:
@@ -302,7 +305,18 @@ class _RedisCodec:
         prev: str | None,
         populate: bool,
     ) -> tuple[list[str], list[Any]]:
-        meta = ormsgpack.packb([entry.parent_id, entry.branch, entry.level, entry.status, entry.fork_pending])
+        meta = ormsgpack.packb(
+            [
+                entry.parent_id,
+                entry.branch,
+                entry.level,
+                entry.status,
+                entry.fork_pending,
+                entry.owner,
+                entry.head_level,
+                entry.tainted,
+            ]
+        )
         fields: list[Any] = [b"m", self.keyring.encrypt(meta, self._meta_aad(tk, ns)), b"p", entry.payload]
         for k, blob in entry.blobs.items():
             fields += [self.blob_field(k), blob]
@@ -325,10 +339,10 @@ class _RedisCodec:
         if not raw or b"id" not in raw or b"m" not in raw or b"p" not in raw:
             return None
         try:
-            parent, branch, level, status, pending = ormsgpack.unpackb(
+            parent, branch, level, status, pending, owner, head_level, tainted = ormsgpack.unpackb(
                 self.keyring.decrypt(raw[b"m"], self._meta_aad(tk, ns))
             )
-        except (TamperedDataError, ValueError):
+        except (TamperedDataError, ValueError):  # also an entry from an older release
             log.warning("a hot-tier entry failed to open; reading PostgreSQL instead")
             return None
         cid = raw[b"id"]
@@ -342,7 +356,20 @@ class _RedisCodec:
                 _, wcid, task_id, idx, ch, path = f.split(b"\x00", 5)
                 if wcid == cid:
                     writes[(task_id.decode(), int(idx), ch.decode(), path.decode())] = v
-        return HotEntry(cid.decode(), parent, raw[b"p"], branch, level, status, pending, blobs, writes)
+        return HotEntry(
+            cid.decode(),
+            parent,
+            raw[b"p"],
+            branch,
+            level,
+            status,
+            pending,
+            blobs,
+            writes,
+            owner,
+            head_level,
+            tainted,
+        )
 
     def writes_call(
         self,

@@ -28,15 +28,18 @@ from langgraph_trustmem.checkpoint import sql
 from langgraph_trustmem.checkpoint.base import (
     ACTIVE,
     Branch,
+    BranchMoved,
     Retention,
     Session,
     SessionState,
     TrustSaverBase,
     _thread_id,
+    is_run,
 )
 from langgraph_trustmem.checkpoint.hot import LocalHotTier, NullHotTier, RedisHotTier
 from langgraph_trustmem.config import resolve_keyring, resolve_ladder
 from langgraph_trustmem.crypto import KeyRing
+from langgraph_trustmem.errors import StaleBranch
 from langgraph_trustmem.pg import CONNECTION_KWARGS, PgClient, migrate_ops
 from langgraph_trustmem.trust import Ladder
 
@@ -123,35 +126,38 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
         ns = config["configurable"].get("checkpoint_ns", "")
         cid = get_checkpoint_id(config)
         entry = self.hot.get(tk, ns)
-        if entry is not None and entry.status == ACTIVE and (not cid or cid == entry.checkpoint_id):
-            if (tup := self._tuple_from_hot(tk, thread_id, ns, entry)) is not None:
-                self._enter(
-                    config, tk, SessionState(entry.level, entry.status, entry.fork_pending, entry.branch)
-                )
-                return tup
+        if (
+            entry is not None
+            and entry.status == ACTIVE
+            and (not cid or cid == entry.checkpoint_id)
+            and (tup := self._tuple_from_hot(tk, thread_id, ns, entry)) is not None
+        ):
+            state = self._state_of(entry)
+            self._enter(config, tk, state)
+            return self._view(config, state, tup)
         query, params = self._get_params(config, tk)
         with self._cursor() as cur:
             row = cur.execute(query, params, binary=True).fetchone()
             if row is None:
-                state = cur.execute(sql.THREAD_STATE_SQL, (tk,)).fetchone()
+                acl = cur.execute(sql.THREAD_STATE_SQL, (tk,)).fetchone()
         if row is None:
-            if state is not None:
-                self._enter(config, tk, SessionState(state[1], state[2], state[3], state[0]))
-            elif tk not in self._sessions:
+            if acl is not None:
+                self._enter(config, tk, self._verified(tk, acl))
+            elif tk not in self._sessions and is_run(config):
                 # a thread about to start: its first put creates it at this level
                 self._remember(tk, SessionState(self._start_level(config)))
             return None
+        state = self._verified(tk, row[8:16])
         tup = self._row_to_tuple(tk, thread_id, row)
-        degraded = self._enter(config, tk, SessionState(row[8], row[9], row[10], row[3]))
+        degraded = self._enter(config, tk, state)
         if not cid and not degraded:
-            self.hot.put(tk, ns, self._hot_entry_from_row(tk, row), (), self.hot_ttl, populate=True)
-        return tup
+            self.hot.put(tk, ns, self._hot_entry_from_row(state, row), (), self.hot_ttl, populate=True)
+        return self._view(config, state, tup)
 
     def _enter(self, config: RunnableConfig, tk: bytes, state: SessionState) -> bool:
-        """Apply the session rules at the start of a run; True when the run
-        degraded the session."""
-        self._remember(tk, state)
-        lower = self._check_run(config, state)
+        """Check the owner; at the start of a run, apply the session rules.
+        True when the run degraded the session."""
+        lower = self._admit(config, tk, state)
         if lower is not None:
             self.degrade(config, self.ladder.name(lower))
             return True
@@ -171,19 +177,17 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
         query, params, rest = self._list_query(config, filter, before, limit, branch)
         with self._cursor() as cur:
             rows = cur.execute(query, params, binary=True).fetchall()
-        names: dict[bytes, str] = {}
+        seen: dict[bytes, tuple[str, SessionState]] = {}
         count = 0
         for row in rows:
             if limit is not None and count >= limit:
                 return
-            tk = bytes(row[12])
-            if tk not in names:
-                names[tk] = self._open_thread_id(tk, row[11])
-            tup = self._row_to_tuple(tk, names[tk], row)
+            tk, thread_id, state = self._listed(config, row, seen, branch)
+            tup = self._row_to_tuple(tk, thread_id, row)
             if rest and not self._matches(tup.metadata, rest):
                 continue
             count += 1
-            yield tup
+            yield tup if branch is not None else self._view(config or {}, state, tup)
 
     # -- writing -----------------------------------------------------------
 
@@ -196,16 +200,24 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
     ) -> RunnableConfig:
         params, blobs = self._put_params(config, checkpoint, metadata, new_versions)
         tk = params["tk"]
-        row = self._run(self._fork_ops(params)) if self._wants_fork(params) else None
-        forked = row is not None
-        if row is None:
-            with self._cursor() as cur:
-                row = cur.execute(sql.PUT_SQL, params).fetchone()
-        next_config = self._after_put(config, params, row)
+        for attempt in (1, 2):
+            row = self._run(self._fork_ops(params)) if self._wants_fork(params) else None
+            if row is None:
+                with self._cursor() as cur:
+                    row = cur.execute(sql.PUT_SQL, params).fetchone()
+            try:
+                next_config = self._after_put(config, params, row)
+                break
+            except BranchMoved:
+                if attempt == 2:
+                    raise StaleBranch(
+                        "the thread's head branch moved while this checkpoint was saved"
+                    ) from None
+                self._rebranch(params, row[1], params["parent"])
         self.hot.put(
             tk,
             params["ns"],
-            self._hot_entry_for_put(params, blobs, row, forked),
+            self._hot_entry_for_put(params, blobs, row),
             [(c, str(v)) for c, v in checkpoint["channel_versions"].items()],
             self.hot_ttl,
             params["parent"],
@@ -321,7 +333,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
             row = cur.execute(sql.THREAD_STATE_SQL, (tk,)).fetchone()
         if row is None:
             return None
-        state = SessionState(row[1], row[2], row[3], row[0])
+        state = self._verified(tk, row)
         self._remember(tk, state)
         return self._session_view(state)
 
@@ -329,11 +341,20 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
         """Lower the session's level. The next checkpoint whose content holds
         nothing above it starts a new branch; the current one is sealed."""
         tk = self.thread_key(_thread_id(config))
-        rank = self.ladder.rank(level)
-        head = self._run(self._degrade_ops(config, rank))
+        state = self._run(self._degrade_ops(config, self.ladder.rank(level)))
         self.hot.drop([tk])
-        if head is not None:
-            self._remember(tk, SessionState(rank, ACTIVE, True, head))
+        if state is not None:
+            self._remember(tk, state)
+
+    def mark_tainted(self, config: RunnableConfig) -> None:
+        """Record that content from outside entered the session (one round
+        trip, the first time only): memories it writes carry that integrity."""
+        tk = self.thread_key(_thread_id(config))
+        known = self._sessions.get(tk)
+        if known is not None and known.tainted:
+            return
+        self._remember(tk, self._run(self._taint_ops(config)))
+        self.hot.drop([tk])
 
     def terminate(self, config: RunnableConfig) -> None:
         """End the session: discard the run that let less trusted content in
@@ -348,8 +369,9 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
     def branches(self, thread_id: str) -> list[Branch]:
         """The branches of a thread: the head and the sealed ones."""
         with self._cursor() as cur:
-            rows = cur.execute(sql.BRANCHES_SQL, (self.thread_key(str(thread_id)),)).fetchall()
-        return self._branches_from_rows(rows)
+            tk = self.thread_key(str(thread_id))
+            rows = cur.execute(sql.BRANCHES_SQL, (tk,)).fetchall()
+        return self._branches_from_rows(tk, rows)
 
     def list_threads(self, limit: int = 100) -> list[dict[str, Any]]:
         """Threads, most recently used first: id, level, status, head branch,

@@ -79,7 +79,18 @@ MIGRATIONS = [
     "ALTER TABLE trustmem_blobs ALTER COLUMN blob SET STORAGE EXTERNAL",
     "ALTER TABLE trustmem_writes ALTER COLUMN blob SET STORAGE EXTERNAL",
     "ALTER TABLE trustmem_checkpoints ALTER COLUMN payload SET STORAGE EXTERNAL",
+    # Integrity of the session (did content from outside enter it?) and a
+    # keyed MAC over every column that decides access, checked on each read.
+    "ALTER TABLE trustmem_threads ADD COLUMN IF NOT EXISTS tainted BOOLEAN NOT NULL DEFAULT false",
+    "ALTER TABLE trustmem_threads ADD COLUMN IF NOT EXISTS acl_mac BYTEA",
+    "ALTER TABLE trustmem_branches ADD COLUMN IF NOT EXISTS acl_mac BYTEA",
 ]
+
+# The columns of a thread that decide who may see what, in the order
+# ``base.SessionState.from_row`` reads them; ``acl_mac`` authenticates them.
+ACL_COLUMNS = (
+    "t.user_key, t.head_branch, t.head_level, t.level, t.status, t.fork_pending, t.tainted, t.acl_mac"
+)
 
 SELECT_MIGRATION_SQL = "SELECT v FROM trustmem_checkpoint_migrations ORDER BY v DESC LIMIT 1"
 INSERT_MIGRATION_SQL = "INSERT INTO trustmem_checkpoint_migrations (v) VALUES (%s) ON CONFLICT DO NOTHING"
@@ -92,11 +103,11 @@ MIGRATION_LOCK_SQL = "SELECT pg_advisory_xact_lock(7239114501)"
 # branch; the last columns say which.
 PUT_SQL = """
 WITH th AS (
-    INSERT INTO trustmem_threads AS t (thread_key, thread_ct, user_key, level, head_level)
-    VALUES (%(tk)s, %(tct)s, %(uk)s, %(level)s, %(level)s)
-    ON CONFLICT (thread_key) DO UPDATE
-        SET touched_at = now(), user_key = COALESCE(t.user_key, EXCLUDED.user_key)
-    RETURNING t.head_branch, t.level, t.status, t.fork_pending, t.head_level AS branch_level
+    INSERT INTO trustmem_threads AS t (thread_key, thread_ct, user_key, level, head_level, acl_mac)
+    VALUES (%(tk)s, %(tct)s, %(uk)s, %(level)s, %(level)s, %(mac)s)
+    ON CONFLICT (thread_key) DO UPDATE SET touched_at = now()
+    RETURNING t.user_key, t.head_branch, t.head_level, t.level, t.status, t.fork_pending, t.tainted,
+        t.acl_mac
 ), br AS (
     SELECT th.*,
         EXISTS (SELECT 1 FROM trustmem_checkpoints p
@@ -105,7 +116,8 @@ WITH th AS (
     FROM th
 ), ok AS (
     SELECT head_branch FROM br
-    WHERE status = 'active' AND %(rank)s <= branch_level AND NOT parent_sealed
+    WHERE status = 'active' AND %(rank)s <= head_level AND NOT parent_sealed
+        AND head_branch = %(branch)s AND (user_key IS NULL OR user_key = %(uk)s)
 ), bl AS (
     INSERT INTO trustmem_blobs (thread_key, checkpoint_ns, channel, version, blob)
     SELECT %(tk)s, %(ns)s, u.channel, u.version, u.blob
@@ -124,8 +136,8 @@ WITH th AS (
             source = EXCLUDED.source, step = EXCLUDED.step, run_key = EXCLUDED.run_key
     RETURNING branch
 )
-SELECT br.head_branch, br.level, br.status, br.fork_pending, (SELECT count(*) FROM cp),
-    br.branch_level, br.parent_sealed
+SELECT br.user_key, br.head_branch, br.head_level, br.level, br.status, br.fork_pending,
+    br.tainted, br.acl_mac, (SELECT count(*) FROM cp), br.parent_sealed
 FROM br
 """
 
@@ -135,7 +147,8 @@ INSERT INTO trustmem_writes (thread_key, checkpoint_ns, checkpoint_id, task_id, 
 SELECT %(tk)s, %(ns)s, %(cid)s, %(task_id)s, %(task_path)s, u.idx, u.channel, u.blob
 FROM unnest(%(idx)s::int[], %(channels)s::text[], %(blobs)b::bytea[]) AS u(idx, channel, blob)
 WHERE NOT EXISTS (
-    SELECT 1 FROM trustmem_threads WHERE thread_key = %(tk)s AND status <> 'active'
+    SELECT 1 FROM trustmem_threads WHERE thread_key = %(tk)s
+    AND (status <> 'active' OR (user_key IS NOT NULL AND user_key IS DISTINCT FROM %(uk)s))
 )
 ON CONFLICT (thread_key, checkpoint_ns, checkpoint_id, task_id, idx) DO """
 UPSERT_WRITES_SQL = _WRITES_INSERT + "UPDATE SET channel = EXCLUDED.channel, blob = EXCLUDED.blob"
@@ -155,7 +168,8 @@ SELECT c.checkpoint_ns, c.checkpoint_id, c.parent_checkpoint_id, c.branch, c.ver
         ORDER BY w.task_path, w.task_id, w.idx)
      FROM trustmem_writes w WHERE w.thread_key = c.thread_key
         AND w.checkpoint_ns = c.checkpoint_ns AND w.checkpoint_id = c.checkpoint_id) AS writes,
-    t.level, t.status, t.fork_pending, t.thread_ct, t.thread_key
+    t.user_key, t.head_branch, t.head_level, t.level, t.status, t.fork_pending, t.tainted, t.acl_mac,
+    t.thread_ct, t.thread_key
 FROM trustmem_threads t
 JOIN trustmem_checkpoints c ON c.thread_key = t.thread_key
 """
@@ -171,68 +185,51 @@ GET_BY_ID_SQL = (
 AND c.branch = t.head_branch"""
 )
 
-THREAD_STATE_SQL = (
-    "SELECT head_branch, level, status, fork_pending FROM trustmem_threads WHERE thread_key = %s"
-)
-
-LIST_SQL = _SELECT_COLUMNS  # plus a WHERE clause built by ``list_query``
-
-# Lower a session's level and mark the fork as pending; the head branch's
-# level before the first degrade is recorded, for when it is sealed.
-DEGRADE_SQL = """
-WITH old AS (
-    SELECT thread_key, head_branch, level FROM trustmem_threads
-    WHERE thread_key = %(tk)s AND status = 'active' AND level > %(level)s FOR UPDATE
-), rec AS (
-    INSERT INTO trustmem_branches (thread_key, branch, level)
-    SELECT thread_key, head_branch, level FROM old ON CONFLICT DO NOTHING
-)
-UPDATE trustmem_threads t SET level = %(level)s, fork_pending = true, touched_at = now()
-FROM old WHERE t.thread_key = old.thread_key
-RETURNING t.head_branch
+THREAD_STATE_SQL = f"SELECT {ACL_COLUMNS} FROM trustmem_threads t WHERE thread_key = %s"
+THREAD_LOCK_SQL = THREAD_STATE_SQL + " FOR UPDATE"
+# Every change of a thread's access state goes through this one statement,
+# with the MAC of the new state.
+ACL_UPDATE_SQL = """
+UPDATE trustmem_threads SET head_branch = %(head_branch)s, head_level = %(head_level)s,
+    level = %(level)s, status = %(status)s, fork_pending = %(fork_pending)s, tainted = %(tainted)s,
+    acl_mac = %(mac)s, touched_at = now()
+WHERE thread_key = %(tk)s
 """
-
-# A degrade that comes before the thread's first checkpoint is stored (the
-# gate runs while LangGraph still writes in the background): create the
-# thread already lowered, its head branch recorded at the run's level.
-DEGRADE_NEW_THREAD_SQL = """
-INSERT INTO trustmem_threads (thread_key, thread_ct, user_key, level, head_level, fork_pending)
-VALUES (%(tk)s, %(tct)s, %(uk)s, %(level)s, %(old)s, true)
+# A thread created by a state change before its first checkpoint is stored.
+THREAD_INSERT_SQL = """
+INSERT INTO trustmem_threads (thread_key, thread_ct, user_key, head_branch, head_level, level,
+    fork_pending, status, tainted, acl_mac)
+VALUES (%(tk)s, %(tct)s, %(owner)s, %(head_branch)s, %(head_level)s, %(level)s, %(fork_pending)s,
+    %(status)s, %(tainted)s, %(mac)s)
 ON CONFLICT (thread_key) DO NOTHING
 RETURNING head_branch
 """
-DEGRADE_NEW_BRANCH_SQL = """
-INSERT INTO trustmem_branches (thread_key, branch, level) VALUES (%(tk)s, 0, %(old)s) ON CONFLICT DO NOTHING
-"""
 
+LIST_SQL = _SELECT_COLUMNS  # plus a WHERE clause built by ``list_query``
+
+# A branch's level and whether it is sealed, with their MAC. The level a
+# head branch had before its first degrade is recorded once; sealing it
+# records the level it keeps.
+BRANCH_RECORD_SQL = """
+INSERT INTO trustmem_branches (thread_key, branch, level, acl_mac)
+VALUES (%(tk)s, %(branch)s, %(level)s, %(mac)s) ON CONFLICT DO NOTHING
+"""
 # The fork, one transaction: lock the thread, seal its head branch, open a
 # new one at the lower level whose first checkpoint has no parent, so no
 # history above the new level is reachable from the head.
-FORK_LOCK_SQL = """
-SELECT head_branch, level, status, fork_pending,
-    (SELECT COALESCE(max(branch), 0) FROM trustmem_branches b WHERE b.thread_key = t.thread_key)
-FROM trustmem_threads t WHERE thread_key = %s FOR UPDATE
-"""
+FORK_TOP_SQL = "SELECT COALESCE(max(branch), 0) FROM trustmem_branches WHERE thread_key = %s"
 FORK_SEAL_SQL = """
-INSERT INTO trustmem_branches (thread_key, branch, level, parent_branch, forked_from, sealed_at)
-VALUES (%(tk)s, %(branch)s, %(old_level)s, NULL, NULL, now())
-ON CONFLICT (thread_key, branch) DO UPDATE SET sealed_at = now(), level = EXCLUDED.level
+INSERT INTO trustmem_branches (thread_key, branch, level, parent_branch, forked_from, sealed_at, acl_mac)
+VALUES (%(tk)s, %(branch)s, %(level)s, NULL, NULL, now(), %(mac)s)
+ON CONFLICT (thread_key, branch) DO UPDATE
+    SET sealed_at = now(), level = EXCLUDED.level, acl_mac = EXCLUDED.acl_mac
 """
 FORK_OPEN_SQL = """
-INSERT INTO trustmem_branches (thread_key, branch, level, parent_branch, forked_from)
-VALUES (%(tk)s, %(branch)s, %(level)s, %(parent_branch)s, %(forked_from)s)
+INSERT INTO trustmem_branches (thread_key, branch, level, parent_branch, forked_from, acl_mac)
+VALUES (%(tk)s, %(branch)s, %(level)s, %(parent_branch)s, %(forked_from)s, %(mac)s)
 """
-FORK_MOVE_HEAD_SQL = """
-UPDATE trustmem_threads SET head_branch = %(branch)s, head_level = level, fork_pending = false,
-    touched_at = now()
-WHERE thread_key = %(tk)s
-"""
-BRANCH_LEVEL_SQL = "SELECT level FROM trustmem_branches WHERE thread_key = %s AND branch = %s"
-
-TERMINATE_SQL = """
-UPDATE trustmem_threads SET status = 'terminated', touched_at = now()
-WHERE thread_key = %s RETURNING head_branch
-"""
+BRANCH_LEVEL_SQL = """SELECT level, sealed_at IS NOT NULL, acl_mac FROM trustmem_branches
+WHERE thread_key = %s AND branch = %s"""
 # The run that let untrusted content in: from its first checkpoint on, found
 # by its run id, or else from the head branch's latest input checkpoint.
 TERMINATE_RUN_START_SQL = """
@@ -252,9 +249,9 @@ TERMINATE_DROP_SQL = (
     AND checkpoint_id >= %(cid)s""",
 )
 
-BRANCHES_SQL = """
-SELECT t.head_branch, t.level, b.branch, b.level, b.parent_branch, b.forked_from,
-    b.sealed_at, b.created_at
+BRANCHES_SQL = f"""
+SELECT {ACL_COLUMNS}, b.branch, b.level, b.parent_branch, b.forked_from,
+    b.sealed_at, b.created_at, b.acl_mac
 FROM trustmem_threads t LEFT JOIN trustmem_branches b ON b.thread_key = t.thread_key
 WHERE t.thread_key = %s ORDER BY b.branch
 """
@@ -293,9 +290,8 @@ DELETE FROM trustmem_blobs b WHERE b.thread_key = ANY(%s) AND NOT EXISTS (
 """
 
 COPY_SELECT_SQL = {
-    "thread": """SELECT thread_ct, user_key, head_branch, head_level, level, fork_pending, status
-        FROM trustmem_threads WHERE thread_key = %s""",
-    "branches": """SELECT branch, level, parent_branch, forked_from, sealed_at
+    "thread": f"""SELECT {ACL_COLUMNS}, t.thread_ct FROM trustmem_threads t WHERE thread_key = %s""",
+    "branches": """SELECT branch, level, parent_branch, forked_from, sealed_at, acl_mac
         FROM trustmem_branches WHERE thread_key = %s""",
     "checkpoints": """SELECT checkpoint_ns, checkpoint_id, branch, parent_checkpoint_id, run_key,
         source, step, versions, payload FROM trustmem_checkpoints WHERE thread_key = %s""",
@@ -306,10 +302,8 @@ COPY_SELECT_SQL = {
 }
 COPY_TARGET_EXISTS_SQL = "SELECT 1 FROM trustmem_threads WHERE thread_key = %s"
 COPY_INSERT_SQL = {
-    "thread": """INSERT INTO trustmem_threads (thread_key, thread_ct, user_key, head_branch,
-        head_level, level, fork_pending, status) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)""",
     "branches": """INSERT INTO trustmem_branches (thread_key, branch, level, parent_branch,
-        forked_from, sealed_at) VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING""",
+        forked_from, sealed_at, acl_mac) VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING""",
     "checkpoints": """INSERT INTO trustmem_checkpoints (thread_key, checkpoint_ns, checkpoint_id,
         branch, parent_checkpoint_id, run_key, source, step, versions, payload)
         VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING""",

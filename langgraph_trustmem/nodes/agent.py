@@ -18,7 +18,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph_trustmem.nodes.gate import SESSION, make_trust_gate, session_level
 from langgraph_trustmem.nodes.recall import make_recall_node
 from langgraph_trustmem.nodes.remember import make_remember_tool
-from langgraph_trustmem.trust import DEFAULT_LADDER, Ladder, label, label_of
+from langgraph_trustmem.trust import DEFAULT_LADDER, ChannelPolicy, Ladder, label, label_of
 
 
 def make_pre_model_hook(
@@ -30,22 +30,27 @@ def make_pre_model_hook(
     limit: int = 5,
     levels: Ladder | None = None,
     recall: bool = True,
+    channels: Mapping[str, ChannelPolicy] | None = None,
 ):
     """Recall (optional) then gate, as one node: memories are injected at the
-    session's level, then everything new is labelled and checked."""
+    session's level, then everything new is labelled and checked (and state
+    keys other than messages lowered on a degrade, per ``channels``)."""
     recall_node = make_recall_node(store, namespace=namespace, limit=limit) if recall else None
-    gate = make_trust_gate(tool_levels=tool_levels, policy=policy, levels=levels)
+    gate = make_trust_gate(tool_levels=tool_levels, policy=policy, levels=levels, channels=channels)
 
     def trust_hook(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, Any]:
         messages = list(state.get("messages") or [])
         new = recall_node.invoke(state, config).get("messages", []) if recall_node is not None else []
-        gated = gate({**state, "messages": [*messages, *new]}, config).get("messages", [])
+        out = gate({**state, "messages": [*messages, *new]}, config)
+        gated = out.pop("messages", [])
         # a recalled memory the gate removes in the same step never enters
         dropped = {m.id for m in gated if isinstance(m, RemoveMessage)}
         new_ids = {m.id for m in new}
         update = [m for m in new if m.id not in dropped]
         update += [m for m in gated if not (isinstance(m, RemoveMessage) and m.id in new_ids)]
-        return {"messages": update} if update else {}
+        if update:
+            out["messages"] = update
+        return out
 
     return trust_hook
 
@@ -77,6 +82,7 @@ def create_trust_agent(
     policy: Literal["fork", "terminate"] = "fork",
     namespace: Sequence[str] = ("memories", "{user_id}"),
     remember: bool = True,
+    channels: Mapping[str, ChannelPolicy] | None = None,
     **kwargs: Any,
 ):
     """``create_react_agent`` with the trust hook before every model call and
@@ -90,7 +96,12 @@ def create_trust_agent(
         levels.setdefault("remember", SESSION)  # it reports on the session's own write
     ladder = getattr(checkpointer, "ladder", None)
     hook = make_pre_model_hook(
-        tool_levels=levels, policy=policy, namespace=namespace, recall=store is not None, levels=ladder
+        tool_levels=levels,
+        policy=policy,
+        namespace=namespace,
+        recall=store is not None,
+        levels=ladder,
+        channels=channels,
     )
     with warnings.catch_warnings():  # its successor lives in `langchain`, not a dependency here
         warnings.simplefilter("ignore")

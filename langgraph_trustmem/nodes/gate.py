@@ -15,16 +15,27 @@ recalled into a personal session is not a threat, an email is.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Mapping
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage, SystemMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
 
 from langgraph_trustmem.errors import ConfigurationError, SessionTerminated
-from langgraph_trustmem.trust import DEFAULT_LADDER, Label, Ladder, label, label_of, requested_level
+from langgraph_trustmem.trust import (
+    DEFAULT_LADDER,
+    ChannelPolicy,
+    Label,
+    Ladder,
+    has_content,
+    label,
+    label_of,
+    requested_level,
+)
 
 CONFIG_KEY_CHECKPOINTER = "__pregel_checkpointer"
+CONFIG_KEY_READ = "__pregel_read"
 # Sources inside the session: its participant, the model, the user's own
 # memories and the app's instructions.
 SESSION_SOURCES = frozenset({"user", "model", "memory", "system"})
@@ -72,6 +83,16 @@ def session_level(config: RunnableConfig, ladder: Ladder, checkpointer: Any = No
     return requested_level(config) or ladder.lowest
 
 
+class GateDecision(NamedTuple):
+    """What the gate decides about a conversation: the session's level after
+    it, the message update (labels, withheld content) and whether content
+    from outside the session is present (the session's integrity)."""
+
+    level: str
+    update: list[Any]
+    outside: bool
+
+
 def gate_messages(
     messages: list[Any],
     level: str,
@@ -79,22 +100,28 @@ def gate_messages(
     ladder: Ladder,
     tool_levels: Mapping[str, str],
     session_sources: Collection[str] = SESSION_SOURCES,
-) -> tuple[str, list[Any]]:
+) -> GateDecision:
     """The pure core of the gate: the session level after these messages,
-    and the update that labels the unlabelled and removes what is above it."""
+    and the update that labels the unlabelled and removes what is above it.
+
+    A label's level the ladder does not know is the highest for what it
+    reveals (withheld above it) and, on outside content, the lowest for
+    what it says about its source (it degrades the session)."""
     rank = ladder.rank(level)
     labelled: list[tuple[Any, Label, bool]] = []
     context: list[str] = []
+    outside: list[int] = []
     for m in messages:
         lab = label_of(m)
         fresh = lab is None
         if lab is None:
             lab = infer_label(m, level, context, tool_levels, ladder)
-        elif lab.level not in ladder:  # a label this ladder does not know: fail closed
+        if lab.source not in session_sources:
+            outside.append(ladder.rank(lab.level) if lab.level in ladder else 0)
+        if lab.level not in ladder:  # fail closed on what it may reveal
             lab = Label(ladder.highest, lab.source)
         labelled.append((m, lab, fresh))
         context.append(lab.level)
-    outside = [ladder.rank(lab.level) for _, lab, _ in labelled if lab.source not in session_sources]
     new_rank = min([rank, *outside])
     update: list[Any] = []
     for m, lab, fresh in labelled:
@@ -103,7 +130,72 @@ def gate_messages(
         elif fresh:
             copy = m.model_copy(update={"additional_kwargs": dict(m.additional_kwargs)})
             update.append(label(copy, lab.level, source=lab.source, ladder=ladder))
-    return ladder.name(new_rank), update
+    return GateDecision(ladder.name(new_rank), update, bool(outside))
+
+
+def _graph_channels(config: RunnableConfig) -> Mapping[str, Any] | None:
+    """The running graph's channels, when LangGraph's task reader exposes
+    them (to tell reducer channels and managed values apart); else None."""
+    read = (config.get("configurable") or {}).get(CONFIG_KEY_READ)
+    if isinstance(read, functools.partial) and len(read.args) > 1 and isinstance(read.args[1], Mapping):
+        return read.args[1]
+    return None
+
+
+def _dropped(value: Any, channel: Any) -> Any:
+    """The write that clears a channel: None, or an empty value that
+    overwrites a reducer channel's accumulated one."""
+    from langgraph.channels.binop import BinaryOperatorAggregate
+    from langgraph.types import Overwrite
+
+    if isinstance(channel, BinaryOperatorAggregate):
+        return Overwrite(type(value)() if isinstance(value, (list, dict, set, tuple)) else None)
+    return None
+
+
+def lower_channels(
+    state: Mapping[str, Any],
+    level: str,
+    *,
+    ladder: Ladder,
+    policies: Mapping[str, ChannelPolicy],
+    skip: Collection[str],
+    pending: bool,
+    channels: Mapping[str, Any] | None = None,
+) -> tuple[dict[str, Any], dict[str, int]]:
+    """The state update that leaves no channel above ``level``, and the
+    levels the gate vouches for. A channel declared at or below the level is
+    kept; one declared above it is always lowered; any other channel holding
+    content was written at the session's former level, so it is lowered
+    while a fork is pending."""
+    rank = ladder.rank(level)
+    update: dict[str, Any] = {}
+    vouched: dict[str, int] = {}
+    for key, value in state.items():
+        if key in skip or not has_content(value):
+            continue
+        if channels is not None and key not in channels:
+            continue  # a managed value, computed rather than stored
+        policy = policies.get(key)
+        declared = ladder.rank(policy.level) if policy is not None and policy.level is not None else None
+        if declared is not None and declared <= rank:
+            vouched[key] = declared
+            continue
+        if declared is None and not pending:
+            continue
+        how = policy.lower if policy is not None else "drop"
+        if how == "drop":
+            new = _dropped(value, channels.get(key) if channels is not None else None)
+        elif how == "reset":
+            new = policy.reset if policy is not None else None
+        elif callable(how):
+            new = how(value, level)
+        else:
+            raise ConfigurationError("a channel's lower rule is 'drop', 'reset' or a function")
+        update[key] = new
+        if has_content(getattr(new, "value", new)):
+            vouched[key] = rank
+    return update, vouched
 
 
 WITHHELD = "Withheld: this content is above the trust level of this conversation."
@@ -131,10 +223,14 @@ def make_trust_gate(
     levels: Ladder | None = None,
     checkpointer: Any = None,
     session_sources: Collection[str] = SESSION_SOURCES,
+    channels: Mapping[str, ChannelPolicy] | None = None,
 ):
     """Build the gate node. ``tool_levels`` maps tool names to the level of
     what they return; tools not listed are untrusted. ``session_sources``
-    are the label sources that belong to the session and never degrade it."""
+    are the label sources that belong to the session and never degrade it.
+    ``channels`` declares other state keys: their level, and how each is
+    lowered when the session degrades (by default any content outside
+    messages is dropped then)."""
     if policy not in ("fork", "terminate"):
         raise ConfigurationError("policy must be 'fork' or 'terminate'")
     ladder = levels or DEFAULT_LADDER
@@ -142,33 +238,65 @@ def make_trust_gate(
     for lv in declared.values():
         if lv != SESSION:
             ladder.rank(lv)
+    policies = dict(channels or {})
+    for p in policies.values():
+        if not isinstance(p, ChannelPolicy):
+            raise ConfigurationError("channels maps state keys to ChannelPolicy")
+        if p.level is not None:
+            ladder.rank(p.level)
     sources = frozenset(session_sources) | {f"tool:{t}" for t, lv in declared.items() if lv == SESSION}
 
     def trust_gate(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, Any]:
         saver = saver_of(config, checkpointer)
         level = session_level(config, ladder, checkpointer)
         messages = list(state.get(messages_key) or [])
-        new_level, update = gate_messages(
+        decision = gate_messages(
             messages, level, ladder=ladder, tool_levels=declared, session_sources=sources
         )
-        if new_level != level:
+        threaded = saver is not None and (config.get("configurable") or {}).get("thread_id") is not None
+        if decision.outside and threaded and hasattr(saver, "mark_tainted"):
+            saver.mark_tainted(config)
+        if decision.level != level:
             if policy == "terminate":
                 if saver is not None:
                     saver.terminate(config)
                 raise SessionTerminated("less trusted content entered a session under the terminate policy")
             if saver is not None:
-                saver.degrade(config, new_level)
-        return {messages_key: update} if update else {}
+                saver.degrade(config, decision.level)
+        pending = decision.level != level or (threaded and _fork_pending(saver, config))
+        update, vouched = lower_channels(
+            state,
+            decision.level,
+            ladder=ladder,
+            policies=policies,
+            skip={messages_key},
+            pending=pending,
+            channels=_graph_channels(config),
+        )
+        if pending and threaded and hasattr(saver, "vouch"):
+            saver.vouch(config, vouched)
+        if decision.update:
+            update[messages_key] = decision.update
+        return update
 
     trust_gate.__name__ = "trust_gate"
     return trust_gate
 
 
+def _fork_pending(saver: Any, config: RunnableConfig) -> bool:
+    """Whether the session degraded and its fork has not happened yet (this
+    process's view, no I/O): until then every channel is lowered."""
+    session = saver.cached_session(config) if hasattr(saver, "cached_session") else None
+    return bool(session is not None and session.fork_pending)
+
+
 __all__ = [
     "SESSION",
     "SESSION_SOURCES",
+    "GateDecision",
     "gate_messages",
     "infer_label",
+    "lower_channels",
     "make_trust_gate",
     "saver_of",
     "session_level",

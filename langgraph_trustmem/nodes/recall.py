@@ -24,6 +24,8 @@ from langgraph_trustmem.errors import ConfigurationError
 from langgraph_trustmem.trust import LABEL_KEY, label
 
 MEMORY_SOURCE = "memory"
+TAINTED_MEMORY_SOURCE = "memory:tainted"
+TRUSTED = "trusted"
 
 
 def fill_namespace(template: Sequence[str], config: RunnableConfig) -> tuple[str, ...]:
@@ -105,15 +107,18 @@ def make_recall_node(
                 continue
             text = f"Memory: {render(item.value)}"
             mid_msg = str(uuid.uuid4())
-            msg = (
-                SystemMessage(text, id=mid_msg)
-                if role == "system"
-                else HumanMessage(text, name="memory", id=mid_msg)
-            )
             level = item.label.level if hasattr(item, "label") else None
             if level is None:
                 continue  # a store without labels cannot say who may see this
-            label(msg, level, source=MEMORY_SOURCE)
+            # a memory a tainted session wrote is outside content: never the
+            # system role, and its source degrades (or taints) the session
+            tainted = getattr(item, "integrity", TRUSTED) != TRUSTED
+            msg = (
+                SystemMessage(text, id=mid_msg)
+                if role == "system" and not tainted
+                else HumanMessage(text, name="memory", id=mid_msg)
+            )
+            label(msg, level, source=TAINTED_MEMORY_SOURCE if tainted else MEMORY_SOURCE)
             msg.additional_kwargs[LABEL_KEY]["memory"] = {"id": mid, "version": version}
             new.append(msg)
         return new

@@ -28,26 +28,9 @@ from langgraph_trustmem.errors import (
     TrustEscalationError,
 )
 from langgraph_trustmem.nodes.recall import fill_namespace
+from langgraph_trustmem.store.base import DEFAULT_HIGH_STAKES
+from langgraph_trustmem.store.base import high_stakes as high_stakes_memory
 
-HIGH_STAKES = ("authorization", "authorisation", "permissions", "limits", "constraints", "policy")
-# Words that make any category (or key) high-stakes: the model chooses the
-# category, so "budget" or "spending-limits" must not slip past.
-HIGH_STAKES_WORDS = (
-    "auth",
-    "admin",
-    "role",
-    "permission",
-    "access",
-    "limit",
-    "budget",
-    "spend",
-    "quota",
-    "credit",
-    "constraint",
-    "policy",
-    "approv",
-    "allow",
-)
 CONFIRMER = "human-review"
 
 
@@ -62,19 +45,17 @@ def make_remember_tool(
     store: Any = None,
     *,
     namespace: Sequence[str] = ("memories", "{user_id}"),
-    high_stakes: Collection[str] = HIGH_STAKES,
+    high_stakes: Collection[str] = DEFAULT_HIGH_STAKES,
     confirmer: str = CONFIRMER,
     name: str = "remember",
 ) -> StructuredTool:
     """Build the tool. ``store`` defaults to the graph's store (injected by
     ToolNode). ``high_stakes`` categories need a human's confirmation, asked
     through ``interrupt()``; resume with ``Command(resume=True)`` (or a dict
-    with ``approved``) to store, anything else to drop it."""
-    stakes = {c.lower() for c in high_stakes}
-
-    def high(category: str, key: str) -> bool:
-        text = f"{category} {key}"
-        return category in stakes or any(w in text for w in HIGH_STAKES_WORDS)
+    with ``approved: True``) to store, anything else to drop it. The rule is
+    the store's own (``store.base.high_stakes``): words of who may do what
+    or how much, in the category, key or content; first writes included."""
+    stakes = tuple(high_stakes)
 
     def remember(
         content: str,
@@ -92,7 +73,13 @@ def make_remember_tool(
         mkey = key or uuid.uuid4().hex[:12]
         value = {"text": content, "category": category}
         confirmed_by = None
-        if category in stakes:
+        guard = getattr(target, "guard", None)
+        if guard is not None:  # a secret is refused before any person is asked
+            try:
+                guard.check(value)
+            except SecretRejected as refusal:
+                return _secret_reply(refusal)
+        if high_stakes_memory(ns, mkey, value, stakes):
             answer = interrupt(
                 {
                     "type": "confirm_memory",
@@ -102,7 +89,7 @@ def make_remember_tool(
                     "question": "The assistant wants to store this high-stakes fact. Confirm it?",
                 }
             )
-            approved = answer.get("approved") if isinstance(answer, dict) else answer is True
+            approved = answer.get("approved") is True if isinstance(answer, dict) else answer is True
             if not approved:
                 return "Not stored: a person did not confirm this fact, so treat it as unverified."
             confirmed_by = confirmer
@@ -130,4 +117,4 @@ def make_remember_tool(
     )
 
 
-__all__ = ["HIGH_STAKES", "make_remember_tool"]
+__all__ = ["make_remember_tool"]

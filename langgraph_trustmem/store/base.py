@@ -5,8 +5,11 @@ isolation, write rules, filters and result assembly. No I/O here.
 
 from __future__ import annotations
 
+import logging
+import re
 import time
 import uuid
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -33,15 +36,74 @@ from langgraph_trustmem.crypto import KeyRing, aad
 from langgraph_trustmem.errors import (
     ConfirmationRequired,
     OverwriteRefused,
+    TamperedDataError,
+    TamperedDataWarning,
     TenantIsolationError,
     TrustEscalationError,
     TrustMemError,
 )
 from langgraph_trustmem.trust import DEFAULT_LADDER, Label, Ladder
 
+log = logging.getLogger(__name__)
+
 CONFIG_KEY_CHECKPOINTER = "__pregel_checkpointer"
 DEFAULT_TENANT_TEMPLATE = ("memories", "{user_id}")
-DEFAULT_HIGH_STAKES = ("authorization", "authorisation", "permissions", "limits", "constraints", "policy")
+# Word stems that make a memory high-stakes wherever they appear (namespace,
+# key or value): who may do what, and how much. Such facts are never taken
+# from a conversation alone.
+DEFAULT_HIGH_STAKES = (
+    "auth",
+    "admin",
+    "role",
+    "permission",
+    "privilege",
+    "access",
+    "limit",
+    "budget",
+    "spend",
+    "quota",
+    "credit",
+    "approv",
+    "allow",
+    "constraint",
+    "polic",
+    "entitle",
+    "superuser",
+    "sudo",
+)
+TRUSTED = "trusted"
+TAINTED = "tainted"
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def _strings(value: Any) -> Iterable[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for k, v in value.items():
+            yield str(k)
+            yield from _strings(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _strings(v)
+
+
+def high_stakes(
+    namespace: Sequence[str], key: str, value: Any, stems: Iterable[str] = DEFAULT_HIGH_STAKES
+) -> bool:
+    """Whether a memory states who may do what or how much (by the words of
+    its namespace, key and value): the one rule the store and the remember
+    tool both apply."""
+    stems = tuple(s.lower() for s in stems)
+    if not stems:
+        return False
+    for text in (*namespace, key, *_strings(value)):
+        for word in _WORD.findall(text.lower()):
+            if word.startswith(stems):
+                return True
+    return False
+
+
 VECTOR_NAMESPACE = uuid.UUID("6f7c3a52-5d0e-4c1a-9b7e-2f1c8d4e9a10")
 
 
@@ -61,6 +123,15 @@ class Reader:
     source: str = "app"
     in_run: bool = False
     explicit: bool = False  # a level chosen by a session or bound(), not the fail-closed default
+    tainted: bool = False  # content from outside entered the writing session
+    bound: bool = False  # bound() explicitly (admin without a user, or confined to one)
+
+    @property
+    def confined(self) -> bool:
+        """Confined to one user's memories (and shared ones): inside a run,
+        when bound to a user, and when nothing says who reads (no run and
+        not bound), which then reaches no user at all."""
+        return self.in_run or not self.bound or self.user_id is not None
 
 
 class _Labelled:
@@ -68,12 +139,19 @@ class _Labelled:
     where it came from (provenance) and its schema version."""
 
     def __init__(
-        self, *, label: Label, provenance: Mapping[str, Any], schema_version: int, **kw: Any
+        self,
+        *,
+        label: Label,
+        provenance: Mapping[str, Any],
+        schema_version: int,
+        integrity: str = TRUSTED,
+        **kw: Any,
     ) -> None:
         super().__init__(**kw)
         self.label = label
         self.provenance = dict(provenance)
         self.schema_version = schema_version
+        self.integrity = integrity  # "trusted", or "tainted": written by a session outside content reached
 
 
 class TrustItem(_Labelled, Item):
@@ -103,6 +181,11 @@ class Row:
     ttl_minutes: float | None
     tenant: bytes | None
     indexed: int
+    integrity: str = TRUSTED
+
+    @property
+    def tainted(self) -> bool:
+        return self.integrity != TRUSTED
 
     @property
     def ref(self) -> str:
@@ -246,6 +329,7 @@ class TrustStoreBase(BaseStore):
         self.audit_enabled = audit
         self._salts: dict[bytes, bytes] = {}  # users' audit salts, cached (erasure drops them)
         self._bound: int | None = None
+        self._bound_user: str | None = None
         # retention: {level name: seconds} or {namespace prefix tuple: seconds}
         self.retention_rules: list[tuple[int | None, bytes | None, float]] = []
         for target, age in (retention or {}).items():
@@ -367,16 +451,41 @@ class TrustStoreBase(BaseStore):
 
     # -- sealing -----------------------------------------------------------
 
-    def _seal(self, ns_hash: bytes, key_hash: bytes, body: Mapping[str, Any]) -> bytes:
-        return self.keyring.encrypt(orjson.dumps(body), aad("memory", ns_hash, key_hash))
+    @staticmethod
+    def _place(ns_hash: bytes, key_hash: bytes, level: int, tenant: bytes | None) -> bytes:
+        """The associated data of a memory: where it lives and the columns
+        that decide who may read it (its level and tenant), so editing them
+        without the key makes the row fail to open."""
+        return aad("memory/v2", ns_hash, key_hash, level, tenant or b"")
 
-    def _open(self, ns_hash: bytes, key_hash: bytes, sealed: bytes) -> dict[str, Any]:
-        return orjson.loads(self.keyring.decrypt(sealed, aad("memory", ns_hash, key_hash)))
+    def _seal(
+        self, ns_hash: bytes, key_hash: bytes, body: Mapping[str, Any], level: int, tenant: bytes | None
+    ) -> bytes:
+        return self.keyring.encrypt(orjson.dumps(body), self._place(ns_hash, key_hash, level, tenant))
+
+    def _open(
+        self, ns_hash: bytes, key_hash: bytes, sealed: bytes, level: int, tenant: Any
+    ) -> dict[str, Any]:
+        tenant = bytes(tenant) if tenant is not None else None
+        body = orjson.loads(self.keyring.decrypt(sealed, self._place(ns_hash, key_hash, level, tenant)))
+        if self.tenant_of(body["ns"]) != tenant:
+            raise TamperedDataError("a memory's tenant does not match its namespace")
+        return body
+
+    def _open_or_skip(self, r: Sequence[Any]) -> Row | None:
+        """A listed row, or None (with a warning naming no content) when it
+        fails authentication: one bad row never breaks a whole search."""
+        try:
+            return self._decode(r)
+        except TamperedDataError:
+            log.warning("a memory row failed authentication and was skipped")
+            warnings.warn("a memory row failed authentication and was skipped", TamperedDataWarning, 2)
+            return None
 
     def _decode(self, r: Sequence[Any]) -> Row:
         ns_hash, key_hash, level, sealed, version, created, updated, expires, ttl_min, tenant, indexed = r
         ns_hash, key_hash = bytes(ns_hash), bytes(key_hash)
-        body = self._open(ns_hash, key_hash, bytes(sealed))
+        body = self._open(ns_hash, key_hash, bytes(sealed), level, tenant)
         return Row(
             ns_hash=ns_hash,
             key_hash=key_hash,
@@ -393,6 +502,7 @@ class TrustStoreBase(BaseStore):
             ttl_minutes=ttl_min,
             tenant=bytes(tenant) if tenant is not None else None,
             indexed=indexed,
+            integrity=body.get("integ", TRUSTED),
         )
 
     def _upgraded(self, row: Row) -> tuple[Row, bytes | None]:
@@ -407,9 +517,10 @@ class TrustStoreBase(BaseStore):
             "value": value,
             "src": row.source,
             "prov": row.provenance,
+            "integ": row.integrity,
         }
         upgraded = Row(**{**row.__dict__, "value": value, "schema_version": version})
-        return upgraded, self._seal(row.ns_hash, row.key_hash, body)
+        return upgraded, self._seal(row.ns_hash, row.key_hash, body, row.level, row.tenant)
 
     def _lazy_params(self, row: Row, upgraded: Row, resealed: bytes) -> dict[str, Any]:
         return {
@@ -421,12 +532,14 @@ class TrustStoreBase(BaseStore):
         }
 
     def _rewrite_params(self, r: Sequence[Any]) -> dict[str, Any]:
-        """Batch migration of one (ns_hash, key_hash, sealed, version) row."""
-        nh, kh, sealed, version = bytes(r[0]), bytes(r[1]), bytes(r[2]), r[3]
-        body = self._open(nh, kh, sealed)
+        """Batch migration of one (ns_hash, key_hash, sealed, version, level,
+        tenant) row."""
+        nh, kh, sealed, version, level, tenant = bytes(r[0]), bytes(r[1]), bytes(r[2]), r[3], r[4], r[5]
+        tenant = bytes(tenant) if tenant is not None else None
+        body = self._open(nh, kh, sealed, level, tenant)
         body["value"], new_version = self.migrations.upgrade(body["value"], version)
         return {
-            "sealed": self._seal(nh, kh, body),
+            "sealed": self._seal(nh, kh, body, level, tenant),
             "schema_version": new_version,
             "ns_hash": nh,
             "key_hash": kh,
@@ -446,6 +559,7 @@ class TrustStoreBase(BaseStore):
             value=row.value,
             created_at=row.created_at,
             updated_at=row.updated_at,
+            integrity=row.integrity,
         )
         if search:
             return TrustSearchItem(score=score, **common)
@@ -453,13 +567,18 @@ class TrustStoreBase(BaseStore):
 
     # -- who is reading ----------------------------------------------------
 
-    def bound(self, level: str) -> TrustStoreBase:
+    def bound(self, level: str, *, user_id: str | None = None) -> TrustStoreBase:
         """A view of this store that reads and writes at ``level`` outside a
-        graph run (inside a run, the session's level always wins)."""
+        graph run (inside a run, the session's level always wins). With
+        ``user_id`` it is confined to that user's memories (and shared ones)
+        as a run of theirs would be; without, it is the application's own
+        view across users. An unbound store outside any run reaches no
+        user's memories."""
         import copy
 
         view = copy.copy(self)
         view._bound = self.ladder.rank(level)
+        view._bound_user = str(user_id) if user_id is not None else None
         return view
 
     def _run_config(self) -> dict[str, Any] | None:
@@ -470,26 +589,29 @@ class TrustStoreBase(BaseStore):
         except RuntimeError:
             return None
 
-    def _reader_from(self, config: Mapping[str, Any] | None, session_level: str | None) -> Reader:
+    def _reader_from(self, config: Mapping[str, Any] | None, session: Any) -> Reader:
         """Who reads. Inside a graph run (any run, with or without a thread),
-        the session's level from the trust checkpointer; without one, the
-        lowest level: a run's own ``configurable.trust`` is a request, and
-        only a trust checkpointer can hold it to a session."""
+        the session's level and integrity from the trust checkpointer;
+        without one, the lowest level and tainted: a run's own
+        ``configurable.trust`` is a request, and only a trust checkpointer
+        can hold it to a session. Outside a run, a bound view, else nobody
+        in particular (public, and no user's memories)."""
         if config is None:
             if self._bound is not None:
-                return Reader(level=self._bound, explicit=True)
+                return Reader(level=self._bound, user_id=self._bound_user, explicit=True, bound=True)
             return Reader(level=0)
         conf = config.get("configurable") or {}
         user = conf.get("user_id")
         thread = conf.get("thread_id")
         node = (config.get("metadata") or {}).get("langgraph_node") or conf.get("langgraph_node") or "graph"
         return Reader(
-            level=self.ladder.rank(session_level) if session_level else 0,
+            level=self.ladder.rank(session.level) if session is not None else 0,
             user_id=str(user) if user is not None else None,
             thread_id=str(thread) if thread is not None else None,
             source=f"session:{node}",
             in_run=True,
             explicit=True,
+            tainted=session.tainted if session is not None else True,
         )
 
     @staticmethod
@@ -510,10 +632,19 @@ class TrustStoreBase(BaseStore):
         readable, and writable only under a prefix listed in
         ``shared_writable``."""
         tpl = self.tenant_template
-        if not reader.in_run or not tpl or "{user_id}" not in tpl:
+        if not reader.confined or not tpl or "{user_id}" not in tpl:
             return namespace
         pos = tpl.index("{user_id}")
         head = tpl[:pos]
+        if not reader.in_run and not reader.bound:
+            lost = "; a call that lost its graph run's context must carry it (context.carry_context)"
+            if tuple(namespace[:pos]) == head[: len(namespace[:pos])] and (len(namespace) > pos or not exact):
+                raise TenantIsolationError(
+                    "user memories need a graph run or store.bound(level, user_id=...)" + lost
+                )
+            if write and not any(tuple(namespace[: len(p)]) == p for p in self.shared_writable):
+                raise TenantIsolationError("an unbound store outside a graph run writes shared memories only")
+            return namespace
         if len(namespace) > pos and tuple(namespace[:pos]) == head:
             if reader.user_id is None or namespace[pos] != reader.user_id:
                 raise TenantIsolationError("a run may only reach its own user's memories")
@@ -527,9 +658,17 @@ class TrustStoreBase(BaseStore):
         return namespace
 
     def _tenant_visible(self, row_tenant: bytes | None, reader: Reader) -> bool:
-        if not reader.in_run or row_tenant is None:
+        if not reader.confined or row_tenant is None:
             return True
         return reader.user_id is not None and row_tenant == self.user_key(reader.user_id)
+
+    @staticmethod
+    def _level_visible(row: Row, level: int, integrity: bool = True) -> bool:
+        """Confidentiality and integrity: nothing above the reader's level,
+        and a memory written by a tainted session only for readers at or
+        below its level, so it never meets content above it (the
+        application's own unconfined view, ``bound(level)``, sees it)."""
+        return row.level <= level and not (integrity and row.tainted and level > row.level)
 
     def _readable(self, row: Row, reader: Reader, events: list) -> bool:
         """Whether ``reader`` may see ``row``; a refusal is audited."""
@@ -537,7 +676,9 @@ class TrustStoreBase(BaseStore):
 
         if row.expires_at is not None and row.expires_at.timestamp() <= time.time():
             return False
-        if row.level > reader.level or not self._tenant_visible(row.tenant, reader):
+        if not self._level_visible(row, reader.level, reader.confined) or not self._tenant_visible(
+            row.tenant, reader
+        ):
             events.append(
                 AuditEvent(
                     "refused",
@@ -556,16 +697,40 @@ class TrustStoreBase(BaseStore):
         """Decode rows and keep those the search's reader may see (checked
         here whatever tier served them)."""
         out = {}
-        now = time.time()
         for ref, r in raw.items():
-            row = self._decode(r)
-            if row.level > params["level"] or (
-                row.expires_at is not None and row.expires_at.timestamp() <= now
-            ):
+            row = self._open_or_skip(r)
+            if row is not None and self._visible(row, params):
+                out[ref] = row
+        return out
+
+    def _visible(self, row: Row, params: Mapping[str, Any]) -> bool:
+        """Whether a search's reader may see a decoded row (checked here
+        whatever tier or index served it)."""
+        if not self._level_visible(row, params["level"], params["integrity"]):
+            return False
+        if row.expires_at is not None and row.expires_at.timestamp() <= time.time():
+            return False
+        if params["confined"] and row.tenant is not None and row.tenant != params["own"]:
+            return False
+        prefix = params["prefix_ns"]
+        return row.namespace[: len(prefix)] == prefix  # not placed here by edited prefix hashes
+
+    def _namespaces_of(
+        self, rows: Iterable[Sequence[Any]], params: Mapping[str, Any]
+    ) -> list[tuple[str, ...]]:
+        """The namespaces of listed rows (ns_hash, key_hash, sealed, level,
+        tenant); rows that fail authentication are skipped."""
+        out = []
+        prefix = params["prefix_ns"]
+        for nh, kh, sealed, level, tenant in rows:
+            try:
+                ns = tuple(self._open(bytes(nh), bytes(kh), bytes(sealed), level, tenant)["ns"])
+            except TamperedDataError:
+                log.warning("a memory row failed authentication and was skipped")
+                warnings.warn("a memory row failed authentication and was skipped", TamperedDataWarning, 2)
                 continue
-            if params["confined"] and row.tenant is not None and row.tenant != params["own"]:
-                continue
-            out[ref] = row
+            if ns[: len(prefix)] == prefix:
+                out.append(ns)
         return out
 
     def _vector_query(self, params: Mapping[str, Any]) -> Any:
@@ -602,6 +767,7 @@ class TrustStoreBase(BaseStore):
             params["level"],
             params["prefix"],
             params["confined"],
+            params["integrity"],
             op.query,
             op.filter,
             op.limit,
@@ -667,19 +833,21 @@ class TrustStoreBase(BaseStore):
             raise TrustEscalationError("a memory cannot be labelled above its writer's level")
         return rank
 
-    def _is_high_stakes(self, namespace: Sequence[str]) -> bool:
-        return any(part.lower() in self.high_stakes for part in namespace)
-
-    def _check_overwrite(
-        self, existing_level: int | None, namespace: Sequence[str], reader: Reader, confirmed_by: str | None
+    def _check_write(
+        self, existing_level: int | None, op: PutOp, reader: Reader, confirmed_by: str | None
     ) -> None:
-        if existing_level is None:
-            return
-        if reader.explicit and existing_level > reader.level:
+        """Overwrites need the writer at or above the memory's level; inside
+        a run, a high-stakes write (first or not) needs a trusted source's
+        confirmation."""
+        if existing_level is not None and reader.explicit and existing_level > reader.level:
             raise OverwriteRefused("a writer below a memory's level cannot overwrite it")
-        if reader.in_run and self._is_high_stakes(namespace) and confirmed_by not in self.trusted_sources:
+        if (
+            reader.in_run
+            and confirmed_by not in self.trusted_sources
+            and high_stakes(op.namespace, op.key, op.value, self.high_stakes)
+        ):
             raise ConfirmationRequired(
-                "this memory is in a high-stakes namespace; an in-conversation overwrite needs "
+                "this memory says who may do what or how much; an in-conversation write needs "
                 "confirmation by a trusted source"
             )
 
@@ -699,6 +867,7 @@ class TrustStoreBase(BaseStore):
             "value": value,
             "src": source or reader.source,
             "prov": prov,
+            "integ": TAINTED if reader.tainted else TRUSTED,
         }
 
     def _texts(self, op: PutOp, value: dict[str, Any]) -> list[str]:
@@ -743,6 +912,7 @@ class TrustStoreBase(BaseStore):
 
 
 __all__ = [
+    "DEFAULT_HIGH_STAKES",
     "InvalidNamespace",
     "Reader",
     "Row",
@@ -750,6 +920,7 @@ __all__ = [
     "TrustSearchItem",
     "TrustStoreBase",
     "ValueMigrations",
+    "high_stakes",
     "matches_filter",
     "namespace_matches",
     "validate_namespace",

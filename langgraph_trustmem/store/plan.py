@@ -28,11 +28,13 @@ RERUN_STEPS = frozenset({"vectors", "cache"})
 
 
 def search_params(store: TrustStoreBase, prefix: tuple[str, ...], reader: Reader) -> dict[str, Any]:
-    own = store.user_key(reader.user_id) if reader.in_run and reader.user_id is not None else None
+    own = store.user_key(reader.user_id) if reader.confined and reader.user_id is not None else None
     return {
         "level": reader.level,
         "prefix": store.ns_hash(prefix) if prefix else None,
-        "confined": bool(reader.in_run and store.tenant_template),
+        "prefix_ns": tuple(prefix),
+        "confined": bool(reader.confined and store.tenant_template),
+        "integrity": reader.confined,
         "own": own,
     }
 
@@ -85,7 +87,7 @@ def put_ops(
     """Check the overwrite rules against the stored row (locked) and write.
     Returns whether a row was there before."""
     rows = yield sql.GET_FOR_WRITE_SQL, {"ns_hash": nh, "key_hash": kh}, True
-    store._check_overwrite(rows[0][0] if rows else None, op.namespace, reader, confirmed_by)
+    store._check_write(rows[0][0] if rows else None, op, reader, confirmed_by)
     yield (
         sql.UPSERT_SQL,
         {
@@ -112,7 +114,7 @@ def delete_ops(store: TrustStoreBase, op: PutOp, reader: Reader, confirmed_by: s
     rows = yield sql.GET_FOR_WRITE_SQL, {"ns_hash": nh, "key_hash": kh}, True
     if not rows:
         return None
-    store._check_overwrite(rows[0][0], op.namespace, reader, confirmed_by)
+    store._check_write(rows[0][0], op, reader, confirmed_by)
     gone = yield sql.DELETE_SQL, {"ns_hash": nh, "key_hash": kh}, True
     return gone[0] if gone else None
 
@@ -140,8 +142,8 @@ def rotate_ops(store: TrustStoreBase, batch: int) -> Statements:
     if not old:
         return 0
     done = 0
-    for nh, kh, sealed in (yield sql.ROTATE_MEMORIES_SQL, (old, batch), True):
-        place = aad("memory", bytes(nh), bytes(kh))
+    for nh, kh, sealed, level, tenant in (yield sql.ROTATE_MEMORIES_SQL, (old, batch), True):
+        place = store._place(bytes(nh), bytes(kh), level, bytes(tenant) if tenant is not None else None)
         yield (
             sql.RESEAL_MEMORY_SQL,
             (ring.encrypt(ring.decrypt(bytes(sealed), place), place), nh, kh, sealed),

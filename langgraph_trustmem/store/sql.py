@@ -64,6 +64,15 @@ MIGRATIONS = [
         finished_at TIMESTAMPTZ,
         removed     JSONB NOT NULL DEFAULT '{}'
     )""",
+    # The chain's head, MAC'd: cutting the newest events (or the anchor) is
+    # detected by verify_audit().
+    """
+    CREATE TABLE IF NOT EXISTS trustmem_audit_anchor (
+        id   SMALLINT PRIMARY KEY,
+        seq  BIGINT NOT NULL,
+        hash BYTEA NOT NULL,
+        mac  BYTEA NOT NULL
+    )""",
 ]
 
 SELECT_MIGRATION_SQL = "SELECT v FROM trustmem_store_migrations ORDER BY v DESC LIMIT 1"
@@ -126,7 +135,7 @@ LIMIT %(limit)s OFFSET %(offset)s
 """
 
 LIST_NAMESPACES_SQL = f"""
-SELECT DISTINCT ON (m.ns_hash) m.ns_hash, m.key_hash, m.sealed
+SELECT DISTINCT ON (m.ns_hash) m.ns_hash, m.key_hash, m.sealed, m.level, m.tenant
 FROM trustmem_memories m
 WHERE m.level <= %(level)s AND {_LIVE} AND {_CONFINED}
     AND (%(prefix)s::bytea IS NULL OR m.ns_prefixes @> ARRAY[%(prefix)s::bytea])
@@ -156,7 +165,7 @@ RETURNING ns_hash, key_hash, tenant, indexed
 
 # Key rotation of the store's sealed rows and per-user audit salts.
 ROTATE_MEMORIES_SQL = """
-SELECT ns_hash, key_hash, sealed FROM trustmem_memories
+SELECT ns_hash, key_hash, sealed, level, tenant FROM trustmem_memories
 WHERE substring(sealed from 5 for 4) = ANY(%s) LIMIT %s
 """
 RESEAL_MEMORY_SQL = (
@@ -173,7 +182,7 @@ UPDATE trustmem_memories SET sealed = %(sealed)s, schema_version = %(schema_vers
 WHERE ns_hash = %(ns_hash)s AND key_hash = %(key_hash)s AND schema_version = %(old_version)s
 """
 OUTDATED_SQL = """
-SELECT ns_hash, key_hash, sealed, schema_version FROM trustmem_memories
+SELECT ns_hash, key_hash, sealed, schema_version, level, tenant FROM trustmem_memories
 WHERE schema_version < %(version)s ORDER BY ns_hash, key_hash LIMIT %(limit)s
 """
 COUNT_OUTDATED_SQL = "SELECT count(*) FROM trustmem_memories WHERE schema_version < %(version)s"
@@ -211,6 +220,11 @@ SELECT * FROM unnest(%(seq)s::bigint[], %(at)s::timestamptz[], %(action)s::text[
     %(session)s::bytea[], %(tenant)s::bytea[], %(item)s::bytea[], %(level)s::smallint[], %(detail)s::text[],
     %(prev)s::bytea[], %(hash)s::bytea[])
 """
+AUDIT_ANCHOR_SQL = """
+INSERT INTO trustmem_audit_anchor (id, seq, hash, mac) VALUES (1, %(seq)s, %(hash)s, %(mac)s)
+ON CONFLICT (id) DO UPDATE SET seq = EXCLUDED.seq, hash = EXCLUDED.hash, mac = EXCLUDED.mac
+"""
+AUDIT_ANCHOR_READ_SQL = "SELECT seq, hash, mac FROM trustmem_audit_anchor WHERE id = 1"
 AUDIT_TRAIL_SQL = """
 SELECT seq, at, action, actor, level, detail FROM trustmem_audit WHERE item = %s ORDER BY seq LIMIT %s
 """

@@ -137,12 +137,10 @@ class TrustStore(PgClient, TrustStoreBase):
     def _reader(self) -> Reader:
         config = self._run_config()
         saver = self._saver_in(config)
-        level = None
+        session = None
         if saver is not None and (config.get("configurable") or {}).get("thread_id") is not None:
-            level = saver.cached_level(config)
-            if level is None and (s := saver.session(config)) is not None:
-                level = s.level
-        return self._reader_from(config, level)
+            session = saver.cached_session(config) or saver.session(config)
+        return self._reader_from(config, session)
 
     def _audit(self, events: list[AuditEvent]) -> None:
         if self.audit_enabled and events:
@@ -296,7 +294,9 @@ class TrustStore(PgClient, TrustStoreBase):
         while True:
             raw = self._fetch(sql.SEARCH_SQL, {**params, "limit": page, "offset": offset})
             for r in raw:
-                row = self._decode(r)
+                row = self._open_or_skip(r)
+                if row is None or not self._visible(row, params):
+                    continue
                 if op.filter and not self._filter(row, op.filter):
                     continue
                 matched.append((row.ref, None))
@@ -332,7 +332,7 @@ class TrustStore(PgClient, TrustStoreBase):
     def _list_namespaces(self, op: ListNamespacesOp, reader: Reader) -> list[tuple[str, ...]]:
         params = search_params(self, self._namespaces_prefix(op, reader), reader)
         rows = self._fetch(sql.LIST_NAMESPACES_SQL, params)
-        namespaces = [tuple(self._open(bytes(nh), bytes(kh), bytes(s))["ns"]) for nh, kh, s in rows]
+        namespaces = self._namespaces_of(rows, params)
         return list_namespaces_result(namespaces, op)
 
     def _put(
@@ -363,7 +363,7 @@ class TrustStore(PgClient, TrustStoreBase):
                 lvl = self._write_level(reader, level)
                 texts = self._texts(op, value)
                 vectors = self.embeddings.embed_documents(texts) if texts else []
-                sealed = self._seal(nh, kh, self._body(op, value, reader, source))
+                sealed = self._seal(nh, kh, self._body(op, value, reader, source), lvl, tenant)
                 ttl_min = self._ttl_minutes(op)
                 previous = self._run(
                     put_ops(

@@ -29,6 +29,8 @@ from langgraph_trustmem import (
 )
 from langgraph_trustmem.checkpoint.hot import LocalHotTier
 
+from .test_seed_scenario import build_graph, email_turn, personal_turn
+
 
 def tid() -> str:
     return f"t-{uuid.uuid4()}"
@@ -253,10 +255,9 @@ def _rows(pg_url, tk) -> int:
 def test_delete_thread_removes_every_branch_in_every_tier(saver, pg_url, redis_url):
     t = tid()
     config = {"configurable": {"thread_id": t, "trust": "personal"}}
-    graph = chat_graph(saver)
-    graph.invoke({"messages": [HumanMessage("hi")]}, config)
-    saver.degrade(config, "public")
-    graph.invoke({"messages": [HumanMessage("after")]}, {"configurable": {"thread_id": t}})
+    graph = build_graph(saver, [])
+    graph.invoke(personal_turn(), config)
+    graph.invoke(email_turn(), config)  # the gate forks the thread
     assert len(saver.branches(t)) == 2
     tk = saver.thread_key(t)
     assert _rows(pg_url, tk) > 0
@@ -281,8 +282,8 @@ def test_forget_user_removes_their_threads_only(saver, pg_url):
         {"messages": [HumanMessage("b")]}, {"configurable": {"thread_id": theirs, "user_id": "u-keep"}}
     )
     assert saver.forget_user("u-forget") == 1
-    assert saver.get_tuple({"configurable": {"thread_id": mine}}) is None
-    assert saver.get_tuple({"configurable": {"thread_id": theirs}}) is not None
+    assert saver.get_tuple({"configurable": {"thread_id": mine, "user_id": "u-forget"}}) is None
+    assert saver.get_tuple({"configurable": {"thread_id": theirs, "user_id": "u-keep"}}) is not None
     assert saver.forget_user("u-forget") == 0
 
 
@@ -412,7 +413,11 @@ async def test_async_saver_runs_a_graph_and_its_sync_api_from_threads(asaver):
         )
     await asaver.adegrade(config, "public")
     assert (await asaver.asession(config)).fork_pending
-    await graph.ainvoke({"messages": [HumanMessage("clean")]}, {"configurable": {"thread_id": t}})
+    # unlabelled history keeps the fork pending until a gate labels and cleans it
+    await graph.ainvoke({"messages": [HumanMessage("x")]}, {"configurable": {"thread_id": t}})
+    assert (await asaver.asession(config)).fork_pending
+    gated = build_graph(asaver, [])
+    await gated.ainvoke({"messages": [HumanMessage("clean")]}, {"configurable": {"thread_id": t}})
     branches = await asaver.abranches(t)
     assert [b.level for b in branches] == ["personal", "public"]
     assert await asaver.aget_branch_tuple(t, 0, level="personal") is not None

@@ -88,7 +88,7 @@ def test_seed_scenario_through_the_real_nodes(saver, store, user):
     assert session.level == "public" and session.branch == 1
     after_email = model.calls[-1]
     assert "cheap flights" in text(after_email) and AIRPORT not in text(after_email)
-    for snap in agent.get_state_history({"configurable": {"thread_id": thread}}):
+    for snap in agent.get_state_history({"configurable": {"thread_id": thread, "user_id": user}}):
         assert AIRPORT not in text(snap.values.get("messages", []))
     sealed = list(saver.list_branch(thread, 0, level="personal"))
     assert any(AIRPORT in text(t.checkpoint["channel_values"].get("messages", [])) for t in sealed)

@@ -76,7 +76,7 @@ def test_forget_removes_a_user_from_every_tier_and_keeps_the_other(
         assert tenant_hex in before or store.user_key(gone) is not None
         # the other user is intact in every tier
         assert len(top.search(("memories", kept), query=canary_kept, limit=10)) == 5
-        assert saver.get_tuple({"configurable": {"thread_id": f"{kept}-thread"}}) is not None
+        assert saver.get_tuple({"configurable": {"thread_id": f"{kept}-thread", "user_id": kept}}) is not None
         assert store.vectors.count(store.user_key(kept).hex()) == 5
         # erasing again is harmless and says nothing was left
         again = store.forget(gone, checkpointer=saver)
@@ -105,7 +105,7 @@ def test_audit_records_without_content_and_detects_tampering(store, user, pg_url
     top.put(("memories", user), "fact", {"text": "AUDIT-CANARY blood type O+"})
     top.get(("memories", user), "fact")
     top.search(("memories", user), query="blood type")
-    store.get(("memories", user), "fact")  # public reader: refused
+    store.bound("public", user_id=user).get(("memories", user), "fact")  # public reader: refused
     assert store.verify_audit().ok
     trail = store.audit_trail(("memories", user), "fact")
     assert [r[2] for r in trail] == ["write", "read", "search-hit", "refused"]

@@ -90,9 +90,16 @@ def test_a_public_session_cannot_reach_a_personal_memory(seeded, saver, user):
     assert kinds == {"get", "search-query", "search-prefix", "search-filter", "search-all"}
 
 
-def test_outside_a_run_the_unbound_store_reads_public(seeded, user):
-    assert seeded.get(("memories", user), "airport") is None
-    assert seeded.get(("memories", user), "food").value == {"text": "likes pizza"}
+def test_outside_a_run_the_unbound_store_reaches_no_user(seeded, user):
+    # nothing says who reads: no user's memories at all (fail closed)
+    with pytest.raises(TenantIsolationError):
+        seeded.get(("memories", user), "food")
+    with pytest.raises(TenantIsolationError):
+        seeded.search(("memories",), query="pizza")
+    # bound to the user, it reads at its level
+    mine = seeded.bound("public", user_id=user)
+    assert mine.get(("memories", user), "airport") is None
+    assert mine.get(("memories", user), "food").value == {"text": "likes pizza"}
     assert seeded.bound("personal").get(("memories", user), "airport").label.level == "personal"
     assert seeded.bound("internal").search(("memories", user), query="airport") != []
     assert all(
@@ -177,10 +184,19 @@ def test_write_levels_follow_the_session(store, saver, user):
     assert top.get(("memories", user), "default").label.level == "personal"
     assert top.get(("memories", user), "lower").label.level == "public"
     assert top.get(("memories", user), "higher") is None
-    # no session, no level: fail closed at the highest level
-    store.put(("memories", user), "unbound", {"text": "d"})
-    assert top.get(("memories", user), "unbound").label.level == "sensitive"
-    assert store.get(("memories", user), "unbound") is None
+    # no run and not bound: no user's namespace, and shared ones only where opted in
+    with pytest.raises(TenantIsolationError):
+        store.put(("memories", user), "unbound", {"text": "d"})
+    with pytest.raises(TenantIsolationError):
+        store.put(("shared", user), "unbound", {"text": "d"})
+    shared = ("kb", f"unbound-{user}")
+    store.shared_writable.append(shared)
+    try:
+        store.put(shared, "unbound", {"text": "d"})  # with no level given: the highest (fail closed)
+    finally:
+        store.shared_writable.remove(shared)
+    assert top.get(shared, "unbound").label.level == "sensitive"
+    assert store.get(shared, "unbound") is None
     # provenance names the writer and the session's thread
     prov = top.get(("memories", user), "default").provenance
     assert prov["user"] == user and prov["thread"] and prov["writer"].startswith("session:")
@@ -219,7 +235,7 @@ def test_lower_writers_cannot_overwrite_and_high_stakes_need_confirmation(store,
         "delete": "OverwriteRefused",
         "limits": "ConfirmationRequired",
         "confirmed": "ok",
-        "new-limit": "ok",
+        "new-limit": "ConfirmationRequired",  # first writes too
     }
     assert top.get(("memories", user), "diagnosis").value == {"text": "type 2 diabetes"}
     assert top.get(("memories", user, "limits"), "budget").value == {"amount": 2000}

@@ -1,0 +1,151 @@
+"""Attack: sensitive content kept outside ``messages`` survives a fork.
+
+A personal session loads a patient profile into its own state keys (a plain
+value and a reducer list), then an undeclared web tool answers. The session
+must fork to ``public`` and neither the model's next call nor anything on
+the new head branch may hold the profile.
+"""
+
+from __future__ import annotations
+
+import operator
+import uuid
+from typing import Annotated
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.graph import START, MessagesState, StateGraph
+
+from langgraph_trustmem import TrustCheckpointSaver, label
+from langgraph_trustmem.nodes import make_trust_gate
+from langgraph_trustmem.trust import ChannelPolicy
+
+from .helpers import flat, tool_turn
+
+CANARY = "HBA1C-9.1-CANARY"
+WEB = "WEB-PAGE-TEXT"
+
+
+class State(MessagesState):
+    profile: str | None
+    notes: Annotated[list, operator.add]
+    topic: str | None
+
+
+def build(saver, seen: list[str], channels=None):
+    def load(state):
+        if state.get("profile"):
+            return {}
+        return {"profile": f"Patient profile: {CANARY}", "notes": [f"seen {CANARY}"], "topic": "diabetes"}
+
+    def model(state):
+        seen.append(flat(state))
+        return {"messages": [AIMessage("ok")]}
+
+    b = StateGraph(State)
+    b.add_node("load", load)
+    b.add_node("gate", make_trust_gate(channels=channels))
+    b.add_node("model", model)
+    b.add_edge(START, "load")
+    b.add_edge("load", "gate")
+    b.add_edge("gate", "model")
+    return b.compile(checkpointer=saver)
+
+
+@pytest.fixture
+def saver(pg_url, redis_url, key, schema):
+    with TrustCheckpointSaver.from_conn_string(pg_url, redis_url=redis_url, key=key) as s:
+        yield s
+
+
+def run_attack(saver, channels=None):
+    seen: list[str] = []
+    graph = build(saver, seen, channels)
+    cfg = {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": "u-ws", "trust": "personal"}}
+    graph.invoke({"messages": [HumanMessage("How is my diabetes?")]}, cfg)
+    assert CANARY in seen[-1]  # the personal call saw the profile, as it may
+    graph.invoke({"messages": tool_turn("web_search", WEB)}, cfg)
+    return graph, cfg, seen
+
+
+def test_model_never_sees_profile_beside_web_text(saver):
+    _graph, _cfg, seen = run_attack(saver)
+    for call in seen:
+        assert not (CANARY in call and WEB in call)
+    assert WEB in seen[-1]
+
+
+def test_head_branch_holds_no_channel_above_the_new_level(saver):
+    graph, cfg, _seen = run_attack(saver)
+    assert saver.session(cfg).level == "public"
+    state = graph.get_state(cfg)  # with the run's own config: the current head
+    assert CANARY not in flat(state.values)
+    assert CANARY not in flat(state.tasks)
+    for snap in graph.get_state_history(cfg):
+        assert CANARY not in flat(snap.values)
+    for tup in saver.list(cfg):
+        assert CANARY not in flat(tup.checkpoint["channel_values"])
+        assert CANARY not in flat(tup.pending_writes)
+    # the sealed branch keeps the personal history, for personal readers only
+    tid = cfg["configurable"]["thread_id"]
+    sealed = [b for b in saver.branches(tid) if not b.head]
+    assert sealed and sealed[0].level == "personal"
+    old = saver.get_branch_tuple(tid, sealed[0].branch, level="personal")
+    assert CANARY in flat(old.checkpoint["channel_values"])
+
+
+def test_declared_levels_and_projections_are_applied(saver):
+    """An app declares ``topic`` public (kept) and projects ``profile``."""
+    channels = {
+        "topic": ChannelPolicy(level="public"),
+        "profile": ChannelPolicy(lower=lambda value, level: "Patient profile: (withheld)"),
+    }
+    graph, cfg, seen = run_attack(saver, channels)
+    values = graph.get_state(cfg).values
+    assert values["topic"] == "diabetes"
+    assert values["profile"] == "Patient profile: (withheld)"
+    assert not values.get("notes")
+    assert CANARY not in seen[-1] and WEB in seen[-1]
+
+
+def test_saver_refuses_to_fork_onto_a_head_holding_unlabelled_content(saver):
+    """Without a gate that lowers it, a profile channel keeps the fork
+    pending: the head branch never holds it at the lower level."""
+    cfg = {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": "u-ws", "trust": "personal"}}
+    seen: list[str] = []
+
+    def model(state):
+        seen.append(flat(state))
+        return {"messages": [AIMessage("ok")]}
+
+    def load(state):
+        return {"profile": f"Patient profile: {CANARY}"}
+
+    def degrade_messages_only(state, config):
+        # an app's own gate that cleans messages but forgets other keys
+        saver.degrade(config, "public")
+        return {"messages": [label(AIMessage("noted"), "public", source="model")]}
+
+    b = StateGraph(State)
+    b.add_node("load", load)
+    b.add_node("degrade", degrade_messages_only)
+    b.add_edge(START, "load")
+    b.add_edge("load", "degrade")
+    graph = b.compile(checkpointer=saver)
+    graph.invoke({"messages": [HumanMessage("hi")]}, cfg)
+    assert saver.session(cfg).fork_pending  # not forked onto a dirty head
+    public = {"configurable": {**cfg["configurable"], "trust": "public"}}
+    assert CANARY not in flat(graph.get_state(public).values)
+
+
+def test_unknown_level_on_outside_content_degrades_a_sensitive_session(saver):
+    seen: list[str] = []
+    graph = build(saver, seen)
+    cfg = {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": "u-ws", "trust": "sensitive"}}
+    graph.invoke({"messages": [HumanMessage("How is my diabetes?")]}, cfg)
+    email = label(HumanMessage(f"{WEB} from an attacker"), "public", source="email")
+    email.additional_kwargs["trustmem"]["level"] = "top-secret"  # a level the ladder does not know
+    graph.invoke({"messages": [email]}, cfg)
+    assert saver.session(cfg).level == "public"
+    for call in seen:
+        assert not (CANARY in call and WEB in call)
