@@ -178,33 +178,55 @@ def message_rank(msg: Any, ladder: Ladder) -> int | None:
     return ladder.rank(lab.level) if lab.level in ladder else len(ladder.levels) - 1
 
 
+@dataclass(frozen=True)
+class Vouch:
+    """What the trust gate vouches for about one channel: its declared level,
+    and the value it lowered the channel to (with that value's level). A
+    later write replaces the value, and the vouch for it lapses."""
+
+    declared: int | None = None
+    lowered: int | None = None
+    value: Any = None
+
+    def rank_of(self, value: Any) -> int | None:
+        if self.lowered is not None:
+            try:
+                if value is self.value or value == self.value:
+                    return self.lowered
+            except Exception:  # a value that cannot be compared is not the lowered one
+                pass
+        return self.declared
+
+
 def state_rank(
-    values: Mapping[str, Any], ladder: Ladder, vouched: Mapping[str, int] | None = None
+    values: Mapping[str, Any], ladder: Ladder, vouched: Mapping[str, Vouch] | None = None
 ) -> tuple[int, bool]:
     """The highest known level in a checkpoint's channels, and whether some
     content's level is known only as *the level of the branch it was written
     on*.
 
     Messages carry their own labels. Any other value with content ranks as
-    the level its writer vouched for (the trust gate, when it lowers a
-    channel or keeps one the app declared); otherwise its level is its
-    branch's, since the task that wrote it may have read anything its
-    session held (its taint). Unlabelled messages count the same way until
-    the gate labels them.
+    the trust gate vouched (the app's declared level, or the level of the
+    value the gate lowered it to); otherwise its level is its branch's,
+    since the task that wrote it may have read anything its session held
+    (its taint). Unlabelled messages count the same way until the gate
+    labels them.
     """
     top, unknown = 0, False
     for channel, value in values.items():
         if not has_content(value):
             continue
-        if vouched is not None and channel in vouched:
-            top = max(top, vouched[channel])
+        vouch = vouched.get(channel) if vouched is not None else None
+        rank = vouch.rank_of(value) if vouch is not None else None
+        if rank is not None:
+            top = max(top, rank)
         elif is_message_value(value):
             for msg in iter_messages(value):
-                rank = message_rank(msg, ladder)
-                if rank is None:
+                r = message_rank(msg, ladder)
+                if r is None:
                     unknown = True
                 else:
-                    top = max(top, rank)
+                    top = max(top, r)
         else:
             unknown = True
     return top, unknown
@@ -242,6 +264,7 @@ __all__ = [
     "ChannelPolicy",
     "Label",
     "Ladder",
+    "Vouch",
     "content_rank",
     "has_content",
     "is_message_value",

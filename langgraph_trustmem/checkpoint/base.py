@@ -48,6 +48,7 @@ from langgraph_trustmem.pg import Statements
 from langgraph_trustmem.trust import (
     DEFAULT_LADDER,
     Ladder,
+    Vouch,
     has_content,
     is_message_value,
     iter_messages,
@@ -218,7 +219,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         self._sessions_lock = threading.Lock()
         # channel levels the trust gate vouched for, per (thread, namespace),
         # applied while a fork is pending
-        self._vouched: dict[tuple[bytes, str], dict[str, int]] = {}
+        self._vouched: dict[tuple[bytes, str], dict[str, Vouch]] = {}
 
     # -- identifiers -------------------------------------------------------
 
@@ -380,11 +381,12 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         if user is None or not hmac.compare_digest(self.user_key(user), state.owner):
             raise ThreadOwnershipError("this thread belongs to another user")
 
-    def vouch(self, config: RunnableConfig, ranks: Mapping[str, int]) -> None:
+    def vouch(self, config: RunnableConfig, ranks: Mapping[str, Vouch]) -> None:
         """Record the levels the trust gate vouches for in its graph's state
-        (channels it lowered, or kept by the app's declaration). No I/O:
-        applied to this process's next checkpoints of that namespace while a
-        fork is pending."""
+        (channels it lowered, and the app's declared levels). No I/O: this
+        process's next checkpoints of that namespace rank those channels so
+        (a declared level above the branch's is refused, a lowered channel
+        lets a pending fork happen)."""
         conf = config.get("configurable") or {}
         tk = self.thread_key(_thread_id(config))
         task_ns = str(conf.get("checkpoint_ns") or "")
@@ -507,8 +509,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         user_id = conf.get("user_id")
         uk = self.user_key(user_id) if user_id is not None else None
         known = self._sessions.get(tk)
-        vouched = self._vouched.get((tk, ns)) if known is not None and known.fork_pending else None
-        rank, unknown = state_rank(values, self.ladder, vouched)
+        rank, unknown = state_rank(values, self.ladder, self._vouched.get((tk, ns)))
         level = self._start_level(config)
         header = self._header(checkpoint, meta, parent)
         branch = known.branch if known is not None else 0

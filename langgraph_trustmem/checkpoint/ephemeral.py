@@ -34,7 +34,7 @@ from langgraph_trustmem.errors import (
     ThreadOwnershipError,
     TrustEscalationError,
 )
-from langgraph_trustmem.trust import DEFAULT_LADDER, Ladder, requested_level, state_rank
+from langgraph_trustmem.trust import DEFAULT_LADDER, Ladder, Vouch, requested_level, state_rank
 
 
 class EphemeralTrustSaver(InMemorySaver):
@@ -47,7 +47,7 @@ class EphemeralTrustSaver(InMemorySaver):
         self._sealed: dict[str, list[tuple[Branch, InMemorySaver]]] = {}
         self._head_level: dict[str, int] = {}  # a head branch's level before its degrade
         self._users: dict[str, str] = {}  # thread id -> the user_id that started it
-        self._vouched: dict[tuple[str, str], dict[str, int]] = {}
+        self._vouched: dict[tuple[str, str], dict[str, Vouch]] = {}
         self._mutex = threading.RLock()
 
     # -- session rules -----------------------------------------------------
@@ -129,10 +129,8 @@ class EphemeralTrustSaver(InMemorySaver):
             tid = _thread_id(config)
             state = self._check(config, run_start=False)
             ns = (config.get("configurable") or {}).get("checkpoint_ns", "")
-            vouched = self._vouched.get((tid, ns)) if state.fork_pending else None
-            rank, unknown = state_rank(checkpoint["channel_values"], self.ladder, vouched)
+            rank, unknown = state_rank(checkpoint["channel_values"], self.ladder, self._vouched.get((tid, ns)))
             if state.fork_pending and ns == "" and rank <= state.level and not unknown:
-                self._vouched.pop((tid, ns), None)
                 self._fork(tid, state, config.get("configurable", {}).get("checkpoint_id"))
                 config = {**config, "configurable": {**config["configurable"], "checkpoint_id": None}}
                 state = self._sessions[tid]
@@ -175,7 +173,7 @@ class EphemeralTrustSaver(InMemorySaver):
 
     cached_session = session
 
-    def vouch(self, config: RunnableConfig, ranks: Mapping[str, int]) -> None:
+    def vouch(self, config: RunnableConfig, ranks: Mapping[str, Vouch]) -> None:
         """The levels the trust gate vouches for (see the persistent savers)."""
         task_ns = str((config.get("configurable") or {}).get("checkpoint_ns") or "")
         with self._mutex:

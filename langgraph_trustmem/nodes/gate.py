@@ -21,6 +21,8 @@ from typing import Any, Literal, NamedTuple
 
 from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage, SystemMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
+from langgraph.channels.binop import BinaryOperatorAggregate
+from langgraph.types import Overwrite
 
 from langgraph_trustmem.errors import ConfigurationError, SessionTerminated
 from langgraph_trustmem.trust import (
@@ -28,6 +30,7 @@ from langgraph_trustmem.trust import (
     ChannelPolicy,
     Label,
     Ladder,
+    Vouch,
     has_content,
     label,
     label_of,
@@ -91,6 +94,7 @@ class GateDecision(NamedTuple):
     level: str
     update: list[Any]
     outside: bool
+    withheld: bool = False  # content above the level was in the conversation
 
 
 def gate_messages(
@@ -124,13 +128,15 @@ def gate_messages(
         context.append(lab.level)
     new_rank = min([rank, *outside])
     update: list[Any] = []
+    withheld = False
     for m, lab, fresh in labelled:
         if ladder.rank(lab.level) > new_rank:
+            withheld = True
             update.append(_withhold(m, ladder.name(new_rank), ladder))
         elif fresh:
             copy = m.model_copy(update={"additional_kwargs": dict(m.additional_kwargs)})
             update.append(label(copy, lab.level, source=lab.source, ladder=ladder))
-    return GateDecision(ladder.name(new_rank), update, bool(outside))
+    return GateDecision(ladder.name(new_rank), update, bool(outside), withheld)
 
 
 def _graph_channels(config: RunnableConfig) -> Mapping[str, Any] | None:
@@ -145,9 +151,6 @@ def _graph_channels(config: RunnableConfig) -> Mapping[str, Any] | None:
 def _dropped(value: Any, channel: Any) -> Any:
     """The write that clears a channel: None, or an empty value that
     overwrites a reducer channel's accumulated one."""
-    from langgraph.channels.binop import BinaryOperatorAggregate
-    from langgraph.types import Overwrite
-
     if isinstance(channel, BinaryOperatorAggregate):
         return Overwrite(type(value)() if isinstance(value, (list, dict, set, tuple)) else None)
     return None
@@ -162,26 +165,32 @@ def lower_channels(
     skip: Collection[str],
     pending: bool,
     channels: Mapping[str, Any] | None = None,
-) -> tuple[dict[str, Any], dict[str, int]]:
+) -> tuple[dict[str, Any], dict[str, Vouch]]:
     """The state update that leaves no channel above ``level``, and the
-    levels the gate vouches for. A channel declared at or below the level is
-    kept; one declared above it is always lowered; any other channel holding
-    content was written at the session's former level, so it is lowered
-    while a fork is pending."""
+    levels the gate vouches for (the saver holds checkpoints to them).
+
+    A channel declared at or below the level is kept; one declared above it
+    is always lowered. Any other channel holding content may derive from
+    whatever its writer could read, so it is lowered while a fork is pending
+    (``pending``: it was written at the session's former level) and whenever
+    a declared channel above the level holds content (it may derive from
+    that)."""
     rank = ladder.rank(level)
     update: dict[str, Any] = {}
-    vouched: dict[str, int] = {}
-    for key, value in state.items():
-        if key in skip or not has_content(value):
-            continue
-        if channels is not None and key not in channels:
-            continue  # a managed value, computed rather than stored
+    present = {
+        key: value
+        for key, value in state.items()
+        if key not in skip and has_content(value) and (channels is None or key in channels)
+    }  # channels only: managed values are computed, not stored
+    declared = {k: ladder.rank(p.level) for k, p in policies.items() if p.level is not None}
+    pending = pending or any(declared.get(k, -1) > rank for k in present)
+    # the saver refuses a checkpoint holding a declared channel above its branch's level
+    vouched = {key: Vouch(declared=lv) for key, lv in declared.items()}
+    for key, value in present.items():
         policy = policies.get(key)
-        declared = ladder.rank(policy.level) if policy is not None and policy.level is not None else None
-        if declared is not None and declared <= rank:
-            vouched[key] = declared
+        if key in declared and declared[key] <= rank:
             continue
-        if declared is None and not pending:
+        if key not in declared and not pending:
             continue
         how = policy.lower if policy is not None else "drop"
         if how == "drop":
@@ -193,8 +202,7 @@ def lower_channels(
         else:
             raise ConfigurationError("a channel's lower rule is 'drop', 'reset' or a function")
         update[key] = new
-        if has_content(getattr(new, "value", new)):
-            vouched[key] = rank
+        vouched[key] = Vouch(declared.get(key), rank, new.value if isinstance(new, Overwrite) else new)
     return update, vouched
 
 
@@ -263,7 +271,7 @@ def make_trust_gate(
                 raise SessionTerminated("less trusted content entered a session under the terminate policy")
             if saver is not None:
                 saver.degrade(config, decision.level)
-        pending = decision.level != level or (threaded and _fork_pending(saver, config))
+        pending = decision.level != level or decision.withheld or (threaded and _fork_pending(saver, config))
         update, vouched = lower_channels(
             state,
             decision.level,
@@ -273,7 +281,7 @@ def make_trust_gate(
             pending=pending,
             channels=_graph_channels(config),
         )
-        if pending and threaded and hasattr(saver, "vouch"):
+        if threaded and hasattr(saver, "vouch"):
             saver.vouch(config, vouched)
         if decision.update:
             update[messages_key] = decision.update

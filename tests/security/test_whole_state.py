@@ -16,7 +16,7 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.graph import START, MessagesState, StateGraph
 
-from langgraph_trustmem import TrustCheckpointSaver, label
+from langgraph_trustmem import ContentAboveLevel, TrustCheckpointSaver, label
 from langgraph_trustmem.nodes import make_trust_gate
 from langgraph_trustmem.trust import ChannelPolicy
 
@@ -149,3 +149,75 @@ def test_unknown_level_on_outside_content_degrades_a_sensitive_session(saver):
     assert saver.session(cfg).level == "public"
     for call in seen:
         assert not (CANARY in call and WEB in call)
+
+
+class SubState(MessagesState):
+    profile: str | None
+    notes: str | None
+
+
+def test_subgraph_state_is_cleaned_in_every_namespace(saver):
+    """A subgraph copies the profile into its own state; after the fork no
+    namespace on the head branch holds it, and the model never sees it
+    beside the web text."""
+    seen: list[str] = []
+
+    def copy_profile(state):
+        return {"notes": f"copied: {state.get('profile')}"}
+
+    sub = StateGraph(SubState)
+    sub.add_node("copy", copy_profile)
+    sub.add_edge(START, "copy")
+    subgraph = sub.compile()
+
+    def load(state):  # at the session's start only
+        return {} if len(state["messages"]) > 1 else {"profile": f"Patient profile: {CANARY}"}
+
+    def model(state):
+        seen.append(flat(state))
+        return {"messages": [AIMessage("ok")]}
+
+    b = StateGraph(SubState)
+    b.add_node("load", load)
+    b.add_node("sub", subgraph)
+    b.add_node("gate", make_trust_gate())
+    b.add_node("model", model)
+    b.add_edge(START, "load")
+    b.add_edge("load", "sub")
+    b.add_edge("sub", "gate")
+    b.add_edge("gate", "model")
+    graph = b.compile(checkpointer=saver)
+    cfg = {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": "u-ws", "trust": "personal"}}
+    graph.invoke({"messages": [HumanMessage("hi")]}, cfg)
+    graph.invoke({"messages": tool_turn("web_search", WEB)}, cfg)
+    later = {"configurable": {"thread_id": cfg["configurable"]["thread_id"], "user_id": "u-ws"}}
+    graph.invoke({"messages": [HumanMessage("and now?")]}, later)  # the subgraph runs on the new branch
+    assert saver.session(cfg).level == "public" and saver.session(cfg).branch == 1
+    for call in seen:
+        assert not (CANARY in call and WEB in call)
+    namespaces = set()
+    for tup in saver.list(cfg):  # every namespace on the head branch
+        namespaces.add(tup.config["configurable"]["checkpoint_ns"])
+        assert CANARY not in flat(tup.checkpoint["channel_values"])
+        assert CANARY not in flat(tup.pending_writes)
+    assert any(ns.startswith("sub") for ns in namespaces)
+    assert CANARY not in flat(graph.get_state(cfg, subgraphs=True))
+
+
+def test_a_declared_channel_above_the_session_never_meets_the_model_or_the_head(saver):
+    """After the fork, an app node loads the profile again (declared
+    personal) into the now public session: the saver refuses to store it and
+    the model never runs beside it."""
+    seen: list[str] = []
+    graph = build(saver, seen, {"profile": ChannelPolicy(level="personal")})
+    cfg = {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": "u-ws", "trust": "personal"}}
+    graph.invoke({"messages": [HumanMessage("How is my diabetes?")]}, cfg)
+    graph.invoke({"messages": tool_turn("web_search", WEB)}, cfg)
+    assert saver.session(cfg).level == "public"
+    later = {"configurable": {"thread_id": cfg["configurable"]["thread_id"], "user_id": "u-ws"}}
+    calls = len(seen)
+    with pytest.raises(ContentAboveLevel):
+        graph.invoke({"messages": [HumanMessage("and now?")]}, later)  # load() reloads the profile
+    assert all(CANARY not in call for call in seen[calls:])  # the gate lowered it before any model call
+    for tup in saver.list(later):
+        assert CANARY not in flat(tup.checkpoint["channel_values"])
