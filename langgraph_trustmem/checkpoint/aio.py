@@ -116,6 +116,7 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
     async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         thread_id = _thread_id(config)
         tk = self.thread_key(thread_id)
+        config = self._reader_config(config, tk)
         ns = config["configurable"].get("checkpoint_ns", "")
         cid = get_checkpoint_id(config)
         entry = await self.hot.aget(tk, ns)
@@ -171,13 +172,16 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
         query, params, rest = self._list_query(config, filter, before, limit, branch)
         async with self._cursor() as cur:
             rows = await (await cur.execute(query, params, binary=True)).fetchall()
-        seen: dict[bytes, tuple[str, SessionState]] = {}
+        seen: dict[bytes, tuple[str, SessionState] | None] = {}
         count = 0
         for row in rows:
             if limit is not None and count >= limit:
                 return
-            tk, thread_id, state = self._listed(config, row, seen, branch)
-            tup = self._row_to_tuple(tk, thread_id, row)
+            if (listed := self._listed(config, row, seen, branch)) is None:
+                continue  # a tampered thread, left out of a listing across threads
+            tk, thread_id, state = listed
+            if (tup := self._listed_tuple(tk, thread_id, row)) is None:
+                continue
             if rest and not self._matches(tup.metadata, rest):
                 continue
             count += 1
@@ -327,6 +331,7 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
         if row is None:
             return None
         state = self._verified(tk, row)
+        self._check_owner(config, state)
         self._remember(tk, state)
         return self._session_view(state)
 

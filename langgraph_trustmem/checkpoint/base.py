@@ -9,10 +9,12 @@ That keeps one copy of each operation's logic for both twins.
 
 from __future__ import annotations
 
+import contextvars
 import hmac
 import logging
 import random
 import threading
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -40,6 +42,7 @@ from langgraph_trustmem.errors import (
     SessionTerminated,
     StaleBranch,
     TamperedDataError,
+    TamperedDataWarning,
     ThreadExists,
     ThreadOwnershipError,
     TrustEscalationError,
@@ -68,6 +71,12 @@ _EMPTY = "empty"
 # LangGraph puts this key in the config of every graph run (never in a
 # config a user passes to get_state): it tells a run from a read.
 CONFIG_KEY_RUNTIME = "__pregel_runtime"
+# Who the last root read of a thread was for, in this context: LangGraph
+# reads subgraph state (get_state(subgraphs=True)) with a config holding
+# only the thread and namespace, which then reads as that same caller.
+_LAST_READER: contextvars.ContextVar[tuple[Any, dict[str, Any]] | None] = contextvars.ContextVar(
+    "trustmem_last_reader", default=None
+)
 
 
 class BranchMoved(Exception):
@@ -144,6 +153,27 @@ class Retention:
     max_age: float | None = None
 
 
+def _skipped(what: str) -> None:
+    log.warning(what)
+    warnings.warn(what, TamperedDataWarning, 4)
+
+
+def reader_config(config: RunnableConfig, thread: Any) -> RunnableConfig:
+    """A read's config as its caller's: a root read is remembered (in this
+    context); a namespaced read that names no user is the same caller's read
+    of the same thread (LangGraph reads subgraph state that way)."""
+    if is_run(config):
+        return config
+    conf = config.get("configurable") or {}
+    if not conf.get("checkpoint_ns"):
+        _LAST_READER.set((thread, {k: conf[k] for k in ("user_id", "trust") if conf.get(k) is not None}))
+        return config
+    last = _LAST_READER.get()
+    if conf.get("user_id") is None and last is not None and last[0] == thread:
+        return {**config, "configurable": {**conf, **last[1]}}
+    return config
+
+
 def is_run(config: RunnableConfig) -> bool:
     """Whether a config is a graph run's (reads never change a thread)."""
     return CONFIG_KEY_RUNTIME in (config.get("configurable") or {})
@@ -157,8 +187,8 @@ def read_view(
     labelled at or below that level, and no other content (its level is the
     branch's)."""
     lv = requested_level(config)
-    if lv is None or ladder.rank(lv) >= branch_level:
-        return tup
+    if lv is None or is_run(config) or ladder.rank(lv) >= branch_level:
+        return tup  # a run gets its state whole: its trust gate lowers it, its saver checks it
     rank = ladder.rank(lv)
 
     def keep(value: Any) -> tuple[bool, Any]:
@@ -416,6 +446,9 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         lv = requested_level(config)
         return self.ladder.rank(lv) if lv is not None else 0
 
+    def _reader_config(self, config: RunnableConfig, tk: bytes) -> RunnableConfig:
+        return reader_config(config, tk)
+
     def _admit(self, config: RunnableConfig, tk: bytes, state: SessionState) -> int | None:
         """Check the owner of a thread being read or run; for a run, apply
         the session rules (returns a lower level the run asks for). A read
@@ -428,17 +461,31 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         self,
         config: RunnableConfig | None,
         row: Sequence[Any],
-        seen: dict[bytes, tuple[str, SessionState]],
+        seen: dict[bytes, tuple[str, SessionState] | None],
         branch: int | None,
-    ) -> tuple[bytes, str, SessionState]:
+    ) -> tuple[bytes, str, SessionState] | None:
         """The thread of a listed row, verified once per thread; a listing
         of one thread checks its owner (a branch listing was checked by level)."""
         tk = bytes(row[17])
         if tk not in seen:
-            state = self._verified(tk, row[8:16])
+            try:
+                state = self._verified(tk, row[8:16])
+            except TamperedDataError:
+                if ((config or {}).get("configurable") or {}).get("thread_id") is not None:
+                    raise
+                _skipped("a thread's access columns failed authentication; left out of the listing")
+                seen[tk] = None
+                return None
             if branch is None and ((config or {}).get("configurable") or {}).get("thread_id") is not None:
                 self._check_owner(config, state)
-            seen[tk] = (self._open_thread_id(tk, row[16]), state)
+            try:
+                seen[tk] = (self._open_thread_id(tk, row[16]), state)
+            except TamperedDataError:
+                _skipped("a thread's sealed id failed authentication; left out of the listing")
+                seen[tk] = None
+                return None
+        if seen[tk] is None:
+            return None
         thread_id, state = seen[tk]
         return tk, thread_id, state
 
@@ -791,6 +838,15 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         query = sql.GET_BY_ID_SQL if cid else sql.GET_LATEST_SQL
         return query, {"tk": tk, "ns": ns, "cid": cid}
 
+    def _listed_tuple(self, tk: bytes, thread_id: str, row: Sequence[Any]) -> CheckpointTuple | None:
+        """A listed checkpoint, or None (reported) when it fails
+        authentication: one bad row never hides the rest of a history."""
+        try:
+            return self._row_to_tuple(tk, thread_id, row)
+        except TamperedDataError:
+            _skipped("a checkpoint failed authentication; left out of the listing")
+            return None
+
     def _row_to_tuple(self, tk: bytes, thread_id: str | None, row: Sequence[Any]) -> CheckpointTuple:
         ns, cid, _parent, branch, versions, payload, blob_rows, write_rows = row[:8]
         thread_ct = row[16]
@@ -919,8 +975,12 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         else:
             where.append("c.branch = %(branch)s")
             params["branch"] = branch
+        conf = (config or {}).get("configurable") or {}
+        if conf.get("thread_id") is None and branch is None:
+            # across threads: the caller's own and unowned ones only
+            where.append("(t.user_key IS NULL OR t.user_key = %(uk)s)")
+            params["uk"] = self._owner_of(config or {})
         if config:
-            conf = config.get("configurable") or {}
             if conf.get("thread_id") is not None:
                 where.append("t.thread_key = %(tk)s")
                 params["tk"] = self.thread_key(str(conf["thread_id"]))

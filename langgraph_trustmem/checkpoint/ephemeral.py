@@ -27,6 +27,7 @@ from langgraph_trustmem.checkpoint.base import (
     _thread_id,
     is_run,
     read_view,
+    reader_config,
 )
 from langgraph_trustmem.errors import (
     BranchAccessDenied,
@@ -99,6 +100,7 @@ class EphemeralTrustSaver(InMemorySaver):
     def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         with self._mutex:
             if not is_run(config):
+                config = reader_config(config, _thread_id(config))
                 return self._read_view(config, super().get_tuple(config))
             self._check(config)
             return super().get_tuple(config)
@@ -111,11 +113,20 @@ class EphemeralTrustSaver(InMemorySaver):
         before: RunnableConfig | None = None,
         limit: int | None = None,
     ) -> Iterator[CheckpointTuple]:
+        conf = (config or {}).get("configurable") or {}
+        one_thread = conf.get("thread_id") is not None
         with self._mutex:
-            tuples = list(super().list(config, filter=filter, before=before, limit=limit))
+            tuples = list(super().list(config if one_thread else None, filter=filter, before=before))
+        user = conf.get("user_id")
+        count = 0
         for tup in tuples:
-            if config and (config.get("configurable") or {}).get("thread_id") is not None:
-                tup = self._read_view(config, tup)  # type: ignore[assignment]
+            if limit is not None and count >= limit:
+                return
+            if one_thread:
+                tup = self._read_view(config, tup)  # type: ignore[arg-type, assignment]
+            elif self._users.get(tup.config["configurable"]["thread_id"]) not in (None, str(user)):
+                continue  # across threads: the caller's own and unowned ones only
+            count += 1
             yield tup
 
     def put(
@@ -129,7 +140,9 @@ class EphemeralTrustSaver(InMemorySaver):
             tid = _thread_id(config)
             state = self._check(config, run_start=False)
             ns = (config.get("configurable") or {}).get("checkpoint_ns", "")
-            rank, unknown = state_rank(checkpoint["channel_values"], self.ladder, self._vouched.get((tid, ns)))
+            rank, unknown = state_rank(
+                checkpoint["channel_values"], self.ladder, self._vouched.get((tid, ns))
+            )
             if state.fork_pending and ns == "" and rank <= state.level and not unknown:
                 self._fork(tid, state, config.get("configurable", {}).get("checkpoint_id"))
                 config = {**config, "configurable": {**config["configurable"], "checkpoint_id": None}}
@@ -167,6 +180,7 @@ class EphemeralTrustSaver(InMemorySaver):
         state = self._sessions.get(_thread_id(config))
         if state is None:
             return None
+        self._check_owner(config, _thread_id(config))
         return Session(
             self.ladder.name(state.level), state.status, state.branch, state.fork_pending, state.tainted
         )

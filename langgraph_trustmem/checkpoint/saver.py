@@ -123,6 +123,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
     def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         thread_id = _thread_id(config)
         tk = self.thread_key(thread_id)
+        config = self._reader_config(config, tk)
         ns = config["configurable"].get("checkpoint_ns", "")
         cid = get_checkpoint_id(config)
         entry = self.hot.get(tk, ns)
@@ -177,13 +178,16 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
         query, params, rest = self._list_query(config, filter, before, limit, branch)
         with self._cursor() as cur:
             rows = cur.execute(query, params, binary=True).fetchall()
-        seen: dict[bytes, tuple[str, SessionState]] = {}
+        seen: dict[bytes, tuple[str, SessionState] | None] = {}
         count = 0
         for row in rows:
             if limit is not None and count >= limit:
                 return
-            tk, thread_id, state = self._listed(config, row, seen, branch)
-            tup = self._row_to_tuple(tk, thread_id, row)
+            if (listed := self._listed(config, row, seen, branch)) is None:
+                continue  # a tampered thread, left out of a listing across threads
+            tk, thread_id, state = listed
+            if (tup := self._listed_tuple(tk, thread_id, row)) is None:
+                continue
             if rest and not self._matches(tup.metadata, rest):
                 continue
             count += 1
@@ -334,6 +338,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
         if row is None:
             return None
         state = self._verified(tk, row)
+        self._check_owner(config, state)
         self._remember(tk, state)
         return self._session_view(state)
 

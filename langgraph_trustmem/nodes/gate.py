@@ -148,11 +148,33 @@ def _graph_channels(config: RunnableConfig) -> Mapping[str, Any] | None:
     return None
 
 
+def _whole_state(
+    state: Mapping[str, Any], config: RunnableConfig, channels: Mapping[str, Any] | None
+) -> dict:
+    """The gate's input plus every other state channel of its graph (private
+    channels a model node may read through its own input schema), empty
+    ones included."""
+    full = dict(state)
+    if channels is None:
+        return full
+    hidden = [k for k in channels if k not in full and not k.startswith(("__", "branch:"))]
+    if hidden:
+        read = (config.get("configurable") or {})[CONFIG_KEY_READ]
+        values = read(hidden, False)
+        full.update({k: values.get(k) for k in hidden})
+    return full
+
+
 def _dropped(value: Any, channel: Any) -> Any:
     """The write that clears a channel: None, or an empty value that
     overwrites a reducer channel's accumulated one."""
     if isinstance(channel, BinaryOperatorAggregate):
-        return Overwrite(type(value)() if isinstance(value, (list, dict, set, tuple)) else None)
+        if isinstance(value, (list, dict, set, tuple)):
+            return Overwrite(type(value)())
+        try:
+            return Overwrite(channel.typ())
+        except Exception:  # a type with no empty value: clear it
+            return Overwrite(None)
     return None
 
 
@@ -174,21 +196,22 @@ def lower_channels(
     whatever its writer could read, so it is lowered while a fork is pending
     (``pending``: it was written at the session's former level) and whenever
     a declared channel above the level holds content (it may derive from
-    that)."""
+    that). While lowering, the gate writes every undeclared channel of the
+    graph, empty or not: a node running beside it in the same step cannot
+    slip a value past it (LangGraph refuses two writes to a plain channel in
+    one step, and an overwrite wins over a reducer's other writes)."""
     rank = ladder.rank(level)
     update: dict[str, Any] = {}
-    present = {
-        key: value
-        for key, value in state.items()
-        if key not in skip and has_content(value) and (channels is None or key in channels)
-    }  # channels only: managed values are computed, not stored
+    stored = [k for k in state if k not in skip and (channels is None or k in channels)]
+    # channels only: managed values are computed, not stored
     declared = {k: ladder.rank(p.level) for k, p in policies.items() if p.level is not None}
-    pending = pending or any(declared.get(k, -1) > rank for k in present)
+    pending = pending or any(declared.get(k, -1) > rank and has_content(state[k]) for k in stored)
     # the saver refuses a checkpoint holding a declared channel above its branch's level
     vouched = {key: Vouch(declared=lv) for key, lv in declared.items()}
-    for key, value in present.items():
+    for key in stored:
+        value = state[key]
         policy = policies.get(key)
-        if key in declared and declared[key] <= rank:
+        if key in declared and (declared[key] <= rank or not has_content(value)):
             continue
         if key not in declared and not pending:
             continue
@@ -272,14 +295,15 @@ def make_trust_gate(
             if saver is not None:
                 saver.degrade(config, decision.level)
         pending = decision.level != level or decision.withheld or (threaded and _fork_pending(saver, config))
+        channels = _graph_channels(config)
         update, vouched = lower_channels(
-            state,
+            _whole_state(state, config, channels),
             decision.level,
             ladder=ladder,
             policies=policies,
             skip={messages_key},
             pending=pending,
-            channels=_graph_channels(config),
+            channels=channels,
         )
         if threaded and hasattr(saver, "vouch"):
             saver.vouch(config, vouched)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import re
 import time
+import unicodedata
 import uuid
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -50,30 +51,51 @@ CONFIG_KEY_CHECKPOINTER = "__pregel_checkpointer"
 DEFAULT_TENANT_TEMPLATE = ("memories", "{user_id}")
 # Word stems that make a memory high-stakes wherever they appear (namespace,
 # key or value): who may do what, and how much. Such facts are never taken
-# from a conversation alone.
+# from a conversation alone. A stem matches inside a word ("sysadmin",
+# "maxspend"); one marked "^" only at a word's start ("grant" is not in
+# "immigrant").
 DEFAULT_HIGH_STAKES = (
-    "auth",
     "admin",
-    "role",
-    "permission",
-    "privilege",
-    "access",
-    "limit",
-    "budget",
-    "spend",
-    "quota",
-    "credit",
-    "approv",
-    "allow",
-    "constraint",
-    "polic",
-    "entitle",
     "superuser",
     "sudo",
+    "permission",
+    "privilege",
+    "entitle",
+    "elevat",
+    "approv",
+    "budget",
+    "spend",
+    "limit",
+    "quota",
+    "payment",
+    "transfer",
+    "^role",
+    "^authori",
+    "^authent",
+    "^access",
+    "^allow",
+    "^grant",
+    "^owner",
+    "^polic",
+    "^credit",
+    "^constraint",
 )
 TRUSTED = "trusted"
 TAINTED = "tainted"
 _WORD = re.compile(r"[a-z0-9]+")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+# Letters that read as Latin ones (Cyrillic and Greek look-alikes).
+_LOOKALIKES = str.maketrans(
+    "аеорсухіјѕԁɡѵԝαεικνορτυχАВЕКМНОРСТУХІЈЅΑΒΕΗΙΚΜΝΟΡΤΥΧ",
+    "aeopcyxijsdgvwaeiknoptuxabekmhopctyxijsabehikmnoptyx",
+)
+
+
+def _words(text: str) -> list[str]:
+    """The words of a text as a reader sees them: compatibility forms and
+    look-alike letters folded, camelCase and snake_case split."""
+    text = unicodedata.normalize("NFKC", text).translate(_LOOKALIKES)
+    return _WORD.findall(_CAMEL.sub(" ", text).lower())
 
 
 def _strings(value: Any) -> Iterable[str]:
@@ -94,12 +116,11 @@ def high_stakes(
     """Whether a memory states who may do what or how much (by the words of
     its namespace, key and value): the one rule the store and the remember
     tool both apply."""
-    stems = tuple(s.lower() for s in stems)
-    if not stems:
-        return False
+    starts = tuple(s[1:].lower() for s in stems if s.startswith("^"))
+    inside = tuple(s.lower() for s in stems if not s.startswith("^"))
     for text in (*namespace, key, *_strings(value)):
-        for word in _WORD.findall(text.lower()):
-            if word.startswith(stems):
+        for word in _words(text):
+            if word.startswith(starts) or any(stem in word for stem in inside):
                 return True
     return False
 

@@ -16,7 +16,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.graph import START, MessagesState, StateGraph
 
 from langgraph_trustmem import TrustCheckpointSaver, label, label_of
-from langgraph_trustmem.errors import TamperedDataError
+from langgraph_trustmem.errors import TamperedDataError, TamperedDataWarning
 from langgraph_trustmem.nodes import make_trust_gate
 
 from .helpers import flat, tool_turn
@@ -101,6 +101,10 @@ def test_repointing_the_head_branch_is_detected(pg_url, key, schema):
             graph.get_state(public)
         with pytest.raises(TamperedDataError):
             graph.invoke({"messages": [HumanMessage("again")]}, public)
+        # a listing across threads leaves the tampered thread out and says so
+        with pytest.warns(TamperedDataWarning):
+            listed = list(saver.list({"configurable": {"user_id": "u-t"}}))
+        assert all(t.config["configurable"]["thread_id"] != tid for t in listed)
 
 
 def test_giving_a_thread_to_another_owner_is_detected(pg_url, key, schema):

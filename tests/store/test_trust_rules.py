@@ -272,7 +272,7 @@ def test_a_degrade_before_the_first_checkpoint_is_not_lost(store, saver, user):
     graph.invoke({"messages": [label(HumanMessage("hi"), "personal"), email]},
                  {"configurable": {"thread_id": thread, "user_id": user, "trust": "personal"}}, durability="exit")
     assert seen == [None]
-    assert saver.session({"configurable": {"thread_id": thread}}).level == "public"
+    assert saver.session({"configurable": {"thread_id": thread, "user_id": user}}).level == "public"
 
 
 def test_runs_without_a_thread_are_confined_and_read_at_the_lowest_level(seeded, user):
