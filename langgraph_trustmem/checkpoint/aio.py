@@ -35,6 +35,7 @@ from langgraph_trustmem.checkpoint.base import (
     TrustSaverBase,
     _thread_id,
     is_run,
+    reader_config,
 )
 from langgraph_trustmem.checkpoint.hot import AsyncRedisHotTier, LocalHotTier, NullHotTier
 from langgraph_trustmem.config import resolve_keyring, resolve_ladder
@@ -116,7 +117,7 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
     async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         thread_id = _thread_id(config)
         tk = self.thread_key(thread_id)
-        config = self._reader_config(config, tk)
+        config = reader_config(config, tk)
         ns = config["configurable"].get("checkpoint_ns", "")
         cid = get_checkpoint_id(config)
         entry = await self.hot.aget(tk, ns)

@@ -247,8 +247,8 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         self.retention = retention or Retention()
         self._sessions: dict[bytes, SessionState] = {}
         self._sessions_lock = threading.Lock()
-        # channel levels the trust gate vouched for, per (thread, namespace),
-        # applied while a fork is pending
+        # what the trust gate vouched for, per (thread, namespace): applied to
+        # this process's next checkpoints there
         self._vouched: dict[tuple[bytes, str], dict[str, Vouch]] = {}
 
     # -- identifiers -------------------------------------------------------
@@ -445,9 +445,6 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
     def _start_level(self, config: RunnableConfig) -> int:
         lv = requested_level(config)
         return self.ladder.rank(lv) if lv is not None else 0
-
-    def _reader_config(self, config: RunnableConfig, tk: bytes) -> RunnableConfig:
-        return reader_config(config, tk)
 
     def _admit(self, config: RunnableConfig, tk: bytes, state: SessionState) -> int | None:
         """Check the owner of a thread being read or run; for a run, apply
