@@ -661,28 +661,30 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             entry.head_level,
         )
 
-    def _new_thread_ops(self, config: RunnableConfig, tk: bytes, state: SessionState) -> Statements:
-        """Create a thread in ``state`` before its first checkpoint (a state
-        change that comes first); returns the thread's verified state."""
-        created = yield (
-            sql.THREAD_INSERT_SQL,
-            self._acl_params(tk, state, tct=self._seal_thread_id(tk, _thread_id(config))),
-            True,
-        )
-        if created:
-            yield (
-                sql.BRANCH_RECORD_SQL,
-                {
+    def _locked_ops(self, config: RunnableConfig, tk: bytes, first: SessionState | None) -> Statements:
+        """Lock the thread's row and return ``(state, created)``: its verified
+        state, owner checked, or, when the thread has no row yet and
+        ``first`` is given, the thread created in ``first`` (a state change
+        that comes before its first checkpoint is stored). ``(None, False)``
+        when there is no thread and nothing to create."""
+        rows = yield sql.THREAD_LOCK_SQL, (tk,), True
+        if not rows and first is not None:
+            params = self._acl_params(tk, first, tct=self._seal_thread_id(tk, _thread_id(config)))
+            if (yield sql.THREAD_INSERT_SQL, params, True):
+                branch = {
                     "tk": tk,
                     "branch": 0,
-                    "level": state.branch_level,
-                    "mac": self._branch_mac(tk, 0, state.branch_level, False),
-                },
-                False,
-            )
-            return state
-        rows = yield sql.THREAD_LOCK_SQL, (tk,), True  # created meanwhile
-        return self._verified(tk, rows[0])
+                    "level": first.branch_level,
+                    "mac": self._branch_mac(tk, 0, first.branch_level, False),
+                }
+                yield sql.BRANCH_RECORD_SQL, branch, False
+                return first, True
+            rows = yield sql.THREAD_LOCK_SQL, (tk,), True  # created meanwhile
+        if not rows:
+            return None, False
+        state = self._verified(tk, rows[0])
+        self._check_owner(config, state)
+        return state, False
 
     def _degrade_ops(self, config: RunnableConfig, rank: int) -> Statements:
         """Lower the session and mark the fork as pending (creating the thread
@@ -690,19 +692,11 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         the new state, or None when nothing was lowered."""
         tk = self.thread_key(_thread_id(config))
         old = self._start_level(config)
-        owner = self._owner_of(config)
-        rows = yield sql.THREAD_LOCK_SQL, (tk,), True
-        if not rows:
-            if old <= rank:
-                return None
-            first = SessionState(rank, ACTIVE, True, 0, True, owner, old)
-            state = yield from self._new_thread_ops(config, tk, first)
-            if state is first:
-                return first
-        else:
-            state = self._verified(tk, rows[0])
-        self._check_owner(config, state)
-        if state.status != ACTIVE or state.level <= rank:
+        first = SessionState(rank, ACTIVE, True, 0, True, self._owner_of(config), old) if old > rank else None
+        state, created = yield from self._locked_ops(config, tk, first)
+        if created:
+            return state
+        if state is None or state.status != ACTIVE or state.level <= rank:
             return None
         yield (
             sql.BRANCH_RECORD_SQL,
@@ -724,15 +718,8 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         tk = self.thread_key(_thread_id(config))
         start = self._start_level(config)
         first = SessionState(start, ACTIVE, False, 0, True, self._owner_of(config), start)
-        rows = yield sql.THREAD_LOCK_SQL, (tk,), True
-        if not rows:
-            state = yield from self._new_thread_ops(config, tk, first)
-            if state is first:
-                return first
-        else:
-            state = self._verified(tk, rows[0])
-        self._check_owner(config, state)
-        if state.tainted:
+        state, created = yield from self._locked_ops(config, tk, first)
+        if created or state.tainted:
             return state
         new = replace(state, tainted=True)
         yield sql.ACL_UPDATE_SQL, self._acl_params(tk, new), False

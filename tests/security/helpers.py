@@ -5,6 +5,10 @@ from __future__ import annotations
 import uuid
 
 from langchain_core.messages import AIMessage, ToolMessage
+from langgraph.graph import START, MessagesState, StateGraph
+
+from langgraph_trustmem import label, label_of
+from langgraph_trustmem.nodes import make_trust_gate
 
 
 def tool_turn(name: str, content: str) -> list:
@@ -25,3 +29,20 @@ def flat(value) -> str:
     if hasattr(value, "content"):
         return str(value.content) + " " + flat(getattr(value, "tool_calls", []))
     return "" if value is None else str(value)
+
+
+def gated_chat(saver, secret: str):
+    """gate -> model, where the model repeats ``secret`` while its context is
+    above public and labels each reply with that context's taint."""
+
+    def model(state):
+        taint = saver.ladder.join(lab.level for m in state["messages"] if (lab := label_of(m)))
+        said = f"Your value is {secret}" if taint != "public" else "I cannot see that here."
+        return {"messages": [label(AIMessage(said), taint, source="model")]}
+
+    b = StateGraph(MessagesState)
+    b.add_node("gate", make_trust_gate())
+    b.add_node("model", model)
+    b.add_edge(START, "gate")
+    b.add_edge("gate", "model")
+    return b.compile(checkpointer=saver)

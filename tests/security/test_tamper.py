@@ -15,11 +15,10 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.graph import START, MessagesState, StateGraph
 
-from langgraph_trustmem import TrustCheckpointSaver, label, label_of
+from langgraph_trustmem import TrustCheckpointSaver
 from langgraph_trustmem.errors import TamperedDataError, TamperedDataWarning
-from langgraph_trustmem.nodes import make_trust_gate
 
-from .helpers import flat, tool_turn
+from .helpers import flat, gated_chat, tool_turn
 
 CANARY = "TAMPER-CANARY"
 
@@ -70,17 +69,7 @@ def test_moving_a_row_into_another_tenant_is_detected(store, user, pg_url):
 def test_repointing_the_head_branch_is_detected(pg_url, key, schema):
     with TrustCheckpointSaver.from_conn_string(pg_url, key=key) as saver:
 
-        def model(state):
-            taint = saver.ladder.join(lab.level for m in state["messages"] if (lab := label_of(m)))
-            said = f"value {CANARY}" if taint != "public" else "no value here"
-            return {"messages": [label(AIMessage(said), taint, source="model")]}
-
-        b = StateGraph(MessagesState)
-        b.add_node("gate", make_trust_gate())
-        b.add_node("model", model)
-        b.add_edge(START, "gate")
-        b.add_edge("gate", "model")
-        graph = b.compile(checkpointer=saver)
+        graph = gated_chat(saver, CANARY)
         tid = str(uuid.uuid4())
         cfg = {"configurable": {"thread_id": tid, "user_id": "u-t", "trust": "personal"}}
         graph.invoke({"messages": [HumanMessage("hi")]}, cfg)

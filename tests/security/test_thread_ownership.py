@@ -11,14 +11,12 @@ from __future__ import annotations
 import uuid
 
 import pytest
-from langchain_core.messages import AIMessage, HumanMessage
-from langgraph.graph import START, MessagesState, StateGraph
+from langchain_core.messages import HumanMessage
 
-from langgraph_trustmem import AsyncTrustCheckpointSaver, TrustCheckpointSaver, label, label_of
+from langgraph_trustmem import AsyncTrustCheckpointSaver, TrustCheckpointSaver
 from langgraph_trustmem.errors import ThreadOwnershipError
-from langgraph_trustmem.nodes import make_trust_gate
 
-from .helpers import flat, tool_turn
+from .helpers import flat, gated_chat, tool_turn
 
 CANARY = "LAB-VALUE-CANARY"
 ALICE = f"alice-{uuid.uuid4().hex[:8]}"
@@ -26,17 +24,7 @@ MALLORY = f"mallory-{uuid.uuid4().hex[:8]}"
 
 
 def build(saver):
-    def model(state):
-        taint = saver.ladder.join(lab.level for m in state["messages"] if (lab := label_of(m)))
-        said = f"Your value is {CANARY}" if taint != "public" else "I cannot see that here."
-        return {"messages": [label(AIMessage(said), taint, source="model")]}
-
-    b = StateGraph(MessagesState)
-    b.add_node("gate", make_trust_gate())
-    b.add_node("model", model)
-    b.add_edge(START, "gate")
-    b.add_edge("gate", "model")
-    return b.compile(checkpointer=saver)
+    return gated_chat(saver, CANARY)
 
 
 @pytest.fixture(params=["redis", "no-hot-tier"])
