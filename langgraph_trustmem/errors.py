@@ -24,6 +24,24 @@ class InvalidKeyError(ConfigurationError):
     """An encryption key is not 32 bytes of base64."""
 
 
+class InvalidInputError(TrustMemError, ValueError):
+    """A value or config the library cannot store faithfully: a non-finite
+    number, nesting too deep, text that is not valid Unicode, a memory that
+    is not a dict, a thread id or namespace of the wrong type or with NUL.
+    Nothing already stored is touched; the message names no content."""
+
+
+class ServiceUnavailable(TrustMemError, ConnectionError):
+    """PostgreSQL (or another service) cannot be used: unreachable, refused
+    the credentials, or has no such database. Says which and what to check,
+    never a credential. ``service`` and ``reason`` say the same for code."""
+
+    def __init__(self, message: str, *, service: str = "", reason: str = "") -> None:
+        super().__init__(message)
+        self.service = service
+        self.reason = reason
+
+
 class TamperedDataError(TrustMemError):
     """A stored value failed authentication: plaintext, altered, moved or
     encrypted under a key this process does not hold."""
@@ -107,6 +125,8 @@ class TamperedDataWarning(UserWarning):
 
 
 __all__ = [
+    "InvalidInputError",
+    "ServiceUnavailable",
     "TamperedDataWarning",
     "BranchAccessDenied",
     "ContentAboveLevel",

@@ -34,6 +34,7 @@ from langgraph_trustmem.checkpoint.base import (
     SessionState,
     TrustSaverBase,
     _thread_id,
+    checkpoint_ns,
     is_run,
     reader_config,
 )
@@ -41,7 +42,8 @@ from langgraph_trustmem.checkpoint.hot import AsyncRedisHotTier, LocalHotTier, N
 from langgraph_trustmem.config import resolve_keyring, resolve_ladder
 from langgraph_trustmem.crypto import KeyRing
 from langgraph_trustmem.errors import StaleBranch
-from langgraph_trustmem.pg import CONNECTION_KWARGS, AsyncPgClient, migrate_ops
+from langgraph_trustmem.pg import AsyncPgClient, migrate_ops
+from langgraph_trustmem.services import async_pg_pool, async_redis_client
 from langgraph_trustmem.trust import Ladder
 
 log = logging.getLogger(__name__)
@@ -86,19 +88,16 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
         key: KeyRing | str | bytes | None = None,
         pool_size: int = 8,
         local_hot: bool = False,
+        statement_timeout_ms: int | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[AsyncTrustCheckpointSaver]:
         """Open a pooled async saver (hot tier as in the sync saver)."""
         keyring = resolve_keyring(key, required=True)
         assert keyring is not None
-        async with AsyncConnectionPool(
-            conn_string, min_size=1, max_size=pool_size, kwargs=CONNECTION_KWARGS, open=False
-        ) as pool:
+        async with async_pg_pool(conn_string, pool_size, statement_timeout_ms=statement_timeout_ms) as pool:
             hot: LocalHotTier | AsyncRedisHotTier | NullHotTier
             if redis_url:
-                import redis.asyncio
-
-                hot = AsyncRedisHotTier(redis.asyncio.Redis.from_url(redis_url), keyring)
+                hot = AsyncRedisHotTier(async_redis_client(redis_url), keyring)
             else:
                 hot = LocalHotTier() if local_hot else NullHotTier()
             try:
@@ -118,7 +117,7 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
         thread_id = _thread_id(config)
         tk = self.thread_key(thread_id)
         config = reader_config(config, tk)
-        ns = config["configurable"].get("checkpoint_ns", "")
+        ns = checkpoint_ns(config)
         cid = get_checkpoint_id(config)
         entry = await self.hot.aget(tk, ns)
         if (
@@ -276,16 +275,9 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
             return 0
         total = 0
         while True:
-            async with self._cursor() as cur:
-                rows = await (
-                    await cur.execute(
-                        sql.EXPIRED_THREADS_SQL, {"idle": r.idle, "age": r.max_age, "limit": batch}
-                    )
-                ).fetchall()
-            tks = [bytes(x[0]) for x in rows]
+            tks = await self._run(self._sweep_ops(batch))
             if not tks:
                 return total
-            await self._run(self._delete_ops(tks))
             await self.hot.adrop(tks)
             self._forget_session(tks)
             total += len(tks)

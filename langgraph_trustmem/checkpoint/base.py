@@ -14,6 +14,7 @@ import hmac
 import logging
 import random
 import threading
+import uuid
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -39,6 +40,7 @@ from langgraph_trustmem.crypto import KeyRing, aad
 from langgraph_trustmem.errors import (
     BranchAccessDenied,
     ContentAboveLevel,
+    InvalidInputError,
     SessionTerminated,
     StaleBranch,
     TamperedDataError,
@@ -221,8 +223,29 @@ def _thread_id(config: RunnableConfig) -> str:
     conf = config.get("configurable") or {}
     tid = conf.get("thread_id")
     if tid is None or tid == "":
-        raise ValueError("configurable.thread_id is required by the trust checkpointer")
-    return str(tid)
+        raise InvalidInputError("configurable.thread_id is required by the trust checkpointer")
+    if isinstance(tid, bool) or not isinstance(tid, (str, int, uuid.UUID)):
+        raise InvalidInputError("configurable.thread_id must be a string, an integer or a UUID")
+    tid = str(tid)
+    _check_text(tid, "configurable.thread_id")
+    return tid
+
+
+def checkpoint_ns(config: RunnableConfig) -> str:
+    """The config's checkpoint namespace, refused when PostgreSQL could not
+    store it (not a string, NUL, invalid Unicode)."""
+    ns = (config.get("configurable") or {}).get("checkpoint_ns") or ""
+    if not isinstance(ns, str) or "\x00" in ns:
+        raise InvalidInputError("configurable.checkpoint_ns must be a string without NUL")
+    _check_text(ns, "configurable.checkpoint_ns")
+    return ns
+
+
+def _check_text(text: str, what: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidInputError(f"{what} is not valid Unicode") from None
 
 
 class TrustSaverBase(BaseCheckpointSaver[str]):
@@ -534,7 +557,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         conf = config["configurable"]
         thread_id = _thread_id(config)
         tk = self.thread_key(thread_id)
-        ns = conf.get("checkpoint_ns", "")
+        ns = checkpoint_ns(config)
         values = checkpoint["channel_values"]
         blobs: dict[tuple[str, str], bytes] = {}
         for channel, version in new_versions.items():
@@ -786,7 +809,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
     ) -> tuple[str, dict[str, Any], dict[tuple[str, int, str, str], bytes]]:
         conf = config["configurable"]
         tk = self.thread_key(_thread_id(config))
-        ns = conf.get("checkpoint_ns", "")
+        ns = checkpoint_ns(config)
         cid = conf["checkpoint_id"]
         upsert = all(w[0] in WRITES_IDX_MAP for w in writes)
         idxs, channels, blobs = [], [], []
@@ -816,8 +839,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
     # -- reading -----------------------------------------------------------
 
     def _get_params(self, config: RunnableConfig, tk: bytes) -> tuple[str, dict[str, Any]]:
-        conf = config["configurable"]
-        ns = conf.get("checkpoint_ns", "")
+        ns = checkpoint_ns(config)
         cid = get_checkpoint_id(config)
         query = sql.GET_BY_ID_SQL if cid else sql.GET_LATEST_SQL
         return query, {"tk": tk, "ns": ns, "cid": cid}
@@ -997,6 +1019,17 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         return all(metadata.get(k) == v for k, v in rest.items())
 
     # -- thread-wide operations -------------------------------------------
+
+    def _sweep_ops(self, batch: int) -> Statements:
+        """Delete up to ``batch`` threads past their retention, in one
+        transaction; returns their keys."""
+        r = self.retention
+        rows = yield sql.SWEEP_THREADS_SQL, {"idle": r.idle, "age": r.max_age, "limit": batch}, True
+        tks = [bytes(x[0]) for x in rows]
+        if tks:
+            for statement in sql.DELETE_THREAD_ROWS_SQL:
+                yield statement, (tks,), False
+        return tks
 
     def _delete_ops(self, tks: list[bytes]) -> Statements:
         for statement in sql.DELETE_THREAD_SQL:

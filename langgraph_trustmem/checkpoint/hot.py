@@ -29,7 +29,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -37,6 +37,7 @@ import ormsgpack
 
 from langgraph_trustmem.crypto import KeyRing, aad
 from langgraph_trustmem.errors import TamperedDataError
+from langgraph_trustmem.services import REDIS_ERRORS, RedisFence, run_id, watch_connections
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +62,7 @@ class HotEntry:
     owner: bytes | None = None
     head_level: int | None = None
     tainted: bool = False
+    epoch: str | None = None  # the Redis server lifetime it was written in
 
 
 def _ns_suffix(ns: str) -> str:
@@ -315,6 +317,7 @@ class _RedisCodec:
                 entry.owner,
                 entry.head_level,
                 entry.tainted,
+                entry.epoch,
             ]
         )
         fields: list[Any] = [b"m", self.keyring.encrypt(meta, self._meta_aad(tk, ns)), b"p", entry.payload]
@@ -339,7 +342,7 @@ class _RedisCodec:
         if not raw or b"id" not in raw or b"m" not in raw or b"p" not in raw:
             return None
         try:
-            parent, branch, level, status, pending, owner, head_level, tainted = ormsgpack.unpackb(
+            parent, branch, level, status, pending, owner, head_level, tainted, epoch = ormsgpack.unpackb(
                 self.keyring.decrypt(raw[b"m"], self._meta_aad(tk, ns))
             )
         except (TamperedDataError, ValueError):  # also an entry from an older release
@@ -369,6 +372,7 @@ class _RedisCodec:
             owner,
             head_level,
             tainted,
+            epoch,
         )
 
     def writes_call(
@@ -389,29 +393,51 @@ class _RedisCodec:
         return [self.key(tk, ""), f"{self.prefix}cpns:{tk.hex()}", *members]
 
 
-def _redis_errors() -> tuple[type[BaseException], ...]:
-    import redis
-
-    return (redis.RedisError, OSError)
-
-
 class RedisHotTier:
-    """Hot entries in Redis (sync client). Reads and writes never fail a
-    call: on a Redis error a read goes to PostgreSQL and a write drops the
-    entry (so nothing stale is served). Drops do raise: a deletion or a
-    degrade must reach every tier."""
+    """Hot entries in Redis (sync client). Redis errors never fail a call:
+    reads go to PostgreSQL, and writes and deletions that fail are owed
+    (see :class:`~langgraph_trustmem.services.RedisFence`): nothing older than the last acknowledged write,
+    and nothing deleted, is ever served, whatever Redis does."""
 
     def __init__(self, client: Any, keyring: KeyRing, prefix: str = "trustmem:") -> None:
         self.client = client
         self.codec = _RedisCodec(keyring, prefix)
         self._put = client.register_script(_PUT_LUA)
         self._add = client.register_script(_ADD_WRITES_LUA)
-        self._errors = _redis_errors()
+        self._errors = REDIS_ERRORS
+        self.fence = RedisFence()
+        watch_connections(client, self.fence, is_async=False)
+
+    @property
+    def pending(self) -> int:
+        """Threads whose Redis entries this process still owes a deletion."""
+        return len(self.fence.pending)
+
+    def _ready(self) -> bool:
+        """Redis is trusted only once its lifetime is known and every owed
+        deletion is done."""
+        if self.fence.cooling:
+            return False
+        try:
+            if self.fence.epoch is None:
+                self.fence.epoch = run_id(self.client.info("server"))
+            owed = self.fence.owed()
+            if owed:
+                self._drop_now(owed)
+                self.fence.paid(owed)
+            return True
+        except self._errors:
+            self.fence.failed(())
+            log.warning("hot tier unavailable; reading PostgreSQL")
+            return False
 
     def get(self, tk: bytes, ns: str) -> HotEntry | None:
+        if not self._ready():
+            return None
         try:
-            return self.codec.decode(tk, ns, self.client.hgetall(self.codec.key(tk, ns)))
+            return self.fence.current(self.codec.decode(tk, ns, self.client.hgetall(self.codec.key(tk, ns))))
         except self._errors:
+            self.fence.failed(())
             log.warning("hot tier unavailable; reading PostgreSQL")
             return None
 
@@ -425,11 +451,15 @@ class RedisHotTier:
         prev: str | None = None,
         populate: bool = False,
     ) -> None:
-        keys, args = self.codec.encode(tk, ns, entry, keep, ttl, prev, populate)
+        if not self._ready():
+            self.fence.owe([tk])  # the entry there may now be stale
+            return
+        keys, args = self.codec.encode(tk, ns, replace(entry, epoch=self.fence.epoch), keep, ttl, prev, populate)
         try:
             self._put(keys=keys, args=args)
         except self._errors:
-            self._discard(tk, ns)
+            log.warning("hot tier write failed; its entry is owed a deletion")
+            self.fence.failed([tk])
 
     def add_writes(
         self,
@@ -442,20 +472,30 @@ class RedisHotTier:
     ) -> None:
         if not writes:
             return
+        if not self._ready():
+            self.fence.owe([tk])
+            return
         keys, args = self.codec.writes_call(tk, ns, checkpoint_id, writes, ttl, upsert)
         try:
             self._add(keys=keys, args=args)
         except self._errors:
-            self._discard(tk, ns)
-
-    def _discard(self, tk: bytes, ns: str) -> None:
-        log.warning("hot tier write failed; dropping the entry")
-        try:
-            self.client.delete(self.codec.key(tk, ns))
-        except self._errors:
-            log.warning("hot tier unreachable; its entry expires with its TTL")
+            log.warning("hot tier write failed; its entry is owed a deletion")
+            self.fence.failed([tk])
 
     def drop(self, tks: Iterable[bytes]) -> None:
+        """Delete threads' entries (leaving tombstones); on a Redis error the
+        deletion is owed and done before Redis is used again."""
+        tks = list(tks)
+        if self.fence.cooling:
+            self.fence.owe(tks)
+            return
+        try:
+            self._drop_now(tks)
+        except self._errors:
+            log.warning("hot tier unreachable; the deletion is owed")
+            self.fence.failed(tks)
+
+    def _drop_now(self, tks: Sequence[bytes]) -> None:
         for tk in tks:
             members = self.client.smembers(f"{self.codec.prefix}cpns:{tk.hex()}")
             pipe = self.client.pipeline(transaction=True)
@@ -475,12 +515,38 @@ class AsyncRedisHotTier:
         self.codec = _RedisCodec(keyring, prefix)
         self._put = client.register_script(_PUT_LUA)
         self._add = client.register_script(_ADD_WRITES_LUA)
-        self._errors = _redis_errors()
+        self._errors = REDIS_ERRORS
+        self.fence = RedisFence()
+        watch_connections(client, self.fence, is_async=True)
+
+    @property
+    def pending(self) -> int:
+        return len(self.fence.pending)
+
+    async def _ready(self) -> bool:
+        if self.fence.cooling:
+            return False
+        try:
+            if self.fence.epoch is None:
+                self.fence.epoch = run_id(await self.client.info("server"))
+            owed = self.fence.owed()
+            if owed:
+                await self._drop_now(owed)
+                self.fence.paid(owed)
+            return True
+        except self._errors:
+            self.fence.failed(())
+            log.warning("hot tier unavailable; reading PostgreSQL")
+            return False
 
     async def aget(self, tk: bytes, ns: str) -> HotEntry | None:
+        if not await self._ready():
+            return None
         try:
-            return self.codec.decode(tk, ns, await self.client.hgetall(self.codec.key(tk, ns)))
+            raw = await self.client.hgetall(self.codec.key(tk, ns))
+            return self.fence.current(self.codec.decode(tk, ns, raw))
         except self._errors:
+            self.fence.failed(())
             log.warning("hot tier unavailable; reading PostgreSQL")
             return None
 
@@ -494,11 +560,15 @@ class AsyncRedisHotTier:
         prev: str | None = None,
         populate: bool = False,
     ) -> None:
-        keys, args = self.codec.encode(tk, ns, entry, keep, ttl, prev, populate)
+        if not await self._ready():
+            self.fence.owe([tk])
+            return
+        keys, args = self.codec.encode(tk, ns, replace(entry, epoch=self.fence.epoch), keep, ttl, prev, populate)
         try:
             await self._put(keys=keys, args=args)
         except self._errors:
-            await self._discard(tk, ns)
+            log.warning("hot tier write failed; its entry is owed a deletion")
+            self.fence.failed([tk])
 
     async def aadd_writes(
         self,
@@ -511,20 +581,28 @@ class AsyncRedisHotTier:
     ) -> None:
         if not writes:
             return
+        if not await self._ready():
+            self.fence.owe([tk])
+            return
         keys, args = self.codec.writes_call(tk, ns, checkpoint_id, writes, ttl, upsert)
         try:
             await self._add(keys=keys, args=args)
         except self._errors:
-            await self._discard(tk, ns)
-
-    async def _discard(self, tk: bytes, ns: str) -> None:
-        log.warning("hot tier write failed; dropping the entry")
-        try:
-            await self.client.delete(self.codec.key(tk, ns))
-        except self._errors:
-            log.warning("hot tier unreachable; its entry expires with its TTL")
+            log.warning("hot tier write failed; its entry is owed a deletion")
+            self.fence.failed([tk])
 
     async def adrop(self, tks: Iterable[bytes]) -> None:
+        tks = list(tks)
+        if self.fence.cooling:
+            self.fence.owe(tks)
+            return
+        try:
+            await self._drop_now(tks)
+        except self._errors:
+            log.warning("hot tier unreachable; the deletion is owed")
+            self.fence.failed(tks)
+
+    async def _drop_now(self, tks: Sequence[bytes]) -> None:
         for tk in tks:
             members = await self.client.smembers(f"{self.codec.prefix}cpns:{tk.hex()}")
             pipe = self.client.pipeline(transaction=True)

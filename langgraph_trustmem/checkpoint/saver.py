@@ -34,6 +34,7 @@ from langgraph_trustmem.checkpoint.base import (
     SessionState,
     TrustSaverBase,
     _thread_id,
+    checkpoint_ns,
     is_run,
     reader_config,
 )
@@ -41,7 +42,8 @@ from langgraph_trustmem.checkpoint.hot import LocalHotTier, NullHotTier, RedisHo
 from langgraph_trustmem.config import resolve_keyring, resolve_ladder
 from langgraph_trustmem.crypto import KeyRing
 from langgraph_trustmem.errors import StaleBranch
-from langgraph_trustmem.pg import CONNECTION_KWARGS, PgClient, migrate_ops
+from langgraph_trustmem.pg import PgClient, migrate_ops
+from langgraph_trustmem.services import pg_pool, redis_client
 from langgraph_trustmem.trust import Ladder
 
 log = logging.getLogger(__name__)
@@ -90,22 +92,21 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
         key: KeyRing | str | bytes | None = None,
         pool_size: int = 8,
         local_hot: bool = False,
+        statement_timeout_ms: int | None = None,
         **kwargs: Any,
     ) -> Iterator[TrustCheckpointSaver]:
         """Open a pooled saver on a PostgreSQL URL. The hot tier is Redis
         when ``redis_url`` is given; ``local_hot=True`` keeps it in this
         process instead, which is right only when no other process writes
-        the same threads (the embedded default); otherwise there is none."""
+        the same threads (the embedded default); otherwise there is none.
+        A server that cannot be used raises ``ServiceUnavailable`` within
+        seconds; ``statement_timeout_ms`` bounds every statement."""
         keyring = resolve_keyring(key, required=True)
         assert keyring is not None
-        with ConnectionPool(
-            conn_string, min_size=1, max_size=pool_size, kwargs=CONNECTION_KWARGS, open=True
-        ) as pool:
+        with pg_pool(conn_string, pool_size, statement_timeout_ms=statement_timeout_ms) as pool:
             hot: LocalHotTier | RedisHotTier | NullHotTier
             if redis_url:
-                import redis
-
-                hot = RedisHotTier(redis.Redis.from_url(redis_url), keyring)
+                hot = RedisHotTier(redis_client(redis_url), keyring)
             else:
                 hot = LocalHotTier() if local_hot else NullHotTier()
             try:
@@ -125,7 +126,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
         thread_id = _thread_id(config)
         tk = self.thread_key(thread_id)
         config = reader_config(config, tk)
-        ns = config["configurable"].get("checkpoint_ns", "")
+        ns = checkpoint_ns(config)
         cid = get_checkpoint_id(config)
         entry = self.hot.get(tk, ns)
         if (
@@ -281,14 +282,9 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
             return 0
         total = 0
         while True:
-            with self._cursor() as cur:
-                rows = cur.execute(
-                    sql.EXPIRED_THREADS_SQL, {"idle": r.idle, "age": r.max_age, "limit": batch}
-                ).fetchall()
-            tks = [bytes(x[0]) for x in rows]
+            tks = self._run(self._sweep_ops(batch))
             if not tks:
                 return total
-            self._run(self._delete_ops(tks))
             self.hot.drop(tks)
             self._forget_session(tks)
             total += len(tks)

@@ -337,13 +337,20 @@ PRUNE_KEEP_LATEST_SQL = (
     AND k.checkpoint_ns = c.checkpoint_ns AND k.checkpoint_id = c.checkpoint_id""",
 )
 
-# Retention: threads idle too long or older than their maximum age.
-EXPIRED_THREADS_SQL = """
-SELECT thread_key FROM trustmem_threads
-WHERE (%(idle)s::float8 IS NOT NULL AND touched_at < now() - make_interval(secs => %(idle)s))
-   OR (%(age)s::float8 IS NOT NULL AND created_at < now() - make_interval(secs => %(age)s))
-LIMIT %(limit)s
+# Retention: threads idle too long or older than their maximum age, deleted
+# with the condition checked again on the locked row in the deleting
+# statement, so a thread that took a turn meanwhile is kept.
+_EXPIRED = """((%(idle)s::float8 IS NOT NULL AND {t}touched_at < now() - make_interval(secs => %(idle)s))
+   OR (%(age)s::float8 IS NOT NULL AND {t}created_at < now() - make_interval(secs => %(age)s)))"""
+SWEEP_THREADS_SQL = f"""
+DELETE FROM trustmem_threads t
+WHERE t.thread_key IN (
+    SELECT thread_key FROM trustmem_threads WHERE {_EXPIRED.format(t="")}
+    LIMIT %(limit)s FOR UPDATE SKIP LOCKED)
+AND {_EXPIRED.format(t="t.")}
+RETURNING t.thread_key
 """
+DELETE_THREAD_ROWS_SQL = DELETE_THREAD_SQL[:-1]  # everything but the thread row itself
 
 # Key rotation: rows sealed under one of the ring's older keys.
 ROTATE_SELECT_SQL = {

@@ -34,9 +34,10 @@ from langgraph_trustmem.audit import AuditEvent, AuditReport, append_ops, trail_
 from langgraph_trustmem.config import resolve_keyring, resolve_ladder
 from langgraph_trustmem.crypto import KeyRing
 from langgraph_trustmem.errors import SecretRejected, TrustViolation
-from langgraph_trustmem.pg import CONNECTION_KWARGS, AsyncPgClient, migrate_ops
+from langgraph_trustmem.pg import AsyncPgClient, migrate_ops
+from langgraph_trustmem.services import async_pg_pool, async_redis_client
 from langgraph_trustmem.store import sql
-from langgraph_trustmem.store.base import Reader, Row, TrustStoreBase, validate_namespace
+from langgraph_trustmem.store.base import Reader, Row, TrustStoreBase, check_value, validate_namespace
 from langgraph_trustmem.store.plan import (
     ERASURE_STEPS,
     RERUN_STEPS,
@@ -107,14 +108,10 @@ class AsyncTrustStore(AsyncPgClient, TrustStoreBase):
         vectors = open_avectors(qdrant) if index is not None else None
         cache = None
         if redis_url:
-            import redis.asyncio
-
             from langgraph_trustmem.store.cache import AsyncRowCache
 
-            cache = AsyncRowCache(redis.asyncio.Redis.from_url(redis_url), keyring)
-        async with AsyncConnectionPool(
-            conn_string, min_size=1, max_size=pool_size, kwargs=CONNECTION_KWARGS, open=False
-        ) as pool:
+            cache = AsyncRowCache(async_redis_client(redis_url), keyring)
+        async with async_pg_pool(conn_string, pool_size) as pool:
             store = cls(pool, key=keyring, vectors=vectors, cache=cache, index=index, ttl=ttl, **kwargs)
             try:
                 yield store
@@ -366,6 +363,7 @@ class AsyncTrustStore(AsyncPgClient, TrustStoreBase):
                 if self.vectors is not None and gone[2]:
                     await self.vectors.adelete_refs([ref])
             else:
+                check_value(op.value)
                 value, redacted = self.guard.check(op.value)
                 lvl = self._write_level(reader, level)
                 texts = self._texts(op, value)
@@ -479,6 +477,7 @@ class AsyncTrustStore(AsyncPgClient, TrustStoreBase):
         tenant = self.user_key(user_id)
         self._salts.pop(tenant, None)
         receipt_id, removed = await self._run(erasure_start_ops(tenant))
+        pending = []
         for step in ERASURE_STEPS:
             if step in removed and step not in RERUN_STEPS:
                 continue
@@ -487,16 +486,26 @@ class AsyncTrustStore(AsyncPgClient, TrustStoreBase):
                 continue
             before = removed.get(step, 0)
             if step == "vectors":
-                removed[step] = (
-                    await self.vectors.adelete_tenant(tenant.hex()) if self.vectors is not None else 0
-                )
+                # what there is before deleting: a resumed call reports what the killed one removed
+                here = await self.vectors.acount(tenant.hex()) if self.vectors is not None else 0
+                if self.vectors is not None:
+                    await self._run(erasure_step_ops(receipt_id, step, max(before, here)))
+                    await self.vectors.adelete_tenant(tenant.hex())
+                removed[step] = max(before, here)
             elif step == "cache":
-                removed[step] = await self.cache.drop_tenant(tenant) if self.cache else 0
+                dropped = await self.cache.drop_tenant(tenant) if self.cache else 0
+                if dropped is None:  # Redis unreachable: owed, and done by the next call
+                    pending.append(step)
+                    continue
+                removed[step] = before + dropped
             elif step == "threads":
-                removed[step] = await checkpointer.aforget_user(user_id) if checkpointer is not None else 0
-            removed[step] += before
+                removed[step] = before + (await checkpointer.aforget_user(user_id) if checkpointer is not None else 0)
+                if getattr(getattr(checkpointer, "hot", None), "pending", 0):
+                    pending.append("hot tier")  # owed by this process, done before it uses Redis again
             await self._run(erasure_step_ops(receipt_id, step, removed[step]))
-        receipt = await self._run(erasure_finish_ops(receipt_id))
+        receipt = await self._run(erasure_finish_ops(receipt_id, finished="cache" not in pending))
+        if pending:
+            receipt["pending"] = pending
         await self._audit(
             [AuditEvent("erased", "forget", None, None, None, None, f"receipt {receipt['receipt_id']}")]
         )

@@ -6,6 +6,7 @@ isolation, write rules, filters and result assembly. No I/O here.
 from __future__ import annotations
 
 import logging
+import math
 import re
 import time
 import unicodedata
@@ -36,6 +37,7 @@ from langgraph.store.base import (
 from langgraph_trustmem.crypto import KeyRing, aad
 from langgraph_trustmem.errors import (
     ConfirmationRequired,
+    InvalidInputError,
     OverwriteRefused,
     TamperedDataError,
     TamperedDataWarning,
@@ -239,6 +241,42 @@ class ValueMigrations:
             value = self.steps[version](value)
             version += 1
         return value, version
+
+
+MAX_DEPTH = 64  # nesting levels a memory value may have
+
+
+def check_value(value: Any) -> None:
+    """Refuse, with a typed error and before anything is written, what the
+    store could not keep faithfully: a memory that is not a dict, NaN or
+    infinities (JSON has none), text that is not valid Unicode, non-string
+    keys, or nesting deeper than ``MAX_DEPTH``. Checked without recursion."""
+    if not isinstance(value, dict):
+        raise InvalidInputError("a memory's value must be a dict")
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise InvalidInputError(f"a memory's value is nested deeper than {MAX_DEPTH} levels")
+        if isinstance(item, float) and not math.isfinite(item):
+            raise InvalidInputError("a memory's value holds NaN or an infinity, which JSON cannot store")
+        if isinstance(item, str):
+            _check_text(item)
+        elif isinstance(item, dict):
+            for k, v in item.items():
+                if not isinstance(k, str):
+                    raise InvalidInputError("a memory's value has a key that is not a string")
+                _check_text(k)
+                stack.append((v, depth + 1))
+        elif isinstance(item, (list, tuple)):
+            stack.extend((v, depth + 1) for v in item)
+
+
+def _check_text(text: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidInputError("a memory's value holds text that is not valid Unicode") from None
 
 
 def validate_namespace(namespace: tuple[str, ...], *, allow_empty: bool = False) -> None:
@@ -941,6 +979,7 @@ __all__ = [
     "TrustSearchItem",
     "TrustStoreBase",
     "ValueMigrations",
+    "check_value",
     "high_stakes",
     "matches_filter",
     "namespace_matches",

@@ -179,13 +179,16 @@ def erase_memories_ops(receipt_id: uuid.UUID, tenant: bytes) -> Statements:
     return len(rows)
 
 
-def erasure_finish_ops(receipt_id: uuid.UUID) -> Statements:
-    rows = yield sql.ERASURE_FINISH_SQL, (receipt_id,), True
-    rid, started, finished, removed = rows[0]
+def erasure_finish_ops(receipt_id: uuid.UUID, finished: bool = True) -> Statements:
+    """Close the erasure and return its receipt; with a step still owed it
+    stays open (``finished_at`` None) for the next call to complete."""
+    query = sql.ERASURE_FINISH_SQL if finished else sql.ERASURE_STATUS_SQL
+    rows = yield query, (receipt_id,), True
+    rid, started, done, removed = rows[0]
     return {
         "receipt_id": str(rid),
         "started_at": started.isoformat(),
-        "finished_at": finished.isoformat(),
+        "finished_at": done.isoformat() if done is not None else None,
         "removed": {step: int(removed.get(step, 0)) for step in ERASURE_STEPS},
     }
 

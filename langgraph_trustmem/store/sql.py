@@ -203,6 +203,9 @@ ERASURE_FINISH_SQL = """
 UPDATE trustmem_erasures SET finished_at = now(), subject = NULL WHERE receipt_id = %s
 RETURNING receipt_id, started_at, finished_at, removed
 """
+ERASURE_STATUS_SQL = (
+    "SELECT receipt_id, started_at, finished_at, removed FROM trustmem_erasures WHERE receipt_id = %s"
+)
 ERASURE_PENDING_SQL = "SELECT receipt_id FROM trustmem_erasures WHERE finished_at IS NULL"
 
 SUBJECT_SALT_INSERT_SQL = (

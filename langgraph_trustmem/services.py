@@ -1,0 +1,278 @@
+"""How the library connects to PostgreSQL and Redis.
+
+Every network call has a timeout; pooled PostgreSQL connections are checked
+when they are handed out, so a restarted server costs no failed call; a
+server that cannot be used at startup is reported within seconds as a typed
+:class:`ServiceUnavailable` that says what is wrong (unreachable, refused
+credentials, missing database) and never repeats a credential. Log lines of
+the pool library are scrubbed of passwords too.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import time
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
+from typing import Any
+
+import psycopg
+from psycopg_pool import AsyncConnectionPool, ConnectionPool, PoolTimeout
+
+from langgraph_trustmem.errors import ServiceUnavailable
+from langgraph_trustmem.pg import CONNECTION_KWARGS
+
+CONNECT_TIMEOUT = 5.0  # seconds to reach a server
+REDIS_TIMEOUT = 1.0  # seconds for a Redis command: a paused Redis costs a turn this much at most
+_REDIS_OPTIONS: dict[str, Any] = {
+    "socket_timeout": REDIS_TIMEOUT,
+    "socket_connect_timeout": REDIS_TIMEOUT,
+    "health_check_interval": 30,
+}
+
+_SECRETS = (
+    (re.compile(r"(\w+://[^:/@\s]*:)[^@\s]*@"), r"\1***@"),  # scheme://user:password@
+    (re.compile(r"(password\s*=\s*)('[^']*'|\S+)", re.I), r"\1***"),  # key=value conninfo
+)
+
+
+def redact(text: str) -> str:
+    """A text with every password in a connection string replaced."""
+    for pattern, repl in _SECRETS:
+        text = pattern.sub(repl, text)
+    return text
+
+
+class _Redact(logging.Filter):
+    """Scrubs passwords from the pool library's own log records."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        clean = redact(message)
+        if clean != message:
+            record.msg, record.args = clean, ()
+        return True
+
+
+for _name in ("psycopg.pool", "psycopg"):
+    logging.getLogger(_name).addFilter(_Redact())
+
+
+def _reason(error: BaseException) -> str:
+    """What a failed connection says, in an operator's words (no credential)."""
+    text = str(error).lower()
+    if "password" in text or "authentication" in text or "role" in text and "does not exist" in text:
+        return "refused the credentials (check the user and password in the URL)"
+    if "database" in text and "does not exist" in text:
+        return "has no such database (create it, or fix the database name in the URL)"
+    if "timeout" in text or "timed out" in text:
+        return "did not answer in time (is it running, and reachable from here?)"
+    return "is unreachable (is it running, and are the host and port in the URL right?)"
+
+
+def _unavailable(service: str, error: BaseException) -> ServiceUnavailable:
+    return ServiceUnavailable(f"{service} {_reason(error)}", service=service, reason=_reason(error))
+
+
+def probe_postgres(url: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Connect once, so a wrong URL or a server that is down fails now, typed."""
+    try:
+        with psycopg.connect(url, connect_timeout=max(1, int(timeout)), autocommit=True):
+            pass
+    except psycopg.Error as error:
+        raise _unavailable("PostgreSQL", error) from None
+
+
+async def aprobe_postgres(url: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    try:
+        conn = await psycopg.AsyncConnection.connect(url, connect_timeout=max(1, int(timeout)), autocommit=True)
+        await conn.close()
+    except psycopg.Error as error:
+        raise _unavailable("PostgreSQL", error) from None
+
+
+def _pool_kwargs(statement_timeout_ms: int | None) -> dict[str, Any]:
+    kwargs: dict[str, Any] = {**CONNECTION_KWARGS, "connect_timeout": int(CONNECT_TIMEOUT)}
+    if statement_timeout_ms:
+        kwargs["options"] = f"-c statement_timeout={int(statement_timeout_ms)}"
+    return kwargs
+
+
+@contextmanager
+def pg_pool(url: str, size: int, *, statement_timeout_ms: int | None = None) -> Iterator[ConnectionPool]:
+    """A pool whose connections are checked on checkout (a restarted server
+    costs no failed call), opened only once the server answers."""
+    probe_postgres(url)
+    pool = ConnectionPool(
+        url,
+        min_size=1,
+        max_size=size,
+        kwargs=_pool_kwargs(statement_timeout_ms),
+        check=ConnectionPool.check_connection,
+        open=False,
+    )
+    try:
+        pool.open(wait=True, timeout=CONNECT_TIMEOUT * 2)
+    except PoolTimeout:
+        pool.close()
+        raise ServiceUnavailable(
+            "PostgreSQL did not give the pool a connection in time",
+            service="PostgreSQL",
+            reason="timeout",
+        ) from None
+    with pool:
+        yield pool
+
+
+@asynccontextmanager
+async def async_pg_pool(
+    url: str, size: int, *, statement_timeout_ms: int | None = None
+) -> AsyncIterator[AsyncConnectionPool]:
+    """Async twin of :func:`pg_pool`."""
+    await aprobe_postgres(url)
+    pool = AsyncConnectionPool(
+        url,
+        min_size=1,
+        max_size=size,
+        kwargs=_pool_kwargs(statement_timeout_ms),
+        check=AsyncConnectionPool.check_connection,
+        open=False,
+    )
+    try:
+        await pool.open(wait=True, timeout=CONNECT_TIMEOUT * 2)
+    except PoolTimeout:
+        await pool.close()
+        raise ServiceUnavailable(
+            "PostgreSQL did not give the pool a connection in time",
+            service="PostgreSQL",
+            reason="timeout",
+        ) from None
+    async with pool:
+        yield pool
+
+
+def redis_client(url: str) -> Any:
+    """A Redis client with socket and connect timeouts (a paused or lost
+    Redis costs a call at most ``REDIS_TIMEOUT``, then PostgreSQL answers)."""
+    import redis
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    return redis.Redis.from_url(url, retry=Retry(NoBackoff(), 0), **_REDIS_OPTIONS)
+
+
+def async_redis_client(url: str) -> Any:
+    import redis.asyncio
+    from redis.asyncio.retry import Retry
+    from redis.backoff import NoBackoff
+
+    return redis.asyncio.Redis.from_url(url, retry=Retry(NoBackoff(), 0), **_REDIS_OPTIONS)
+
+
+def _redis_errors() -> tuple[type[BaseException], ...]:
+    import redis
+
+    return (redis.RedisError, OSError)
+
+
+REDIS_ERRORS = _redis_errors()
+
+
+class RedisFence:
+    """What keeps a Redis tier provably current, without I/O (the hot tier
+    and the store's row cache each hold one).
+
+    - Every entry is tied to the Redis server lifetime it was written in
+      (the server's ``run_id``, which a restart, a restore from an
+      append-only file or snapshot, or a failover changes). An entry from
+      another lifetime is never served: it may predate acknowledged writes.
+    - The lifetime is looked up again after every new connection and every
+      error, before Redis is trusted for anything.
+    - A write or deletion that fails is *owed*: this process neither reads
+      nor writes Redis again until it has done it (never forgotten).
+    - After an error Redis is left alone for a second, so an outage costs
+      calls no timeout each.
+    """
+
+    COOLDOWN = 1.0  # seconds without trying Redis after an error: an outage costs no turn a timeout each
+
+    def __init__(self) -> None:
+        self.epoch: str | None = None
+        self.pending: set[Any] = set()
+        self.lock = threading.Lock()
+        self.down_until = 0.0
+
+    def on_connect(self) -> None:
+        self.epoch = None
+
+    def failed(self, tks: Iterable[Any]) -> None:
+        with self.lock:
+            self.epoch = None
+            self.pending.update(tks)
+            self.down_until = time.monotonic() + self.COOLDOWN
+
+    def owe(self, tks: Iterable[Any]) -> None:
+        """Redis was skipped for these threads: their entries may be stale."""
+        with self.lock:
+            self.pending.update(tks)
+
+    @property
+    def cooling(self) -> bool:
+        return time.monotonic() < self.down_until
+
+    def owed(self) -> list[Any]:
+        with self.lock:
+            return list(self.pending)
+
+    def paid(self, tks: Iterable[Any]) -> None:
+        with self.lock:
+            self.pending.difference_update(tks)
+
+    def current(self, entry: Any) -> Any:
+        """The entry if it was written in the server's current lifetime."""
+        return entry if entry is not None and entry.epoch == self.epoch else None
+
+
+def run_id(info: Mapping[str, Any]) -> str:
+    return str(info.get("run_id") or info.get(b"run_id") or "")
+
+
+def watch_connections(client: Any, fence: RedisFence, is_async: bool) -> None:
+    """Reset the fence's lifetime whenever the client opens a connection
+    (a reconnect may reach a restarted or promoted server)."""
+    pool = getattr(client, "connection_pool", None)
+    if pool is None:
+        return
+    if is_async:
+
+        async def on_connect_async(conn: Any) -> None:
+            await conn.on_connect()
+            fence.on_connect()
+
+        pool.connection_kwargs["redis_connect_func"] = on_connect_async
+    else:
+
+        def on_connect(conn: Any) -> None:
+            conn.on_connect()
+            fence.on_connect()
+
+        pool.connection_kwargs["redis_connect_func"] = on_connect
+
+
+__all__ = [
+    "CONNECT_TIMEOUT",
+    "REDIS_ERRORS",
+    "RedisFence",
+    "REDIS_TIMEOUT",
+    "async_pg_pool",
+    "async_redis_client",
+    "aprobe_postgres",
+    "pg_pool",
+    "probe_postgres",
+    "redact",
+    "redis_client",
+    "run_id",
+    "watch_connections",
+]
