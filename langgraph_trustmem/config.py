@@ -110,6 +110,21 @@ class Settings:
             key=ring,
         )
 
+    def __repr__(self) -> str:  # URLs without their passwords
+        from langgraph_trustmem.services import redact
+
+        urls = ", ".join(
+            f"{name}={redact(url)!r}" if url else f"{name}=None"
+            for name, url in (
+                ("postgres_url", self.postgres_url),
+                ("redis_url", self.redis_url),
+                ("qdrant_url", self.qdrant_url),
+            )
+        )
+        return f"Settings({urls}, home={str(self.home)!r}, ladder={self.ladder!r}, key={self.key!r})"
+
+    __str__ = __repr__
+
     @property
     def embedded(self) -> bool:
         """True when no PostgreSQL URL is configured."""

@@ -24,6 +24,11 @@ class InvalidKeyError(ConfigurationError):
     """An encryption key is not 32 bytes of base64."""
 
 
+class SetupRequired(ConfigurationError):
+    """The schema or the vector index is not there: call ``setup()`` once
+    (the saver's and the store's) before use."""
+
+
 class InvalidInputError(TrustMemError, ValueError):
     """A value or config the library cannot store faithfully: a non-finite
     number, nesting too deep, text that is not valid Unicode, a memory that
@@ -126,6 +131,7 @@ class TamperedDataWarning(UserWarning):
 
 __all__ = [
     "InvalidInputError",
+    "SetupRequired",
     "ServiceUnavailable",
     "TamperedDataWarning",
     "BranchAccessDenied",

@@ -15,9 +15,13 @@ from types import ModuleType
 from typing import Any
 
 from psycopg import AsyncConnection, AsyncCursor, Connection, Cursor
+from psycopg.errors import UndefinedTable
 from psycopg_pool import AsyncConnectionPool, ConnectionPool
 
+from langgraph_trustmem.errors import SetupRequired
+
 Statements = Generator[tuple[str, Any, bool], list[tuple], Any]
+_NOT_SET_UP = "the database has no trustmem tables yet: call setup() once on the saver and the store"
 
 # Autocommit (transactions are explicit), and server-side prepared
 # statements for the hot queries after a few uses.
@@ -56,12 +60,15 @@ class PgClient:
 
     @staticmethod
     def _in(conn: Connection, transaction: bool) -> Iterator[Cursor]:
-        if transaction:
-            with conn.transaction(), conn.cursor() as cur:
-                yield cur
-        else:
-            with conn.cursor() as cur:
-                yield cur
+        try:
+            if transaction:
+                with conn.transaction(), conn.cursor() as cur:
+                    yield cur
+            else:
+                with conn.cursor() as cur:
+                    yield cur
+        except UndefinedTable:
+            raise SetupRequired(_NOT_SET_UP) from None
 
     def _run(self, ops: Statements) -> Any:
         """Run a multi-statement operation in one transaction."""
@@ -98,12 +105,15 @@ class AsyncPgClient:
     @staticmethod
     @asynccontextmanager
     async def _in(conn: AsyncConnection, transaction: bool) -> AsyncIterator[AsyncCursor]:
-        if transaction:
-            async with conn.transaction(), conn.cursor() as cur:
-                yield cur
-        else:
-            async with conn.cursor() as cur:
-                yield cur
+        try:
+            if transaction:
+                async with conn.transaction(), conn.cursor() as cur:
+                    yield cur
+            else:
+                async with conn.cursor() as cur:
+                    yield cur
+        except UndefinedTable:
+            raise SetupRequired(_NOT_SET_UP) from None
 
     async def _run(self, ops: Statements) -> Any:
         """Run a multi-statement operation in one transaction."""

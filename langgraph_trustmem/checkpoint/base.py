@@ -989,10 +989,10 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         if config:
             if conf.get("thread_id") is not None:
                 where.append("t.thread_key = %(tk)s")
-                params["tk"] = self.thread_key(str(conf["thread_id"]))
+                params["tk"] = self.thread_key(_thread_id(config))
             if conf.get("checkpoint_ns") is not None:
                 where.append("c.checkpoint_ns = %(ns)s")
-                params["ns"] = conf["checkpoint_ns"]
+                params["ns"] = checkpoint_ns(config)
             if cid := conf.get("checkpoint_id"):
                 where.append("c.checkpoint_id = %(cid)s")
                 params["cid"] = cid

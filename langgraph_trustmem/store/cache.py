@@ -140,7 +140,7 @@ class RowCache:
             self.fence.failed(())
             return {}
         return {
-            ref: self.codec.unpack_row(ref, b) for ref, b in zip(refs, blobs) if b not in (None, TOMBSTONE)
+            ref: self.codec.unpack_row(ref, b) for ref, b in zip(refs, blobs, strict=True) if b not in (None, TOMBSTONE)
         }
 
     def put_rows(self, rows: dict[str, tuple]) -> None:
@@ -266,7 +266,7 @@ class AsyncRowCache:
             self.fence.failed(())
             return {}
         return {
-            ref: self.codec.unpack_row(ref, b) for ref, b in zip(refs, blobs) if b not in (None, TOMBSTONE)
+            ref: self.codec.unpack_row(ref, b) for ref, b in zip(refs, blobs, strict=True) if b not in (None, TOMBSTONE)
         }
 
     async def put_rows(self, rows: dict[str, tuple]) -> None:

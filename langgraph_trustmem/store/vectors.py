@@ -25,6 +25,8 @@ KEYWORD_FIELDS = ("ref", "t", "nsp")
 INTEGER_FIELDS = ("lv",)
 FLOAT_FIELDS = ("exp",)
 
+from langgraph_trustmem.errors import SetupRequired
+
 
 @dataclass(frozen=True)
 class VectorPoint:
@@ -286,12 +288,18 @@ class QdrantEdgeIndex(VectorIndex):
         self.path = str(path)
         self.collection = collection
         self.dims = 0
-        self.shard: Any = None
+        self._shard: Any = None
         self.flush_interval = flush_interval
         self._lock = threading.RLock()
         self._dirty = threading.Event()
         self._closing = threading.Event()
         self._flusher: threading.Thread | None = None
+
+    @property
+    def shard(self) -> Any:
+        if self._shard is None:
+            raise SetupRequired("the store's vector index is not set up: call store.setup() once first")
+        return self._shard
 
     def setup(self, dims: int) -> None:
         import os
@@ -300,12 +308,12 @@ class QdrantEdgeIndex(VectorIndex):
 
         self.dims = dims
         with self._lock:
-            if self.shard is not None:
+            if self._shard is not None:
                 return
             self._start_flusher()
             segments = os.path.join(self.path, "segments")
             if os.path.isdir(segments) and os.listdir(segments):
-                self.shard = qe.EdgeShard.load(self.path)
+                self._shard = qe.EdgeShard.load(self.path)
                 return
             os.makedirs(self.path, mode=0o700, exist_ok=True)
             config = qe.EdgeConfig(
@@ -317,7 +325,7 @@ class QdrantEdgeIndex(VectorIndex):
                 ),
                 wal_enabled=False,
             )
-            self.shard = qe.EdgeShard.create(self.path, config)
+            self._shard = qe.EdgeShard.create(self.path, config)
             U = qe.UpdateOperation
             self.shard.update(U.create_field_index("t", qe.KeywordIndexParams(is_tenant=True)))
             self.shard.update(U.create_field_index("ref", qe.PayloadSchemaType.Keyword))
@@ -391,8 +399,8 @@ class QdrantEdgeIndex(VectorIndex):
     def flush(self) -> None:
         with self._lock:
             self._dirty.clear()
-            if self.shard is not None:
-                self.shard.flush()
+            if self._shard is not None:
+                self._shard.flush()
 
     def vacuum(self) -> None:
         """Rewrite segments that hold deleted points, so their vectors and
@@ -423,7 +431,7 @@ class QdrantEdgeIndex(VectorIndex):
     def close(self) -> None:
         self._closing.set()
         with self._lock:
-            if self.shard is not None:
-                self.shard.flush()
+            if self._shard is not None:
+                self._shard.flush()
                 self.shard.close()
-                self.shard = None
+                self._shard = None
