@@ -13,6 +13,7 @@ from langgraph_trustmem.context import ContextThreadPoolExecutor, carry_context
 from langgraph_trustmem.crypto import KeyRing, generate_key
 from langgraph_trustmem.errors import (
     BranchAccessDenied,
+    ConcurrentRunError,
     ConfigurationError,
     ConfirmationRequired,
     ContentAboveLevel,
@@ -56,6 +57,7 @@ __all__ = [
     "Branch",
     "BranchAccessDenied",
     "ChannelPolicy",
+    "ConcurrentRunError",
     "ConfigurationError",
     "EphemeralTrustSaver",
     "InvalidKeyError",

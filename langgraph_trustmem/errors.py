@@ -87,6 +87,12 @@ class StaleBranch(TrustViolation):
     forked meanwhile); restart it from the thread's head."""
 
 
+class ConcurrentRunError(TrustMemError):
+    """Another run advanced the thread while this one ran (one run at a time
+    per thread): nothing of this run's step was stored. Run it again on the
+    thread's latest state."""
+
+
 class ThreadOwnershipError(TrustViolation, PermissionError):
     """A run or read named a thread that belongs to another user (or gave no
     ``configurable.user_id`` for a thread that has an owner). The message
@@ -130,6 +136,7 @@ class TamperedDataWarning(UserWarning):
 
 
 __all__ = [
+    "ConcurrentRunError",
     "InvalidInputError",
     "SetupRequired",
     "ServiceUnavailable",

@@ -119,6 +119,7 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
         config = reader_config(config, tk)
         ns = checkpoint_ns(config)
         cid = get_checkpoint_id(config)
+        self._note_run(config, tk, ns)
         entry = await self.hot.aget(tk, ns)
         if (
             entry is not None

@@ -39,6 +39,7 @@ from langgraph_trustmem.checkpoint.hot import HotEntry
 from langgraph_trustmem.crypto import KeyRing, aad
 from langgraph_trustmem.errors import (
     BranchAccessDenied,
+    ConcurrentRunError,
     ContentAboveLevel,
     InvalidInputError,
     SessionTerminated,
@@ -273,6 +274,9 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         # what the trust gate vouched for, per (thread, namespace): applied to
         # this process's next checkpoints there
         self._vouched: dict[tuple[bytes, str], dict[str, Vouch]] = {}
+        # runs (by their LangGraph runtime) that started from their thread's
+        # latest state: their checkpoints must continue it (see ``note_run``)
+        self._runs: dict[tuple[int, bytes], bool] = {}
 
     # -- identifiers -------------------------------------------------------
 
@@ -469,6 +473,24 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         lv = requested_level(config)
         return self.ladder.rank(lv) if lv is not None else 0
 
+    def _note_run(self, config: RunnableConfig, tk: bytes, ns: str) -> None:
+        """Remember whether a run loads its thread's latest state (no
+        checkpoint id): such a run may only continue from that state, so two
+        runs on one thread cannot both append to it (the second is refused
+        with ``ConcurrentRunError``). A run from an older checkpoint (time
+        travel) forks from it, as LangGraph intends."""
+        runtime = (config.get("configurable") or {}).get(CONFIG_KEY_RUNTIME)
+        if runtime is None or ns:
+            return
+        with self._sessions_lock:
+            self._runs[(id(runtime), tk)] = not get_checkpoint_id(config)
+            if len(self._runs) > 65536:
+                self._runs.pop(next(iter(self._runs)))
+
+    def _linear(self, config: RunnableConfig, tk: bytes, ns: str) -> bool:
+        runtime = (config.get("configurable") or {}).get(CONFIG_KEY_RUNTIME)
+        return not ns and runtime is not None and self._runs.get((id(runtime), tk), False)
+
     def _admit(self, config: RunnableConfig, tk: bytes, state: SessionState) -> int | None:
         """Check the owner of a thread being read or run; for a run, apply
         the session rules (returns a lower level the run asks for). A read
@@ -591,6 +613,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             "ns": ns,
             "cid": checkpoint["id"],
             "parent": parent,
+            "linear": self._linear(config, tk, ns),
             "branch": branch,
             "header": header,
             "rk": self._run_key(meta),
@@ -609,6 +632,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         head that moved meanwhile)."""
         params["branch"] = branch
         params["parent"] = parent
+        params["linear"] = False  # a fork's root continues nothing on its branch
         params["header"] = {**params["header"], "parent": parent}
         params["payload"] = self._seal_header(params["tk"], params["ns"], params["header"], branch)
 
@@ -628,6 +652,10 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             if state.branch != params["branch"]:
                 self._remember(tk, state)
                 raise BranchMoved()
+            if params["rank"] <= state.branch_level and row[10] and params["linear"]:
+                raise ConcurrentRunError(
+                    "another run advanced this thread while this one ran; run it again on the latest state"
+                )
             raise ContentAboveLevel(
                 "this checkpoint holds content above its branch's level; a trust gate must "
                 "clean the graph's state before it is saved"
@@ -1060,6 +1088,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         tks = sorted({bytes(r[0]) for r in rows})
         if tks:
             yield sql.DELETE_ORPHAN_BLOBS_SQL, (tks,), False
+            yield sql.FORGET_ROOT_HEAD_SQL, (tks,), False
         return tks
 
     def _copy_ops(self, src: bytes, dst: bytes, dst_thread_id: str) -> Statements:

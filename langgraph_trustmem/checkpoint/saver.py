@@ -128,6 +128,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
         config = reader_config(config, tk)
         ns = checkpoint_ns(config)
         cid = get_checkpoint_id(config)
+        self._note_run(config, tk, ns)
         entry = self.hot.get(tk, ns)
         if (
             entry is not None

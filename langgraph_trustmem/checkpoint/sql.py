@@ -84,6 +84,9 @@ MIGRATIONS = [
     "ALTER TABLE trustmem_threads ADD COLUMN IF NOT EXISTS tainted BOOLEAN NOT NULL DEFAULT false",
     "ALTER TABLE trustmem_threads ADD COLUMN IF NOT EXISTS acl_mac BYTEA",
     "ALTER TABLE trustmem_branches ADD COLUMN IF NOT EXISTS acl_mac BYTEA",
+    # The latest root checkpoint: a run that started from the thread's latest
+    # state may only continue from it (one run at a time per thread).
+    "ALTER TABLE trustmem_threads ADD COLUMN IF NOT EXISTS root_head TEXT",
 ]
 
 # The columns of a thread that decide who may see what, in the order
@@ -103,11 +106,21 @@ MIGRATION_LOCK_SQL = "SELECT pg_advisory_xact_lock(7239114501)"
 # branch; the last columns say which.
 PUT_SQL = """
 WITH th AS (
-    INSERT INTO trustmem_threads AS t (thread_key, thread_ct, user_key, level, head_level, acl_mac)
-    VALUES (%(tk)s, %(tct)s, %(uk)s, %(level)s, %(level)s, %(mac)s)
-    ON CONFLICT (thread_key) DO UPDATE SET touched_at = now()
+    INSERT INTO trustmem_threads AS t (thread_key, thread_ct, user_key, level, head_level, acl_mac, root_head)
+    VALUES (%(tk)s, %(tct)s, %(uk)s, %(level)s, %(level)s, %(mac)s,
+        CASE WHEN %(ns)s = '' THEN %(cid)s END)
+    ON CONFLICT (thread_key) DO UPDATE SET touched_at = now(),
+        -- decided on the locked, current row: a concurrent run's checkpoint is seen here
+        root_head = CASE WHEN %(ns)s = '' AND t.status = 'active' AND %(rank)s <= t.head_level
+            AND t.head_branch = %(branch)s AND (t.user_key IS NULL OR t.user_key = %(uk)s)
+            AND (NOT %(linear)s OR t.root_head IS NULL OR t.root_head = %(parent)s
+                 OR t.root_head = %(cid)s)
+            AND NOT EXISTS (SELECT 1 FROM trustmem_checkpoints p
+                WHERE p.thread_key = %(tk)s AND p.checkpoint_ns = %(ns)s
+                AND p.checkpoint_id = %(parent)s AND p.branch <> t.head_branch)
+            THEN %(cid)s ELSE t.root_head END
     RETURNING t.user_key, t.head_branch, t.head_level, t.level, t.status, t.fork_pending, t.tainted,
-        t.acl_mac
+        t.acl_mac, t.root_head
 ), br AS (
     SELECT th.*,
         EXISTS (SELECT 1 FROM trustmem_checkpoints p
@@ -118,6 +131,7 @@ WITH th AS (
     SELECT head_branch FROM br
     WHERE status = 'active' AND %(rank)s <= head_level AND NOT parent_sealed
         AND head_branch = %(branch)s AND (user_key IS NULL OR user_key = %(uk)s)
+        AND (%(ns)s <> '' OR root_head = %(cid)s)
 ), bl AS (
     INSERT INTO trustmem_blobs (thread_key, checkpoint_ns, channel, version, blob)
     SELECT %(tk)s, %(ns)s, u.channel, u.version, u.blob
@@ -137,7 +151,8 @@ WITH th AS (
     RETURNING branch
 )
 SELECT br.user_key, br.head_branch, br.head_level, br.level, br.status, br.fork_pending,
-    br.tainted, br.acl_mac, (SELECT count(*) FROM cp), br.parent_sealed
+    br.tainted, br.acl_mac, (SELECT count(*) FROM cp), br.parent_sealed,
+    %(ns)s = '' AND br.root_head IS DISTINCT FROM %(cid)s AS behind
 FROM br
 """
 
@@ -281,6 +296,7 @@ DELETE_FOR_RUNS_SQL = (
     AND w.checkpoint_ns = c.checkpoint_ns AND w.checkpoint_id = c.checkpoint_id""",
     "DELETE FROM trustmem_checkpoints WHERE run_key = ANY(%s) RETURNING thread_key",
 )
+FORGET_ROOT_HEAD_SQL = "UPDATE trustmem_threads SET root_head = NULL WHERE thread_key = ANY(%s)"
 # Blobs that no remaining checkpoint of the thread refers to.
 DELETE_ORPHAN_BLOBS_SQL = """
 DELETE FROM trustmem_blobs b WHERE b.thread_key = ANY(%s) AND NOT EXISTS (
