@@ -13,7 +13,7 @@ from langgraph_trustmem import Retention, TrustCheckpointSaver
 
 
 def test_a_sweep_racing_turns_deletes_no_acknowledged_turn(pg_url, key, schema):
-    with TrustCheckpointSaver.from_conn_string(pg_url, key=key, retention=Retention(idle=0.3)) as saver:
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key, retention=Retention(idle=1.0)) as saver:
         b = StateGraph(MessagesState)
         b.add_node("model", lambda s: {"messages": [AIMessage("ok")]})
         b.add_edge(START, "model")
@@ -36,6 +36,6 @@ def test_a_sweep_racing_turns_deletes_no_acknowledged_turn(pg_url, key, schema):
         finally:
             stop.set()
             sweeper.join()
-        time.sleep(0.4)
+        time.sleep(1.1)
         assert saver.sweep() >= 0
         assert saver.get_tuple(cfg) is None  # and idle threads do go
