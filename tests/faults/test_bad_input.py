@@ -13,7 +13,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.graph import START, MessagesState, StateGraph
 
 from langgraph_trustmem import TrustCheckpointSaver
-from langgraph_trustmem.errors import InvalidInputError
+from langgraph_trustmem.errors import InvalidInputError, SecretRejected
 
 from ..store.conftest import (
     store,  # noqa: F401
@@ -41,7 +41,9 @@ def finite(value) -> bool:
     return True
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(value=st.dictionaries(st.text(min_size=1, max_size=8), json_value, max_size=4))
 def test_store_values_round_trip_or_are_refused_typed(store, user, value):  # noqa: F811
     mine = store.bound("personal", user_id=user)
@@ -49,6 +51,8 @@ def test_store_values_round_trip_or_are_refused_typed(store, user, value):  # no
     mine.put(ns, "anchor", {"text": "kept"})
     try:
         mine.put(ns, "k", value, index=False)
+    except SecretRejected:
+        pass  # a number that reads as a card number: refused, typed, nothing stored
     except InvalidInputError:
         assert not finite(value)
     else:
