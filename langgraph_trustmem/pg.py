@@ -16,9 +16,10 @@ from typing import Any
 
 from psycopg import AsyncConnection, AsyncCursor, Connection, Cursor
 from psycopg.errors import UndefinedTable
+from psycopg.rows import tuple_row
 from psycopg_pool import AsyncConnectionPool, ConnectionPool
 
-from langgraph_trustmem.errors import SetupRequired
+from langgraph_trustmem.errors import ConfigurationError, SetupRequired
 
 Statements = Generator[tuple[str, Any, bool], list[tuple], Any]
 _NOT_SET_UP = "the database has no trustmem tables yet: call setup() once on the saver and the store"
@@ -26,6 +27,23 @@ _NOT_SET_UP = "the database has no trustmem tables yet: call setup() once on the
 # Autocommit (transactions are explicit), and server-side prepared
 # statements for the hot queries after a few uses.
 CONNECTION_KWARGS = {"autocommit": True, "prepare_threshold": 5}
+
+
+def check_connection(conn: Any) -> None:
+    """Refuse, typed, a connection the library cannot commit through: the
+    library runs its transactions explicitly, so a connection must be in
+    autocommit mode (as PostgresSaver's docs also require). Rows are read
+    with a row factory the library pins, whatever the caller's is."""
+    autocommit = (
+        conn.kwargs.get("autocommit")
+        if isinstance(conn, (ConnectionPool, AsyncConnectionPool))
+        else getattr(conn, "autocommit", True)
+    )
+    if not autocommit:
+        raise ConfigurationError(
+            "the connection must be opened with autocommit=True (as for LangGraph's PostgresSaver); "
+            "the library commits its own transactions"
+        )
 
 
 def migrate_ops(schema: ModuleType) -> Statements:
@@ -62,10 +80,10 @@ class PgClient:
     def _in(conn: Connection, transaction: bool) -> Iterator[Cursor]:
         try:
             if transaction:
-                with conn.transaction(), conn.cursor() as cur:
+                with conn.transaction(), conn.cursor(row_factory=tuple_row) as cur:
                     yield cur
             else:
-                with conn.cursor() as cur:
+                with conn.cursor(row_factory=tuple_row) as cur:
                     yield cur
         except UndefinedTable:
             raise SetupRequired(_NOT_SET_UP) from None
@@ -107,10 +125,10 @@ class AsyncPgClient:
     async def _in(conn: AsyncConnection, transaction: bool) -> AsyncIterator[AsyncCursor]:
         try:
             if transaction:
-                async with conn.transaction(), conn.cursor() as cur:
+                async with conn.transaction(), conn.cursor(row_factory=tuple_row) as cur:
                     yield cur
             else:
-                async with conn.cursor() as cur:
+                async with conn.cursor(row_factory=tuple_row) as cur:
                     yield cur
         except UndefinedTable:
             raise SetupRequired(_NOT_SET_UP) from None
@@ -132,4 +150,4 @@ class AsyncPgClient:
             return await (await cur.execute(query, params, binary=True)).fetchall()
 
 
-__all__ = ["CONNECTION_KWARGS", "AsyncPgClient", "PgClient", "Statements", "migrate_ops"]
+__all__ = ["CONNECTION_KWARGS", "AsyncPgClient", "PgClient", "Statements", "check_connection", "migrate_ops"]

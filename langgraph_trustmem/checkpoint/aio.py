@@ -42,7 +42,7 @@ from langgraph_trustmem.checkpoint.hot import AsyncRedisHotTier, LocalHotTier, N
 from langgraph_trustmem.config import resolve_keyring, resolve_ladder
 from langgraph_trustmem.crypto import KeyRing
 from langgraph_trustmem.errors import StaleBranch
-from langgraph_trustmem.pg import AsyncPgClient, migrate_ops
+from langgraph_trustmem.pg import AsyncPgClient, check_connection, migrate_ops
 from langgraph_trustmem.services import async_pg_pool, async_redis_client
 from langgraph_trustmem.trust import Ladder
 
@@ -73,6 +73,7 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
             retention=retention,
             serde=serde,
         )
+        check_connection(conn)
         self.conn = conn
         self.hot = hot if hot is not None else NullHotTier()
         self.lock = asyncio.Lock()

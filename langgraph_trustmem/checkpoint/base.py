@@ -30,6 +30,7 @@ from langgraph.checkpoint.base import (
     CheckpointMetadata,
     CheckpointTuple,
     get_checkpoint_id,
+    get_serializable_checkpoint_metadata,
 )
 from langgraph.checkpoint.serde.base import SerializerProtocol
 from psycopg.types.json import Jsonb
@@ -587,11 +588,8 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             blobs[(channel, version)] = self._seal_blob(
                 tk, ns, channel, version, values.get(channel), channel in values
             )
-        meta = {
-            k: (v.replace("\u0000", "") if isinstance(v, str) else v)
-            for k, v in metadata.items()
-            if k != "writes"
-        }
+        # as the stock savers: the run's configurable fields too (sealed like the rest)
+        meta = dict(get_serializable_checkpoint_metadata(config, metadata))
         if (run_id := self.run_id_of(config, meta)) is not None:
             meta["run_id"] = str(run_id)
         parent = conf.get("checkpoint_id")

@@ -42,7 +42,7 @@ from langgraph_trustmem.checkpoint.hot import LocalHotTier, NullHotTier, RedisHo
 from langgraph_trustmem.config import resolve_keyring, resolve_ladder
 from langgraph_trustmem.crypto import KeyRing
 from langgraph_trustmem.errors import StaleBranch
-from langgraph_trustmem.pg import PgClient, migrate_ops
+from langgraph_trustmem.pg import PgClient, check_connection, migrate_ops
 from langgraph_trustmem.services import pg_pool, redis_client
 from langgraph_trustmem.trust import Ladder
 
@@ -78,6 +78,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
             retention=retention,
             serde=serde,
         )
+        check_connection(conn)
         self.conn = conn
         self.hot = hot if hot is not None else NullHotTier()
         self.lock = threading.Lock()

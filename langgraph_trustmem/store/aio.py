@@ -34,7 +34,7 @@ from langgraph_trustmem.audit import AuditEvent, AuditReport, append_ops, trail_
 from langgraph_trustmem.config import resolve_keyring, resolve_ladder
 from langgraph_trustmem.crypto import KeyRing
 from langgraph_trustmem.errors import SecretRejected, TrustViolation
-from langgraph_trustmem.pg import AsyncPgClient, migrate_ops
+from langgraph_trustmem.pg import AsyncPgClient, check_connection, migrate_ops
 from langgraph_trustmem.services import async_pg_pool, async_redis_client
 from langgraph_trustmem.store import sql
 from langgraph_trustmem.store.base import Reader, Row, TrustStoreBase, check_value, validate_namespace
@@ -79,6 +79,7 @@ class AsyncTrustStore(AsyncPgClient, TrustStoreBase):
         keyring = resolve_keyring(key, required=True)
         assert keyring is not None
         super().__init__(keyring=keyring, ladder=resolve_ladder(levels), index=index, ttl=ttl, **kwargs)
+        check_connection(conn)
         self.conn = conn
         self.vectors = vectors
         self.cache = cache

@@ -1,0 +1,82 @@
+"""Connections set up the way LangGraph's PostgresSaver docs say work here
+too: a Connection or a pool with ``row_factory=dict_row`` and
+``prepare_threshold=0``; a connection without autocommit gets a typed
+error. Checkpoint metadata keeps the run's configurable fields, as the
+stock savers do, and ``list(filter=...)`` finds them."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.graph import START, MessagesState, StateGraph
+from psycopg import AsyncConnection, Connection
+from psycopg.rows import dict_row
+from psycopg_pool import AsyncConnectionPool, ConnectionPool
+
+from langgraph_trustmem import AsyncTrustCheckpointSaver, ConfigurationError, TrustCheckpointSaver
+from langgraph_trustmem.store import TrustStore
+
+DOCS_KWARGS = {"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row}
+
+
+def chat(saver):
+    b = StateGraph(MessagesState)
+    b.add_node("model", lambda s: {"messages": [AIMessage("ok")]})
+    b.add_edge(START, "model")
+    return b.compile(checkpointer=saver)
+
+
+def run_turns(saver) -> dict:
+    cfg = {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": "u-dropin", "tenant": "clinic-7"}}
+    graph = chat(saver)
+    graph.invoke({"messages": [HumanMessage("hi")]}, cfg)
+    graph.invoke({"messages": [HumanMessage("again")]}, cfg)
+    assert len(graph.get_state(cfg).values["messages"]) == 4
+    return cfg
+
+
+def test_a_connection_set_up_as_postgres_saver_docs_say(pg_url, key, schema):
+    with Connection.connect(pg_url, **DOCS_KWARGS) as conn:
+        saver = TrustCheckpointSaver(conn, key=key)
+        saver.setup()
+        cfg = run_turns(saver)
+        found = list(saver.list(cfg, filter={"tenant": "clinic-7"}))
+        assert found and all(t.metadata["tenant"] == "clinic-7" for t in found)
+        assert list(saver.list(cfg, filter={"tenant": "other"})) == []
+
+
+def test_a_pool_set_up_as_postgres_saver_docs_say(pg_url, key, schema):
+    with ConnectionPool(pg_url, kwargs=DOCS_KWARGS, max_size=4) as pool:
+        saver = TrustCheckpointSaver(pool, key=key)
+        saver.setup()
+        run_turns(saver)
+        store = TrustStore(pool, key=key)
+        store.setup()
+        user = f"u-{uuid.uuid4().hex[:6]}"
+        store.bound("personal", user_id=user).put(("memories", user), "k", {"text": "fact"})
+        assert store.bound("personal", user_id=user).get(("memories", user), "k").value == {"text": "fact"}
+
+
+async def test_async_connection_and_pool_as_the_docs_say(pg_url, key, schema):
+    async with await AsyncConnection.connect(pg_url, **DOCS_KWARGS) as conn:
+        saver = AsyncTrustCheckpointSaver(conn, key=key)
+        await saver.setup()
+        cfg = {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": "u-dropin"}}
+        await chat(saver).ainvoke({"messages": [HumanMessage("hi")]}, cfg)
+        assert await saver.aget_tuple(cfg) is not None
+    async with AsyncConnectionPool(pg_url, kwargs=DOCS_KWARGS, max_size=4, open=False) as pool:
+        saver = AsyncTrustCheckpointSaver(pool, key=key)
+        cfg = {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": "u-dropin"}}
+        await chat(saver).ainvoke({"messages": [HumanMessage("hi")]}, cfg)
+        assert await saver.aget_tuple(cfg) is not None
+
+
+def test_a_connection_without_autocommit_is_refused_typed(pg_url, key, schema):
+    with Connection.connect(pg_url) as conn:
+        with pytest.raises(ConfigurationError):
+            TrustCheckpointSaver(conn, key=key)
+    with ConnectionPool(pg_url, kwargs={"prepare_threshold": 0}, min_size=1, max_size=2) as pool:
+        with pytest.raises(ConfigurationError):
+            TrustCheckpointSaver(pool, key=key)
