@@ -15,7 +15,7 @@ import re
 import select
 import threading
 import time
-from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
@@ -24,6 +24,8 @@ from psycopg_pool import AsyncConnectionPool, ConnectionPool, PoolTimeout
 
 from langgraph_trustmem.errors import ServiceUnavailable
 from langgraph_trustmem.pg import CONNECTION_KWARGS
+
+log = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT = 5.0  # seconds to reach a server
 REDIS_TIMEOUT = 1.0  # seconds for a Redis command: a paused Redis costs a turn this much at most
@@ -88,7 +90,9 @@ def probe_postgres(url: str, timeout: float = CONNECT_TIMEOUT) -> None:
 
 async def aprobe_postgres(url: str, timeout: float = CONNECT_TIMEOUT) -> None:
     try:
-        conn = await psycopg.AsyncConnection.connect(url, connect_timeout=max(1, int(timeout)), autocommit=True)
+        conn = await psycopg.AsyncConnection.connect(
+            url, connect_timeout=max(1, int(timeout)), autocommit=True
+        )
         await conn.close()
     except psycopg.Error as error:
         raise _unavailable("PostgreSQL", error) from None
@@ -254,6 +258,41 @@ class RedisFence:
     def paid(self, tks: Iterable[Any]) -> None:
         with self.lock:
             self.pending.difference_update(tks)
+
+    def ready(self, client: Any, settle: Callable[[list[Any]], Any], what: str) -> bool:
+        """Whether Redis may be used now: not cooling down after an error,
+        its lifetime known, and every owed operation done (``settle``)."""
+        if self.cooling:
+            return False
+        try:
+            if self.epoch is None:
+                self.epoch = run_id(client.info("server"))
+            owed = self.owed()
+            if owed:
+                settle(owed)
+                self.paid(owed)
+            return True
+        except REDIS_ERRORS:
+            self.failed(())
+            log.warning("%s unavailable; reading PostgreSQL", what)
+            return False
+
+    async def aready(self, client: Any, settle: Callable[[list[Any]], Awaitable[Any]], what: str) -> bool:
+        """Async twin of :meth:`ready`."""
+        if self.cooling:
+            return False
+        try:
+            if self.epoch is None:
+                self.epoch = run_id(await client.info("server"))
+            owed = self.owed()
+            if owed:
+                await settle(owed)
+                self.paid(owed)
+            return True
+        except REDIS_ERRORS:
+            self.failed(())
+            log.warning("%s unavailable; reading PostgreSQL", what)
+            return False
 
     def current(self, entry: Any) -> Any:
         """The entry if it was written in the server's current lifetime."""

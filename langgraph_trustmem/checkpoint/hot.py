@@ -37,7 +37,7 @@ import ormsgpack
 
 from langgraph_trustmem.crypto import KeyRing, aad
 from langgraph_trustmem.errors import TamperedDataError
-from langgraph_trustmem.services import REDIS_ERRORS, RedisFence, run_id, watch_connections
+from langgraph_trustmem.services import REDIS_ERRORS, RedisFence, watch_connections
 
 log = logging.getLogger(__name__)
 
@@ -416,20 +416,7 @@ class RedisHotTier:
     def _ready(self) -> bool:
         """Redis is trusted only once its lifetime is known and every owed
         deletion is done."""
-        if self.fence.cooling:
-            return False
-        try:
-            if self.fence.epoch is None:
-                self.fence.epoch = run_id(self.client.info("server"))
-            owed = self.fence.owed()
-            if owed:
-                self._drop_now(owed)
-                self.fence.paid(owed)
-            return True
-        except self._errors:
-            self.fence.failed(())
-            log.warning("hot tier unavailable; reading PostgreSQL")
-            return False
+        return self.fence.ready(self.client, self._drop_now, "hot tier")
 
     def get(self, tk: bytes, ns: str) -> HotEntry | None:
         if not self._ready():
@@ -454,7 +441,9 @@ class RedisHotTier:
         if not self._ready():
             self.fence.owe([tk])  # the entry there may now be stale
             return
-        keys, args = self.codec.encode(tk, ns, replace(entry, epoch=self.fence.epoch), keep, ttl, prev, populate)
+        keys, args = self.codec.encode(
+            tk, ns, replace(entry, epoch=self.fence.epoch), keep, ttl, prev, populate
+        )
         try:
             self._put(keys=keys, args=args)
         except self._errors:
@@ -524,20 +513,7 @@ class AsyncRedisHotTier:
         return len(self.fence.pending)
 
     async def _ready(self) -> bool:
-        if self.fence.cooling:
-            return False
-        try:
-            if self.fence.epoch is None:
-                self.fence.epoch = run_id(await self.client.info("server"))
-            owed = self.fence.owed()
-            if owed:
-                await self._drop_now(owed)
-                self.fence.paid(owed)
-            return True
-        except self._errors:
-            self.fence.failed(())
-            log.warning("hot tier unavailable; reading PostgreSQL")
-            return False
+        return await self.fence.aready(self.client, self._drop_now, "hot tier")
 
     async def aget(self, tk: bytes, ns: str) -> HotEntry | None:
         if not await self._ready():
@@ -563,7 +539,9 @@ class AsyncRedisHotTier:
         if not await self._ready():
             self.fence.owe([tk])
             return
-        keys, args = self.codec.encode(tk, ns, replace(entry, epoch=self.fence.epoch), keep, ttl, prev, populate)
+        keys, args = self.codec.encode(
+            tk, ns, replace(entry, epoch=self.fence.epoch), keep, ttl, prev, populate
+        )
         try:
             await self._put(keys=keys, args=args)
         except self._errors:

@@ -20,7 +20,7 @@ from typing import Any
 import ormsgpack
 
 from langgraph_trustmem.crypto import KeyRing, aad
-from langgraph_trustmem.services import REDIS_ERRORS, RedisFence, run_id, watch_connections
+from langgraph_trustmem.services import REDIS_ERRORS, RedisFence, watch_connections
 
 log = logging.getLogger(__name__)
 
@@ -109,20 +109,9 @@ class RowCache:
         return len(self.fence.pending)
 
     def _ready(self) -> bool:
-        if self.fence.cooling:
-            return False
-        try:
-            if self.fence.epoch is None:
-                self.fence.epoch = self.codec.epoch = run_id(self.client.info("server"))
-            owed = self.fence.owed()
-            if owed:
-                self._settle(owed)
-                self.fence.paid(owed)
-            return True
-        except REDIS_ERRORS:
-            self.fence.failed(())
-            log.warning("store cache unavailable; reading PostgreSQL")
-            return False
+        ready = self.fence.ready(self.client, self._settle, "store cache")
+        self.codec.epoch = self.fence.epoch or ""
+        return ready
 
     def _settle(self, owed: Sequence[tuple]) -> None:
         for kind, *args in owed:
@@ -140,7 +129,9 @@ class RowCache:
             self.fence.failed(())
             return {}
         return {
-            ref: self.codec.unpack_row(ref, b) for ref, b in zip(refs, blobs, strict=True) if b not in (None, TOMBSTONE)
+            ref: self.codec.unpack_row(ref, b)
+            for ref, b in zip(refs, blobs, strict=True)
+            if b not in (None, TOMBSTONE)
         }
 
     def put_rows(self, rows: dict[str, tuple]) -> None:
@@ -235,20 +226,9 @@ class AsyncRowCache:
         return len(self.fence.pending)
 
     async def _ready(self) -> bool:
-        if self.fence.cooling:
-            return False
-        try:
-            if self.fence.epoch is None:
-                self.fence.epoch = self.codec.epoch = run_id(await self.client.info("server"))
-            owed = self.fence.owed()
-            if owed:
-                await self._settle(owed)
-                self.fence.paid(owed)
-            return True
-        except REDIS_ERRORS:
-            self.fence.failed(())
-            log.warning("store cache unavailable; reading PostgreSQL")
-            return False
+        ready = await self.fence.aready(self.client, self._settle, "store cache")
+        self.codec.epoch = self.fence.epoch or ""
+        return ready
 
     async def _settle(self, owed: Sequence[tuple]) -> None:
         for kind, *args in owed:
@@ -266,7 +246,9 @@ class AsyncRowCache:
             self.fence.failed(())
             return {}
         return {
-            ref: self.codec.unpack_row(ref, b) for ref, b in zip(refs, blobs, strict=True) if b not in (None, TOMBSTONE)
+            ref: self.codec.unpack_row(ref, b)
+            for ref, b in zip(refs, blobs, strict=True)
+            if b not in (None, TOMBSTONE)
         }
 
     async def put_rows(self, rows: dict[str, tuple]) -> None:
