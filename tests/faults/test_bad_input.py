@@ -136,3 +136,23 @@ def test_uuid_and_int_thread_ids_work(saver):
     for tid in (uuid.uuid4(), 12345678901):
         chat(saver).invoke({"messages": [HumanMessage("hi")]}, {"configurable": {"thread_id": tid}})
         assert saver.get_tuple({"configurable": {"thread_id": tid}}) is not None
+
+
+@settings(
+    max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    labels=st.lists(st.text(max_size=6), min_size=0, max_size=3),
+    key=st.text(max_size=8),
+)
+def test_namespaces_and_keys_round_trip_or_are_refused_typed(store, user, labels, key):  # noqa: F811
+    from langgraph.store.base import InvalidNamespaceError
+
+    mine = store.bound("personal", user_id=user)
+    ns = ("memories", user, *labels)
+    try:
+        mine.put(ns, key, {"text": "fact"}, index=False)
+    except (InvalidNamespaceError, InvalidInputError):
+        return  # empty or NUL labels, or text that is not valid Unicode: typed
+    got = mine.get(ns, key)
+    assert got is not None and got.namespace == ns and got.key == key
