@@ -32,6 +32,7 @@ from langgraph_trustmem.errors import (
     TrustMemError,
     TrustViolation,
     UnknownLevelError,
+    WrongKeyError,
 )
 from langgraph_trustmem.hardening import harden_process
 from langgraph_trustmem.nodes import make_trust_gate
@@ -78,6 +79,7 @@ __all__ = [
     "TrustMemError",
     "TrustViolation",
     "UnknownLevelError",
+    "WrongKeyError",
     "ContextThreadPoolExecutor",
     "aopen",
     "carry_context",

@@ -20,6 +20,12 @@ class MissingKeyError(ConfigurationError):
     """Real service URLs were configured but no encryption key was given."""
 
 
+class WrongKeyError(ConfigurationError):
+    """The key does not open this database: it was set up with another one.
+    (Without this check another key finds nothing and the database reads
+    as empty.)"""
+
+
 class InvalidKeyError(ConfigurationError):
     """An encryption key is not 32 bytes of base64."""
 
@@ -136,6 +142,7 @@ class TamperedDataWarning(UserWarning):
 
 
 __all__ = [
+    "WrongKeyError",
     "ConcurrentRunError",
     "InvalidInputError",
     "SetupRequired",

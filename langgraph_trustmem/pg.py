@@ -9,6 +9,7 @@ the sync and async twins share every line of their logic.
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import AsyncIterator, Generator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from types import ModuleType
@@ -19,7 +20,8 @@ from psycopg.errors import UndefinedTable
 from psycopg.rows import tuple_row
 from psycopg_pool import AsyncConnectionPool, ConnectionPool
 
-from langgraph_trustmem.errors import ConfigurationError, SetupRequired
+from langgraph_trustmem.crypto import KeyRing
+from langgraph_trustmem.errors import ConfigurationError, SetupRequired, WrongKeyError
 
 Statements = Generator[tuple[str, Any, bool], list[tuple], Any]
 _NOT_SET_UP = "the database has no trustmem tables yet: call setup() once on the saver and the store"
@@ -46,9 +48,17 @@ def check_connection(conn: Any) -> None:
         )
 
 
-def migrate_ops(schema: ModuleType) -> Statements:
+KEY_CHECK_TABLE_SQL = "CREATE TABLE IF NOT EXISTS trustmem_key_check (id SMALLINT PRIMARY KEY, mac BYTEA NOT NULL)"
+KEY_CHECK_INSERT_SQL = (
+    "INSERT INTO trustmem_key_check (id, mac) VALUES (1, %s) ON CONFLICT (id) DO NOTHING RETURNING mac"
+)
+KEY_CHECK_SELECT_SQL = "SELECT mac FROM trustmem_key_check WHERE id = 1"
+
+
+def migrate_ops(schema: ModuleType, keyring: KeyRing | None = None) -> Statements:
     """Apply a schema module's MIGRATIONS past the recorded version, under
-    an advisory lock (safe from many processes at once)."""
+    an advisory lock (safe from many processes at once); then check the key
+    against the database's key check value (written by the first setup)."""
     yield schema.MIGRATION_LOCK_SQL, (), False
     yield schema.MIGRATIONS[0], (), False
     rows = yield schema.SELECT_MIGRATION_SQL, (), True
@@ -57,7 +67,26 @@ def migrate_ops(schema: ModuleType) -> Statements:
         if v > version:
             yield migration, (), False
             yield schema.INSERT_MIGRATION_SQL, (v,), False
+    if keyring is not None:
+        yield from key_check_ops(keyring)
     return len(schema.MIGRATIONS) - 1
+
+
+def key_check_ops(keyring: KeyRing) -> Statements:
+    """A database remembers a MAC made with the identity key of its first
+    setup (the key every identifier is hashed with, which rotation keeps).
+    Another key would find nothing and read like an empty database; it gets
+    ``WrongKeyError`` instead."""
+    mac = keyring.mac(b"trustmem/key-check/v1")
+    yield KEY_CHECK_TABLE_SQL, (), False
+    if (yield KEY_CHECK_INSERT_SQL, (mac,), True):
+        return
+    rows = yield KEY_CHECK_SELECT_SQL, (), True
+    if not hmac.compare_digest(bytes(rows[0][0]), mac):
+        raise WrongKeyError(
+            "this database was set up with another key: check TRUSTMEM_KEY (the oldest key on the "
+            "ring must stay the one the data was first written with)"
+        )
 
 
 class PgClient:

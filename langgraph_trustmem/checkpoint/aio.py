@@ -110,7 +110,7 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
 
     async def setup(self) -> None:
         """Create or upgrade the schema (safe to call from many processes)."""
-        await self._run(migrate_ops(sql))
+        await self._run(migrate_ops(sql, self.keyring))
 
     # -- reading -----------------------------------------------------------
 

@@ -119,7 +119,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
 
     def setup(self) -> None:
         """Create or upgrade the schema (safe to call from many processes)."""
-        self._run(migrate_ops(sql))
+        self._run(migrate_ops(sql, self.keyring))
 
     # -- reading -----------------------------------------------------------
 

@@ -127,7 +127,7 @@ class AsyncTrustStore(AsyncPgClient, TrustStoreBase):
 
     async def setup(self) -> None:
         """Create or upgrade the schema, and the vector collection."""
-        await self._run(migrate_ops(sql))
+        await self._run(migrate_ops(sql, self.keyring))
         if self.vectors is not None and self.index_config is not None:
             await self.vectors.asetup(int(self.index_config["dims"]))
 

@@ -126,7 +126,7 @@ class TrustStore(PgClient, TrustStoreBase):
 
     def setup(self) -> None:
         """Create or upgrade the schema, and the vector collection."""
-        self._run(migrate_ops(sql))
+        self._run(migrate_ops(sql, self.keyring))
         if self.vectors is not None and self.index_config is not None:
             self.vectors.setup(int(self.index_config["dims"]))
 

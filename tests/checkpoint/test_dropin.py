@@ -80,3 +80,29 @@ def test_a_connection_without_autocommit_is_refused_typed(pg_url, key, schema):
     with ConnectionPool(pg_url, kwargs={"prepare_threshold": 0}, min_size=1, max_size=2) as pool:
         with pytest.raises(ConfigurationError):
             TrustCheckpointSaver(pool, key=key)
+
+
+def test_another_key_is_refused_at_setup_not_read_as_an_empty_database(pg, key, schema):
+    import psycopg
+
+    from langgraph_trustmem import WrongKeyError
+    from langgraph_trustmem.crypto import generate_key
+
+    with psycopg.connect(pg.url, autocommit=True) as conn:
+        conn.execute("DROP DATABASE IF EXISTS key_check_test")
+        conn.execute("CREATE DATABASE key_check_test")
+    url = pg.url_for("key_check_test")
+    with TrustCheckpointSaver.from_conn_string(url, key=key) as saver:
+        saver.setup()
+        saver.setup()  # the same key again: fine
+    other = generate_key()
+    with TrustCheckpointSaver.from_conn_string(url, key=other) as saver:
+        with pytest.raises(WrongKeyError) as err:
+            saver.setup()
+        assert other not in str(err.value) and key not in str(err.value)
+    with TrustStore.from_conn_string(url, key=other) as store:
+        with pytest.raises(WrongKeyError):
+            store.setup()
+    # a rotated ring (new key first, the original last) still opens it
+    with TrustCheckpointSaver.from_conn_string(url, key=f"{other},{key}") as saver:
+        saver.setup()
