@@ -1,7 +1,8 @@
 """How the library connects to PostgreSQL and Redis.
 
-Every network call has a timeout; pooled PostgreSQL connections are checked
-when they are handed out, so a restarted server costs no failed call; a
+Every network call has a timeout; a pooled PostgreSQL connection whose server
+went away behind it is replaced before it is handed out, so a restarted
+server costs no failed call; a
 server that cannot be used at startup is reported within seconds as a typed
 :class:`ServiceUnavailable` that says what is wrong (unreachable, refused
 credentials, missing database) and never repeats a credential. Log lines of
@@ -76,7 +77,8 @@ def _reason(error: BaseException) -> str:
 
 
 def _unavailable(service: str, error: BaseException) -> ServiceUnavailable:
-    return ServiceUnavailable(f"{service} {_reason(error)}", service=service, reason=_reason(error))
+    reason = _reason(error)
+    return ServiceUnavailable(f"{service} {reason}", service=service, reason=reason)
 
 
 def probe_postgres(url: str, timeout: float = CONNECT_TIMEOUT) -> None:
