@@ -1,6 +1,11 @@
 """Graph nodes and tools that keep a session at its trust level."""
 
-from langgraph_trustmem.nodes.agent import create_trust_agent, make_post_model_hook, make_pre_model_hook
+from langgraph_trustmem.nodes.agent import (
+    create_trust_agent,
+    make_post_model_hook,
+    make_pre_model_hook,
+    model_prompt,
+)
 from langgraph_trustmem.nodes.gate import (
     SESSION,
     SESSION_SOURCES,
@@ -8,7 +13,7 @@ from langgraph_trustmem.nodes.gate import (
     infer_label,
     make_trust_gate,
 )
-from langgraph_trustmem.nodes.recall import make_recall_node
+from langgraph_trustmem.nodes.recall import make_recall_node, model_messages
 from langgraph_trustmem.nodes.remember import make_remember_tool
 
 __all__ = [
@@ -22,4 +27,6 @@ __all__ = [
     "make_recall_node",
     "make_remember_tool",
     "make_trust_gate",
+    "model_messages",
+    "model_prompt",
 ]

@@ -12,11 +12,12 @@ import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from langchain_core.messages import AIMessage, RemoveMessage
-from langchain_core.runnables import RunnableConfig
+from langchain_core.messages import AIMessage, RemoveMessage, SystemMessage
+from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
+from langgraph.graph.message import REMOVE_ALL_MESSAGES, add_messages
 
 from langgraph_trustmem.nodes.gate import SESSION, make_trust_gate, session_level
-from langgraph_trustmem.nodes.recall import make_recall_node
+from langgraph_trustmem.nodes.recall import make_recall_node, model_messages
 from langgraph_trustmem.nodes.remember import make_remember_tool
 from langgraph_trustmem.trust import DEFAULT_LADDER, ChannelPolicy, Ladder, label, label_of
 
@@ -40,19 +41,23 @@ def make_pre_model_hook(
 
     def trust_hook(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, Any]:
         messages = list(state.get("messages") or [])
-        new = recall_node.invoke(state, config).get("messages", []) if recall_node is not None else []
-        out = gate({**state, "messages": [*messages, *new]}, config)
+        recalled = recall_node.invoke(state, config).get("messages", []) if recall_node is not None else []
+        current = add_messages(messages, recalled) if recalled else messages
+        out = gate({**state, "messages": current}, config)
         gated = out.pop("messages", [])
-        # a recalled memory the gate removes in the same step never enters
-        dropped = {m.id for m in gated if isinstance(m, RemoveMessage)}
-        new_ids = {m.id for m in new}
-        update = [m for m in new if m.id not in dropped]
-        update += [m for m in gated if not (isinstance(m, RemoveMessage) and m.id in new_ids)]
-        if update:
-            out["messages"] = update
+        if _rewrites(recalled):
+            # the recall moved messages: the gate's verdict applies to the
+            # rewritten list, and a memory it removes never enters
+            out["messages"] = [RemoveMessage(id=REMOVE_ALL_MESSAGES), *add_messages(current, gated)]
+        elif recalled or gated:
+            out["messages"] = [*recalled, *gated]
         return out
 
     return trust_hook
+
+
+def _rewrites(update: Sequence[Any]) -> bool:
+    return any(isinstance(m, RemoveMessage) and m.id == REMOVE_ALL_MESSAGES for m in update)
 
 
 def make_post_model_hook(*, levels: Ladder | None = None):
@@ -72,6 +77,29 @@ def make_post_model_hook(*, levels: Ladder | None = None):
     return taint_hook
 
 
+def model_prompt(prompt: Any = None, *, levels: Ladder | None = None) -> Runnable:
+    """An agent's ``prompt`` that gives the model one leading system message
+    (the prompt, the conversation's leading system messages and the memory
+    block folded together) and the conversation after it. A callable or
+    runnable ``prompt`` runs first; its output is folded the same way."""
+    ladder = levels or DEFAULT_LADDER
+
+    def fold(messages: Any) -> list[Any]:
+        if hasattr(messages, "to_messages"):  # a prompt template's value
+            messages = messages.to_messages()
+        return model_messages(messages, ladder=ladder)
+
+    if prompt is None or isinstance(prompt, (str, SystemMessage)):
+
+        def with_prompt(state: Any) -> list[Any]:
+            messages = state["messages"] if isinstance(state, Mapping) else state.messages
+            return model_messages(messages, prompt, ladder=ladder)
+
+        return RunnableLambda(with_prompt, name="Prompt")
+    first = prompt if isinstance(prompt, Runnable) else RunnableLambda(prompt)
+    return first | RunnableLambda(fold, name="Prompt")
+
+
 def create_trust_agent(
     model: Any,
     tools: Sequence[Any] = (),
@@ -83,10 +111,13 @@ def create_trust_agent(
     namespace: Sequence[str] = ("memories", "{user_id}"),
     remember: bool = True,
     channels: Mapping[str, ChannelPolicy] | None = None,
+    prompt: Any = None,
     **kwargs: Any,
 ):
     """``create_react_agent`` with the trust hook before every model call and
-    (if ``remember``) the remember tool, whose results are trusted."""
+    (if ``remember``) the remember tool, whose results are trusted. The
+    model is called with one leading system message (``prompt`` and the
+    recalled memories) and the user's turn last, as every provider accepts."""
     from langgraph.prebuilt import create_react_agent
 
     tools = list(tools)
@@ -112,8 +143,9 @@ def create_trust_agent(
             store=store,
             pre_model_hook=hook,
             post_model_hook=make_post_model_hook(levels=ladder),
+            prompt=model_prompt(prompt, levels=ladder),
             **kwargs,
         )
 
 
-__all__ = ["create_trust_agent", "make_post_model_hook", "make_pre_model_hook"]
+__all__ = ["create_trust_agent", "make_post_model_hook", "make_pre_model_hook", "model_prompt"]

@@ -8,14 +8,15 @@ pre- and post-model hooks of ``create_trust_agent``. Needs the optional
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Literal
 
-from langchain.agents.middleware import AgentMiddleware
+from langchain.agents.middleware import AgentMiddleware, ModelRequest
 from langgraph.config import get_config
 
 from langgraph_trustmem.nodes.agent import make_post_model_hook, make_pre_model_hook
-from langgraph_trustmem.trust import Ladder
+from langgraph_trustmem.nodes.recall import model_messages
+from langgraph_trustmem.trust import DEFAULT_LADDER, Ladder
 
 
 class TrustMiddleware(AgentMiddleware):
@@ -46,12 +47,29 @@ class TrustMiddleware(AgentMiddleware):
             recall=recall,
         )
         self._post = make_post_model_hook(levels=levels)
+        self._ladder = levels or DEFAULT_LADDER
 
     def before_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
         return self._pre(state, get_config()) or None
 
     def after_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
         return self._post(state, get_config()) or None
+
+    def _folded(self, request: ModelRequest) -> ModelRequest:
+        """One system message for the model: the agent's and the memories."""
+        head = [request.system_message] if request.system_message is not None else []
+        messages = model_messages([*head, *request.messages], ladder=self._ladder)
+        if messages and messages[0].type == "system":
+            return request.override(system_message=messages[0], messages=messages[1:])
+        return request.override(messages=messages)
+
+    def wrap_model_call(self, request: ModelRequest, handler: Callable[[ModelRequest], Any]) -> Any:
+        return handler(self._folded(request))
+
+    async def awrap_model_call(
+        self, request: ModelRequest, handler: Callable[[ModelRequest], Awaitable[Any]]
+    ) -> Any:
+        return await handler(self._folded(request))
 
 
 __all__ = ["TrustMiddleware"]

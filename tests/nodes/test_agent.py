@@ -119,9 +119,15 @@ def test_memories_are_injected_once_and_again_when_changed(saver, store, user):
     assert len(memory_msgs) == 1
     top.put(ns, "diet", {"text": "The user is vegan now, vegetarian before."}, level="internal")
     graph.invoke({"messages": [HumanMessage("vegetarian snack?")]}, cfg)
-    memory_msgs = [m for m in graph.get_state(cfg).values["messages"] if isinstance(m, SystemMessage)]
-    assert [m.content for m in memory_msgs][-1].endswith("vegan now, vegetarian before.")
-    assert len(memory_msgs) == 2
+    history = graph.get_state(cfg).values["messages"]
+    memory_msgs = [m for m in history if isinstance(m, SystemMessage)]
+    # one memory block, first in the history, rewritten in place with the new version
+    assert len(memory_msgs) == 1 and history[0] is memory_msgs[0]
+    assert memory_msgs[0].content == "Memory: The user is vegan now, vegetarian before."
+    # every model call ended on the user's turn, with no system message after it
+    for call in model.calls:
+        assert isinstance(call[-1], HumanMessage) and label_of(call[-1]).source == "user"
+        assert all(not isinstance(m, SystemMessage) for m in call[1:])
     # a public session recalls nothing above public
     public = {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": user}}
     graph.invoke({"messages": [HumanMessage("vegetarian?")]}, public)
