@@ -364,8 +364,7 @@ class AsyncTrustStore(AsyncPgClient, TrustStoreBase):
                 if self.vectors is not None and gone[2]:
                     await self.vectors.adelete_refs([ref])
             else:
-                check_value(op.value)
-                value, redacted = self.guard.check(op.value)
+                value, redacted = self.guard.check(check_value(op.value))
                 lvl = self._write_level(reader, level)
                 texts = self._texts(op, value)
                 vectors = await self.embeddings.aembed_documents(texts) if texts else []

@@ -15,7 +15,7 @@ import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from langgraph.store.base import (
@@ -246,11 +246,15 @@ class ValueMigrations:
 MAX_DEPTH = 64  # nesting levels a memory value may have
 
 
-def check_value(value: Any) -> None:
-    """Refuse, with a typed error and before anything is written, what the
-    store could not keep faithfully: a memory that is not a dict, NaN or
-    infinities (JSON has none), text that is not valid Unicode, non-string
-    keys, or nesting deeper than ``MAX_DEPTH``. Checked without recursion."""
+def check_value(value: Any) -> dict[str, Any]:
+    """The memory's value as the JSON document the store keeps, or, before
+    anything is written, a typed refusal of what it could not keep
+    faithfully: a value that is not a dict, NaN or infinities (JSON has
+    none), text that is not valid Unicode, non-string keys, nesting deeper
+    than ``MAX_DEPTH``, or a type JSON has no form for (bytes, sets,
+    Decimal). Dates, times and UUIDs become their ISO 8601 and canonical
+    strings, tuples become lists, as a JSONB column would hold them.
+    Checked without recursion."""
     if not isinstance(value, dict):
         raise InvalidInputError("a memory's value must be a dict")
     stack: list[tuple[Any, int]] = [(value, 1)]
@@ -270,6 +274,14 @@ def check_value(value: Any) -> None:
                 stack.append((v, depth + 1))
         elif isinstance(item, (list, tuple)):
             stack.extend((v, depth + 1) for v in item)
+    try:
+        return cast(dict[str, Any], orjson.loads(orjson.dumps(value)))
+    except orjson.JSONEncodeError as exc:
+        kind = str(exc).rpartition(": ")[2] if "not JSON serializable" in str(exc) else "value"
+        raise InvalidInputError(
+            f"a memory's value holds a {kind} that JSON cannot store; "
+            "convert it to a string, number, list or dict"
+        ) from None
 
 
 def _check_text(text: str) -> None:

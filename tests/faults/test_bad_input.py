@@ -4,6 +4,8 @@ what is accepted comes back as it went in."""
 from __future__ import annotations
 
 import math
+from datetime import date, datetime, timezone
+from decimal import Decimal
 import uuid
 
 import pytest
@@ -72,14 +74,39 @@ def test_store_values_round_trip_or_are_refused_typed(store, user, value):  # no
         "a bare string",
         ["a", "list"],
         {1: "int key"},
+        {"blob": b"raw bytes"},
+        {"tags": {"a", "b"}},
+        {"dose": Decimal("2.5")},
     ],
-    ids=["nan", "inf", "surrogate", "surrogate-key", "string", "list", "int-key"],
+    ids=["nan", "inf", "surrogate", "surrogate-key", "string", "list", "int-key", "bytes", "set", "decimal"],
 )
 def test_values_the_store_cannot_keep_are_refused_typed(store, user, value):  # noqa: F811
     mine = store.bound("personal", user_id=user)
     with pytest.raises(InvalidInputError) as err:
         mine.put(("memories", user), "k", value)
     assert "surrogate" not in str(err.value) and "bare string" not in str(err.value)
+
+
+def test_dates_and_uuids_are_kept_as_their_json_strings(store, user):  # noqa: F811
+    """As a JSONB document holds them (LangGraph's BaseStore values are JSON):
+    ISO 8601 dates and times, canonical UUIDs, tuples as lists; searchable
+    and filterable like any string."""
+    mine = store.bound("personal", user_id=user)
+    ns = ("memories", user)
+    ref = uuid.UUID("12345678-1234-5678-1234-567812345678")
+    when = datetime(2026, 3, 4, 5, 6, 7, tzinfo=timezone.utc)
+    value = {"text": "follow-up visit", "at": when, "on": date(2026, 3, 4), "ref": ref, "pair": (1, 2)}
+    mine.put(ns, "visit", value)
+    got = mine.get(ns, "visit").value
+    assert got == {
+        "text": "follow-up visit",
+        "at": "2026-03-04T05:06:07+00:00",
+        "on": "2026-03-04",
+        "ref": str(ref),
+        "pair": [1, 2],
+    }
+    assert datetime.fromisoformat(got["at"]) == when
+    assert [i.key for i in mine.search(ns, filter={"on": "2026-03-04"})] == ["visit"]
 
 
 def test_deep_nesting_is_refused_typed(store, user):  # noqa: F811
