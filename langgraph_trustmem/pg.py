@@ -31,11 +31,17 @@ _NOT_SET_UP = "the database has no trustmem tables yet: call setup() once on the
 CONNECTION_KWARGS = {"autocommit": True, "prepare_threshold": 5}
 
 
-def check_connection(conn: Any) -> None:
+def check_connection(conn: Any, pipe: Any = None) -> None:
     """Refuse, typed, a connection the library cannot commit through: the
     library runs its transactions explicitly, so a connection must be in
     autocommit mode (as PostgresSaver's docs also require). Rows are read
-    with a row factory the library pins, whatever the caller's is."""
+    with a row factory the library pins, whatever the caller's is. A
+    pipeline (``pipe=conn.pipeline()``, as PostgresSaver takes it) belongs to
+    one connection, so it comes with that connection, not a pool."""
+    if pipe is not None and isinstance(conn, (ConnectionPool, AsyncConnectionPool)):
+        raise ConfigurationError(
+            "a pipeline belongs to one connection: pass the connection it was opened on, not a pool"
+        )
     autocommit = (
         conn.kwargs.get("autocommit")
         if isinstance(conn, (ConnectionPool, AsyncConnectionPool))
@@ -95,6 +101,7 @@ class PgClient:
 
     conn: Connection | ConnectionPool
     lock: Any
+    pipe: Any = None  # the caller's Pipeline on ``conn``, synced after each operation
 
     @contextmanager
     def _cursor(self, *, transaction: bool = False) -> Iterator[Cursor]:
@@ -126,7 +133,10 @@ class PgClient:
                     cur.execute(query, params, prepare=False)
                     query, params, fetch = ops.send(cur.fetchall() if fetch else [])
             except StopIteration as done:
-                return done.value
+                result = done.value
+        if self.pipe is not None:
+            self.pipe.sync()  # errors surface here, not in the caller's next statement
+        return result
 
     def _fetch(self, query: str, params: Any) -> list[tuple]:
         """One read, rows in binary."""
@@ -139,6 +149,7 @@ class AsyncPgClient:
 
     conn: AsyncConnection | AsyncConnectionPool
     lock: Any
+    pipe: Any = None  # the caller's AsyncPipeline on ``conn``, synced after each operation
 
     @asynccontextmanager
     async def _cursor(self, *, transaction: bool = False) -> AsyncIterator[AsyncCursor]:
@@ -171,7 +182,10 @@ class AsyncPgClient:
                     await cur.execute(query, params, prepare=False)
                     query, params, fetch = ops.send(await cur.fetchall() if fetch else [])
             except StopIteration as done:
-                return done.value
+                result = done.value
+        if self.pipe is not None:
+            await self.pipe.sync()  # errors surface here, not in the caller's next statement
+        return result
 
     async def _fetch(self, query: str, params: Any) -> list[tuple]:
         """One read, rows in binary."""

@@ -23,7 +23,7 @@ from typing import Any
 import psycopg
 from psycopg_pool import AsyncConnectionPool, ConnectionPool, PoolTimeout
 
-from langgraph_trustmem.errors import ServiceUnavailable
+from langgraph_trustmem.errors import ConfigurationError, ServiceUnavailable
 from langgraph_trustmem.pg import CONNECTION_KWARGS
 
 log = logging.getLogger(__name__)
@@ -124,26 +124,38 @@ async def _acheck(conn: psycopg.AsyncConnection) -> None:
         await AsyncConnectionPool.check_connection(conn)
 
 
-def _pool_kwargs(statement_timeout_ms: int | None) -> dict[str, Any]:
+def _pool_args(size: int, statement_timeout_ms: int | None, config: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Pool settings: ours, then ``config`` as PostgresStore's ``pool_config``
+    takes it (``min_size``, ``max_size``, connection ``kwargs``). The
+    library commits its own transactions, so autocommit stays on."""
+    config = dict(config or {})
+    unknown = set(config) - {"min_size", "max_size", "kwargs"}
+    if unknown:
+        raise ConfigurationError("pool_config takes min_size, max_size and kwargs")
     kwargs: dict[str, Any] = {**CONNECTION_KWARGS, "connect_timeout": int(CONNECT_TIMEOUT)}
     if statement_timeout_ms:
         kwargs["options"] = f"-c statement_timeout={int(statement_timeout_ms)}"
-    return kwargs
+    kwargs.update(config.get("kwargs") or {})
+    if kwargs.get("autocommit") is not True:
+        raise ConfigurationError("pool_config kwargs must keep autocommit=True; the library commits its own work")
+    min_size = int(config.get("min_size", 1))
+    max_size = config.get("max_size", size)
+    return {"min_size": min_size, "max_size": max(min_size, max_size) if max_size else None, "kwargs": kwargs}
 
 
 @contextmanager
-def pg_pool(url: str, size: int, *, statement_timeout_ms: int | None = None) -> Iterator[ConnectionPool]:
+def pg_pool(
+    url: str,
+    size: int,
+    *,
+    statement_timeout_ms: int | None = None,
+    pool_config: Mapping[str, Any] | None = None,
+) -> Iterator[ConnectionPool]:
     """A pool whose connections are checked on checkout (a restarted server
     costs no failed call), opened only once the server answers."""
+    args = _pool_args(size, statement_timeout_ms, pool_config)
     probe_postgres(url)
-    pool = ConnectionPool(
-        url,
-        min_size=1,
-        max_size=size,
-        kwargs=_pool_kwargs(statement_timeout_ms),
-        check=_check,
-        open=False,
-    )
+    pool = ConnectionPool(url, **args, check=_check, open=False)
     try:
         pool.open(wait=True, timeout=CONNECT_TIMEOUT * 2)
     except PoolTimeout:
@@ -159,18 +171,16 @@ def pg_pool(url: str, size: int, *, statement_timeout_ms: int | None = None) -> 
 
 @asynccontextmanager
 async def async_pg_pool(
-    url: str, size: int, *, statement_timeout_ms: int | None = None
+    url: str,
+    size: int,
+    *,
+    statement_timeout_ms: int | None = None,
+    pool_config: Mapping[str, Any] | None = None,
 ) -> AsyncIterator[AsyncConnectionPool]:
     """Async twin of :func:`pg_pool`."""
+    args = _pool_args(size, statement_timeout_ms, pool_config)
     await aprobe_postgres(url)
-    pool = AsyncConnectionPool(
-        url,
-        min_size=1,
-        max_size=size,
-        kwargs=_pool_kwargs(statement_timeout_ms),
-        check=_acheck,
-        open=False,
-    )
+    pool = AsyncConnectionPool(url, **args, check=_acheck, open=False)
     try:
         await pool.open(wait=True, timeout=CONNECT_TIMEOUT * 2)
     except PoolTimeout:

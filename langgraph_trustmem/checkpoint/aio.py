@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -58,6 +58,7 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
         conn: AsyncConnection | AsyncConnectionPool,
         *,
         key: KeyRing | str | bytes | None = None,
+        pipe: Any = None,
         hot: LocalHotTier | AsyncRedisHotTier | NullHotTier | None = None,
         levels: Ladder | list[str] | None = None,
         hot_ttl: float = 3600.0,
@@ -73,8 +74,9 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
             retention=retention,
             serde=serde,
         )
-        check_connection(conn)
+        check_connection(conn, pipe)
         self.conn = conn
+        self.pipe = pipe
         self.hot = hot if hot is not None else NullHotTier()
         self.lock = asyncio.Lock()
         self.loop = asyncio.get_running_loop()
@@ -90,12 +92,15 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
         pool_size: int = 8,
         local_hot: bool = False,
         statement_timeout_ms: int | None = None,
+        pool_config: Mapping[str, Any] | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[AsyncTrustCheckpointSaver]:
         """Open a pooled async saver (hot tier as in the sync saver)."""
         keyring = resolve_keyring(key, required=True)
         assert keyring is not None
-        async with async_pg_pool(conn_string, pool_size, statement_timeout_ms=statement_timeout_ms) as pool:
+        async with async_pg_pool(
+            conn_string, pool_size, statement_timeout_ms=statement_timeout_ms, pool_config=pool_config
+        ) as pool:
             hot: LocalHotTier | AsyncRedisHotTier | NullHotTier
             if redis_url:
                 hot = AsyncRedisHotTier(async_redis_client(redis_url), keyring)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -63,6 +63,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
         conn: Connection | ConnectionPool,
         *,
         key: KeyRing | str | bytes | None = None,
+        pipe: Any = None,
         hot: LocalHotTier | RedisHotTier | NullHotTier | None = None,
         levels: Ladder | list[str] | None = None,
         hot_ttl: float = 3600.0,
@@ -78,8 +79,9 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
             retention=retention,
             serde=serde,
         )
-        check_connection(conn)
+        check_connection(conn, pipe)
         self.conn = conn
+        self.pipe = pipe
         self.hot = hot if hot is not None else NullHotTier()
         self.lock = threading.Lock()
 
@@ -94,6 +96,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
         pool_size: int = 8,
         local_hot: bool = False,
         statement_timeout_ms: int | None = None,
+        pool_config: Mapping[str, Any] | None = None,
         **kwargs: Any,
     ) -> Iterator[TrustCheckpointSaver]:
         """Open a pooled saver on a PostgreSQL URL. The hot tier is Redis
@@ -104,7 +107,9 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
         seconds; ``statement_timeout_ms`` bounds every statement."""
         keyring = resolve_keyring(key, required=True)
         assert keyring is not None
-        with pg_pool(conn_string, pool_size, statement_timeout_ms=statement_timeout_ms) as pool:
+        with pg_pool(
+            conn_string, pool_size, statement_timeout_ms=statement_timeout_ms, pool_config=pool_config
+        ) as pool:
             hot: LocalHotTier | RedisHotTier | NullHotTier
             if redis_url:
                 hot = RedisHotTier(redis_client(redis_url), keyring)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -69,6 +69,7 @@ class AsyncTrustStore(AsyncPgClient, TrustStoreBase):
         conn: AsyncConnection | AsyncConnectionPool,
         *,
         key: KeyRing | str | bytes | None = None,
+        pipe: Any = None,
         vectors: VectorIndex | None = None,
         cache: Any = None,
         index: IndexConfig | None = None,
@@ -79,8 +80,9 @@ class AsyncTrustStore(AsyncPgClient, TrustStoreBase):
         keyring = resolve_keyring(key, required=True)
         assert keyring is not None
         super().__init__(keyring=keyring, ladder=resolve_ladder(levels), index=index, ttl=ttl, **kwargs)
-        check_connection(conn)
+        check_connection(conn, pipe)
         self.conn = conn
+        self.pipe = pipe
         self.vectors = vectors
         self.cache = cache
         self.lock = asyncio.Lock()
@@ -101,6 +103,7 @@ class AsyncTrustStore(AsyncPgClient, TrustStoreBase):
         index: IndexConfig | None = None,
         ttl: TTLConfig | None = None,
         pool_size: int = 8,
+        pool_config: Mapping[str, Any] | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[AsyncTrustStore]:
         """Open a pooled async store (``qdrant`` as for ``TrustStore``)."""
@@ -112,7 +115,7 @@ class AsyncTrustStore(AsyncPgClient, TrustStoreBase):
             from langgraph_trustmem.store.cache import AsyncRowCache
 
             cache = AsyncRowCache(async_redis_client(redis_url), keyring)
-        async with async_pg_pool(conn_string, pool_size) as pool:
+        async with async_pg_pool(conn_string, pool_size, pool_config=pool_config) as pool:
             store = cls(pool, key=keyring, vectors=vectors, cache=cache, index=index, ttl=ttl, **kwargs)
             try:
                 yield store

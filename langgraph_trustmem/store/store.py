@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -68,6 +68,7 @@ class TrustStore(PgClient, TrustStoreBase):
         conn: Connection | ConnectionPool,
         *,
         key: KeyRing | str | bytes | None = None,
+        pipe: Any = None,
         vectors: VectorIndex | None = None,
         cache: Any = None,
         index: IndexConfig | None = None,
@@ -78,8 +79,9 @@ class TrustStore(PgClient, TrustStoreBase):
         keyring = resolve_keyring(key, required=True)
         assert keyring is not None
         super().__init__(keyring=keyring, ladder=resolve_ladder(levels), index=index, ttl=ttl, **kwargs)
-        check_connection(conn)
+        check_connection(conn, pipe)
         self.conn = conn
+        self.pipe = pipe
         self.vectors = vectors
         self.cache = cache
         self.lock = threading.Lock()
@@ -99,6 +101,7 @@ class TrustStore(PgClient, TrustStoreBase):
         index: IndexConfig | None = None,
         ttl: TTLConfig | None = None,
         pool_size: int = 8,
+        pool_config: Mapping[str, Any] | None = None,
         **kwargs: Any,
     ) -> Iterator[TrustStore]:
         """Open a pooled store. ``qdrant`` is a Qdrant URL, ``":memory:"``, or
@@ -111,7 +114,7 @@ class TrustStore(PgClient, TrustStoreBase):
             from langgraph_trustmem.store.cache import RowCache
 
             cache = RowCache(redis_client(redis_url), keyring)
-        with pg_pool(conn_string, pool_size) as pool:
+        with pg_pool(conn_string, pool_size, pool_config=pool_config) as pool:
             store = cls(pool, key=keyring, vectors=vectors, cache=cache, index=index, ttl=ttl, **kwargs)
             try:
                 yield store

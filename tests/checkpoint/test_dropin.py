@@ -1,7 +1,7 @@
 """Connections set up the way LangGraph's PostgresSaver docs say work here
 too: a Connection or a pool with ``row_factory=dict_row`` and
-``prepare_threshold=0``; a connection without autocommit gets a typed
-error. Checkpoint metadata keeps the run's configurable fields, as the
+``prepare_threshold=0``, a pipeline, PostgresStore's ``pool_config``; a
+connection without autocommit gets a typed error. Checkpoint metadata keeps the run's configurable fields, as the
 stock savers do, and ``list(filter=...)`` finds them."""
 
 from __future__ import annotations
@@ -106,3 +106,57 @@ def test_another_key_is_refused_at_setup_not_read_as_an_empty_database(pg, key, 
     # a rotated ring (new key first, the original last) still opens it
     with TrustCheckpointSaver.from_conn_string(url, key=f"{other},{key}") as saver:
         saver.setup()
+
+
+def test_a_connection_in_pipeline_mode(pg_url, key, schema):
+    """PostgresSaver and PostgresStore take ``pipe=conn.pipeline()``; apps
+    also open a pipeline around their own work. Both work here."""
+    user = f"u-{uuid.uuid4().hex[:6]}"
+    with Connection.connect(pg_url, **DOCS_KWARGS) as conn:
+        TrustCheckpointSaver(conn, key=key).setup()
+        TrustStore(conn, key=key).setup()
+        with conn.pipeline() as pipe:
+            saver = TrustCheckpointSaver(conn, key=key, pipe=pipe)
+            cfg = run_turns(saver)
+            assert [t.metadata["tenant"] for t in saver.list(cfg, filter={"tenant": "clinic-7"})]
+            store = TrustStore(conn, key=key, pipe=pipe).bound("personal", user_id=user)
+            store.put(("memories", user), "k", {"text": "fact"})
+            assert store.get(("memories", user), "k").value == {"text": "fact"}
+        with conn.pipeline():
+            saver = TrustCheckpointSaver(conn, key=key)
+            cfg = run_turns(saver)
+            assert saver.get_tuple(cfg) is not None
+        assert TrustStore(conn, key=key).bound("personal", user_id=user).get(("memories", user), "k")
+    with ConnectionPool(pg_url, kwargs=DOCS_KWARGS, min_size=1, max_size=2) as pool, pool.connection() as conn:
+        with conn.pipeline() as pipe, pytest.raises(ConfigurationError):
+            TrustCheckpointSaver(pool, key=key, pipe=pipe)
+
+
+async def test_an_async_connection_in_pipeline_mode(pg_url, key, schema):
+    async with await AsyncConnection.connect(pg_url, **DOCS_KWARGS) as conn:
+        await AsyncTrustCheckpointSaver(conn, key=key).setup()
+        async with conn.pipeline() as pipe:
+            saver = AsyncTrustCheckpointSaver(conn, key=key, pipe=pipe)
+            cfg = {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": "u-dropin", "tenant": "t9"}}
+            await chat(saver).ainvoke({"messages": [HumanMessage("hi")]}, cfg)
+            await chat(saver).ainvoke({"messages": [HumanMessage("again")]}, cfg)
+            got = await saver.aget_tuple(cfg)
+            assert got is not None and len(got.checkpoint["channel_values"]["messages"]) == 4
+            assert [t async for t in saver.alist(cfg, filter={"tenant": "t9"})]
+
+
+def test_pool_config_as_postgres_store_takes_it(pg_url, key, schema):
+    config = {"min_size": 1, "max_size": 3, "kwargs": {"row_factory": dict_row, "prepare_threshold": 0}}
+    with TrustStore.from_conn_string(pg_url, key=key, pool_config=config) as store:
+        assert store.conn.max_size == 3
+        store.setup()
+        user = f"u-{uuid.uuid4().hex[:6]}"
+        store.bound("personal", user_id=user).put(("memories", user), "k", {"text": "fact"})
+        assert store.bound("personal", user_id=user).get(("memories", user), "k").value == {"text": "fact"}
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key, pool_config=config) as saver:
+        assert saver.conn.max_size == 3
+        run_turns(saver)
+    for bad in ({"kwargs": {"autocommit": False}}, {"max_idle": 5}):
+        with pytest.raises(ConfigurationError):
+            with TrustStore.from_conn_string(pg_url, key=key, pool_config=bad):
+                pass
