@@ -33,6 +33,7 @@ from langgraph.checkpoint.base import (
     get_serializable_checkpoint_metadata,
 )
 from langgraph.checkpoint.serde.base import SerializerProtocol
+from langgraph.checkpoint.serde.types import TASKS
 from psycopg.types.json import Jsonb
 
 from langgraph_trustmem.checkpoint import sql
@@ -183,6 +184,22 @@ def is_run(config: RunnableConfig) -> bool:
     return CONFIG_KEY_RUNTIME in (config.get("configurable") or {})
 
 
+def as_reader(config: RunnableConfig, tup: CheckpointTuple) -> CheckpointTuple:
+    """The tuple's own config and its parent's, naming the reader's
+    ``user_id``: following them (LangGraph's history walks, time travel from
+    a snapshot's config) reads as the same caller, with no ambient identity."""
+    user = (config.get("configurable") or {}).get("user_id")
+    if user is None:
+        return tup
+
+    def named(cfg: RunnableConfig | None) -> RunnableConfig | None:
+        if cfg is None:
+            return None
+        return {**cfg, "configurable": {**(cfg.get("configurable") or {}), "user_id": user}}
+
+    return tup._replace(config=named(tup.config), parent_config=named(tup.parent_config))
+
+
 def read_view(
     ladder: Ladder, config: RunnableConfig, branch_level: int, tup: CheckpointTuple
 ) -> CheckpointTuple:
@@ -190,6 +207,7 @@ def read_view(
     a reader asking for less (``configurable.trust``), only messages
     labelled at or below that level, and no other content (its level is the
     branch's)."""
+    tup = as_reader(config, tup)
     lv = requested_level(config)
     if lv is None or is_run(config) or ladder.rank(lv) >= branch_level:
         return tup  # a run gets its state whole: its trust gate lowers it, its saver checks it
@@ -219,6 +237,14 @@ def read_view(
             writes.append((task_id, channel, kept))
     checkpoint: Checkpoint = {**tup.checkpoint, "channel_values": values}  # type: ignore[typeddict-item]
     return tup._replace(checkpoint=checkpoint, pending_writes=writes)
+
+
+def _write_map(rows: Any) -> dict[tuple[str, int, str, str], bytes]:
+    """Write rows as the query returns them, keyed (task, idx, channel, path)."""
+    return {
+        (bytes(task_id).decode(), int(bytes(idx)), bytes(channel).decode(), bytes(task_path).decode()): bytes(blob)
+        for task_id, channel, task_path, idx, blob in rows or ()
+    }
 
 
 def _thread_id(config: RunnableConfig) -> str:
@@ -889,12 +915,10 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             for ch, ver, blob in (blob_rows or ())
             if blob is not None
         }
-        writes = {}
-        for task_id, channel, task_path, idx, blob in write_rows or ():
-            writes[
-                (bytes(task_id).decode(), int(bytes(idx)), bytes(channel).decode(), bytes(task_path).decode())
-            ] = bytes(blob)
-        return self._assemble(tk, thread_id, ns, cid, payload, blobs, writes, versions, branch)
+        sends = _write_map(row[18] if len(row) > 18 else None)
+        return self._assemble(
+            tk, thread_id, ns, cid, payload, blobs, _write_map(write_rows), versions, branch, sends
+        )
 
     def _assemble(
         self,
@@ -907,6 +931,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         writes: Mapping[tuple[str, int, str, str], bytes],
         versions: Mapping[str, str] | None = None,
         branch: int | None = None,
+        parent_sends: Mapping[tuple[str, int, str, str], bytes] | None = None,
     ) -> CheckpointTuple:
         header = self._open_payload(tk, ns, cid, payload)
         if branch is not None and header.get("branch", branch) != branch:
@@ -925,18 +950,22 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             present, value = self._open_blob(tk, ns, channel, str(version), blob)
             if present:
                 values[channel] = value
-        pending = []
-        for (task_id, idx, channel, task_path), blob in sorted(
-            writes.items(), key=lambda kv: (kv[0][3], kv[0][0], kv[0][1])
-        ):
-            typed = self._open_typed(blob, self._write_aad(tk, ns, cid, task_id, idx, channel))
-            pending.append((task_id, channel, self.serde.loads_typed(typed)))
+        pending = self._open_writes(tk, ns, cid, writes)
+        channel_versions = header["channel_versions"]
+        if header["v"] < 4 and parent and parent_sends:
+            # format < 4 kept Send packets in the parent's writes: move them
+            # into this checkpoint's tasks channel, as the stock savers do
+            values[TASKS] = [value for _, _, value in self._open_writes(tk, ns, parent, parent_sends)]
+            channel_versions = {
+                **channel_versions,
+                TASKS: max(channel_versions.values()) if channel_versions else self.get_next_version(None, None),
+            }
         checkpoint: Checkpoint = {
             "v": header["v"],
             "id": header["id"],
             "ts": header["ts"],
             "channel_values": values,
-            "channel_versions": header["channel_versions"],
+            "channel_versions": channel_versions,
             "versions_seen": header["versions_seen"],
             "updated_channels": header.get("updated_channels"),
         }
@@ -947,6 +976,18 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             else None
         )
         return CheckpointTuple(config, checkpoint, header["metadata"], parent_config, pending)
+
+    def _open_writes(
+        self, tk: bytes, ns: str, cid: str, writes: Mapping[tuple[str, int, str, str], bytes]
+    ) -> list[tuple[str, str, Any]]:
+        """A checkpoint's pending writes, opened, in ``writes_sort_key`` order."""
+        out = []
+        for (task_id, idx, channel, task_path), blob in sorted(
+            writes.items(), key=lambda kv: (kv[0][3], kv[0][0], kv[0][1])
+        ):
+            typed = self._open_typed(blob, self._write_aad(tk, ns, cid, task_id, idx, channel))
+            out.append((task_id, channel, self.serde.loads_typed(typed)))
+        return out
 
     def _tuple_from_hot(self, tk: bytes, thread_id: str, ns: str, entry: HotEntry) -> CheckpointTuple | None:
         try:
@@ -964,6 +1005,8 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         except (TamperedDataError, ValueError, KeyError):
             log.warning("a hot-tier entry failed to open; reading PostgreSQL instead")
             return None
+        if tup.checkpoint["v"] < 4 and tup.parent_config is not None:
+            return None  # an older format's sends live in the parent's writes: PostgreSQL has them
         header_versions = tup.checkpoint["channel_versions"]
         # An entry written by a process that never saw some unchanged
         # channel's blob is incomplete: fall back to PostgreSQL.

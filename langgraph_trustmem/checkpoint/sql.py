@@ -169,8 +169,10 @@ ON CONFLICT (thread_key, checkpoint_ns, checkpoint_id, task_id, idx) DO """
 UPSERT_WRITES_SQL = _WRITES_INSERT + "UPDATE SET channel = EXCLUDED.channel, blob = EXCLUDED.blob"
 INSERT_WRITES_SQL = _WRITES_INSERT + "NOTHING"
 
-# A checkpoint with its blobs, pending writes and thread state. Callers add
-# the WHERE clause; branch visibility is decided by the join on the thread.
+# A checkpoint with its blobs, pending writes and thread state, and its
+# parent's pending sends (checkpoints older than format 4 kept Send packets
+# there; they are migrated on read). Callers add the WHERE clause; branch
+# visibility is decided by the join on the thread.
 _SELECT_COLUMNS = """
 SELECT c.checkpoint_ns, c.checkpoint_id, c.parent_checkpoint_id, c.branch, c.versions,
     c.payload,
@@ -184,7 +186,12 @@ SELECT c.checkpoint_ns, c.checkpoint_id, c.parent_checkpoint_id, c.branch, c.ver
      FROM trustmem_writes w WHERE w.thread_key = c.thread_key
         AND w.checkpoint_ns = c.checkpoint_ns AND w.checkpoint_id = c.checkpoint_id) AS writes,
     t.user_key, t.head_branch, t.head_level, t.level, t.status, t.fork_pending, t.tainted, t.acl_mac,
-    t.thread_ct, t.thread_key
+    t.thread_ct, t.thread_key,
+    (SELECT array_agg(array[convert_to(w.task_id, 'UTF8'), convert_to(w.channel, 'UTF8'),
+        convert_to(w.task_path, 'UTF8'), convert_to(w.idx::text, 'UTF8'), w.blob]
+        ORDER BY w.task_path, w.task_id, w.idx)
+     FROM trustmem_writes w WHERE w.thread_key = c.thread_key AND w.checkpoint_ns = c.checkpoint_ns
+        AND w.checkpoint_id = c.parent_checkpoint_id AND w.channel = '__pregel_tasks') AS parent_sends
 FROM trustmem_threads t
 JOIN trustmem_checkpoints c ON c.thread_key = t.thread_key
 """

@@ -7,9 +7,14 @@ stock savers do, and ``list(filter=...)`` finds them."""
 from __future__ import annotations
 
 import uuid
+from typing import Annotated, TypedDict
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.channels.delta import DeltaChannel
+from langgraph.checkpoint.base import create_checkpoint, empty_checkpoint
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.checkpoint.serde.types import TASKS
 from langgraph.graph import START, MessagesState, StateGraph
 from psycopg import AsyncConnection, Connection
 from psycopg.rows import dict_row
@@ -160,3 +165,83 @@ def test_pool_config_as_postgres_store_takes_it(pg_url, key, schema):
         with pytest.raises(ConfigurationError):
             with TrustStore.from_conn_string(pg_url, key=key, pool_config=bad):
                 pass
+
+
+def _delta_reducer(state, writes):
+    out = list(state or [])
+    for w in writes:
+        out.extend(w)
+    return out
+
+
+class DeltaState(TypedDict):
+    items: Annotated[list, DeltaChannel(_delta_reducer)]
+    other: str
+
+
+def _delta_graph(saver):
+    b = StateGraph(DeltaState)
+    b.add_node("a", lambda s: {"items": ["a"]})
+    b.add_node("b", lambda s: {"items": ["b"], "other": "x"})
+    b.add_edge(START, "a")
+    b.add_edge("a", "b")
+    return b.compile(checkpointer=saver)
+
+
+def _delta_run(saver, user: str | None) -> tuple[dict, dict, list]:
+    conf = {"thread_id": str(uuid.uuid4())}
+    if user:
+        conf["user_id"] = user
+    cfg = {"configurable": conf}
+    graph = _delta_graph(saver)
+    graph.invoke({"items": ["x"]}, cfg)
+    graph.invoke({"items": ["y"]}, cfg)
+    history = saver.get_delta_channel_history(config=saver.get_tuple(cfg).config, channels=["items", "other"])
+    shape = {ch: (len(h["writes"]), h.get("seed", "<omitted>")) for ch, h in history.items()}
+    snapshots = list(graph.get_state_history(cfg))
+    return graph.get_state(cfg).values, shape, snapshots
+
+
+@pytest.mark.parametrize("tier", ["none", "local", "redis"])
+def test_delta_channels_and_history_as_the_stock_saver(pg_url, redis_url, key, schema, tier):
+    """LangGraph's DeltaChannel replays ancestor writes through the saver's
+    ``get_delta_channel_history``: the values, the history's shape (a seed
+    omitted where none was stored) and the snapshots' configs, followed as
+    they are, match InMemorySaver's."""
+    want_values, want_shape, want_snaps = _delta_run(InMemorySaver(), None)
+    opts = {"redis_url": redis_url} if tier == "redis" else {"local_hot": tier == "local"}
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key, **opts) as saver:
+        values, shape, snaps = _delta_run(saver, "u-delta")
+        assert values == want_values and shape == want_shape
+        assert [s.values for s in snaps] == [s.values for s in want_snaps]
+        # a snapshot's config, as LangGraph hands it back, reads as its caller
+        graph = _delta_graph(saver)
+        oldest_with_items = [s for s in snaps if s.values.get("items")][-1]
+        assert graph.get_state(oldest_with_items.config).values == oldest_with_items.values
+        graph.invoke(None, snaps[1].config)  # time travel from the snapshot's own config
+
+
+@pytest.mark.parametrize("tier", ["none", "redis"])
+def test_an_older_checkpoint_formats_sends_are_migrated_on_read(pg_url, redis_url, key, schema, tier):
+    """Before format 4, Send packets stayed in the parent's pending writes;
+    reading such a checkpoint moves them into its tasks channel, as the
+    stock savers do (get_tuple and list alike), and leaves the parent as is."""
+    opts = {"redis_url": redis_url} if tier == "redis" else {}
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key, **opts) as saver:
+        config = {"configurable": {"thread_id": str(uuid.uuid4()), "checkpoint_ns": ""}}
+        checkpoint_0 = empty_checkpoint()
+        assert checkpoint_0["v"] < 4
+        config = saver.put(config, checkpoint_0, {}, {})
+        saver.put_writes(config, [(TASKS, "send-1"), (TASKS, "send-2")], task_id="task-1")
+        saver.put_writes(config, [(TASKS, "send-3")], task_id="task-2")
+        first = saver.get_tuple(config)
+        assert first.checkpoint["channel_values"] == {} and first.checkpoint["channel_versions"] == {}
+
+        config = saver.put(config, create_checkpoint(checkpoint_0, {}, 1), {}, {})
+        for _ in range(2):  # the second read may come from the hot tier
+            loaded = saver.get_tuple(config)
+            assert loaded.checkpoint["channel_values"] == {TASKS: ["send-1", "send-2", "send-3"]}
+            assert TASKS in loaded.checkpoint["channel_versions"]
+        listed = list(saver.list({"configurable": {"thread_id": config["configurable"]["thread_id"]}}))
+        assert listed[0].checkpoint["channel_values"] == {TASKS: ["send-1", "send-2", "send-3"]}
+        assert listed[1].checkpoint["channel_values"] == {}
