@@ -16,6 +16,13 @@ from langchain_core.messages import AIMessage, RemoveMessage, SystemMessage
 from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
 from langgraph.graph.message import REMOVE_ALL_MESSAGES, add_messages
 
+from langgraph_trustmem.errors import (
+    ConfirmationRequired,
+    InvalidInputError,
+    OverwriteRefused,
+    SecretRejected,
+    TenantIsolationError,
+)
 from langgraph_trustmem.nodes.gate import SESSION, make_trust_gate, session_level
 from langgraph_trustmem.nodes.recall import make_recall_node, model_messages
 from langgraph_trustmem.nodes.remember import make_remember_tool
@@ -100,6 +107,18 @@ def model_prompt(prompt: Any = None, *, levels: Ladder | None = None) -> Runnabl
     return first | RunnableLambda(fold, name="Prompt")
 
 
+# The store's refusals of what a tool tried to remember: they go back to the
+# model as the tool's result (their messages name no content) instead of
+# ending the run with an unanswered tool call in the history.
+TOOL_REFUSALS: tuple[type[Exception], ...] = (
+    SecretRejected,
+    OverwriteRefused,
+    ConfirmationRequired,
+    TenantIsolationError,
+    InvalidInputError,
+)
+
+
 def create_trust_agent(
     model: Any,
     tools: Sequence[Any] = (),
@@ -118,7 +137,8 @@ def create_trust_agent(
     (if ``remember``) the remember tool, whose results are trusted. The
     model is called with one leading system message (``prompt`` and the
     recalled memories) and the user's turn last, as every provider accepts."""
-    from langgraph.prebuilt import create_react_agent
+    from langgraph.prebuilt import ToolNode, create_react_agent
+    from langgraph.prebuilt.tool_node import ToolInvocationError
 
     tools = list(tools)
     levels = dict(tool_levels or {})
@@ -138,7 +158,7 @@ def create_trust_agent(
         warnings.simplefilter("ignore")
         return create_react_agent(
             model,
-            tools,
+            ToolNode(tools, handle_tool_errors=(ToolInvocationError, *TOOL_REFUSALS)) if tools else [],
             checkpointer=checkpointer,
             store=store,
             pre_model_hook=hook,
@@ -148,4 +168,4 @@ def create_trust_agent(
         )
 
 
-__all__ = ["create_trust_agent", "make_post_model_hook", "make_pre_model_hook", "model_prompt"]
+__all__ = ["TOOL_REFUSALS", "create_trust_agent", "make_post_model_hook", "make_pre_model_hook", "model_prompt"]

@@ -14,7 +14,9 @@ from typing import Any, Literal
 from langchain.agents.middleware import AgentMiddleware, ModelRequest
 from langgraph.config import get_config
 
-from langgraph_trustmem.nodes.agent import make_post_model_hook, make_pre_model_hook
+from langchain_core.messages import ToolMessage
+
+from langgraph_trustmem.nodes.agent import TOOL_REFUSALS, make_post_model_hook, make_pre_model_hook
 from langgraph_trustmem.nodes.recall import model_messages
 from langgraph_trustmem.trust import DEFAULT_LADDER, Ladder
 
@@ -66,10 +68,28 @@ class TrustMiddleware(AgentMiddleware):
     def wrap_model_call(self, request: ModelRequest, handler: Callable[[ModelRequest], Any]) -> Any:
         return handler(self._folded(request))
 
+    def wrap_tool_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
+        try:
+            return handler(request)
+        except TOOL_REFUSALS as refused:
+            return _refusal(request, refused)
+
+    async def awrap_tool_call(self, request: Any, handler: Callable[[Any], Awaitable[Any]]) -> Any:
+        try:
+            return await handler(request)
+        except TOOL_REFUSALS as refused:
+            return _refusal(request, refused)
+
     async def awrap_model_call(
         self, request: ModelRequest, handler: Callable[[ModelRequest], Awaitable[Any]]
     ) -> Any:
         return await handler(self._folded(request))
+
+
+def _refusal(request: Any, refused: Exception) -> ToolMessage:
+    """The store's refusal as the tool's result (it names no content)."""
+    call = request.tool_call
+    return ToolMessage(str(refused), tool_call_id=call["id"], name=call.get("name"), status="error")
 
 
 __all__ = ["TrustMiddleware"]
