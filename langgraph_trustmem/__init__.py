@@ -35,6 +35,13 @@ from langgraph_trustmem.errors import (
     WrongKeyError,
 )
 from langgraph_trustmem.hardening import harden_process
+from langgraph_trustmem.importer import (
+    ImportCounts,
+    ImportResult,
+    ImportRules,
+    ImportSourceError,
+    import_from_postgres,
+)
 from langgraph_trustmem.nodes import make_trust_gate
 from langgraph_trustmem.runtime import TrustMem, aopen, open
 from langgraph_trustmem.store import AsyncTrustStore, TrustItem, TrustSearchItem, TrustStore, ValueMigrations
@@ -85,6 +92,11 @@ __all__ = [
     "carry_context",
     "generate_key",
     "harden_process",
+    "import_from_postgres",
+    "ImportCounts",
+    "ImportResult",
+    "ImportRules",
+    "ImportSourceError",
     "label",
     "label_of",
     "open",

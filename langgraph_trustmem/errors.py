@@ -123,6 +123,13 @@ class ConfirmationRequired(TrustViolation):
     source's confirmation (the remember tool routes it to a human)."""
 
 
+class ImportSourceError(TrustMemError):
+    """The source database cannot be imported from: unreachable, not a
+    stock PostgresSaver/PostgresStore database, or a schema older than the
+    stock classes read. Says what to check; never names a credential, an
+    id or any content."""
+
+
 class SecretRejected(TrustMemError, ValueError):
     """A value to be remembered contains a secret; the message names the kind
     of secret, never its value."""
@@ -143,6 +150,7 @@ class TamperedDataWarning(UserWarning):
 
 __all__ = [
     "WrongKeyError",
+    "ImportSourceError",
     "ConcurrentRunError",
     "InvalidInputError",
     "SetupRequired",

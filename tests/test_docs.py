@@ -77,10 +77,12 @@ PAGES = [
     "checkpointer.html",
     "threat-model.html",
     "reliability.html",
+    "cli.html",
     "howto/embedded.html",
     "howto/production.html",
     "howto/store.html",
     "howto/erasure.html",
+    "howto/migrate.html",
     "reference/index.html",
     "reference/runtime.html",
     "reference/services.html",
@@ -91,6 +93,7 @@ PAGES = [
     "reference/crypto.html",
     "reference/errors.html",
     "reference/hardening.html",
+    "reference/importer.html",
 ]
 
 
@@ -131,6 +134,12 @@ def test_reference_pages_render_docstrings(site):
             errors.TamperedDataError,
         ],
         "reference/hardening.html": [tm.harden_process],
+        "reference/importer.html": [
+            tm.import_from_postgres,
+            tm.ImportRules,
+            tm.ImportResult,
+            tm.ImportSourceError,
+        ],
     }
     for page, objects in expected.items():
         text = _text(site / page)
