@@ -303,7 +303,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         self._vouched: dict[tuple[bytes, str], dict[str, Vouch]] = {}
         # runs (by their LangGraph runtime) that started from their thread's
         # latest state: their checkpoints must continue it (see ``note_run``)
-        self._runs: dict[tuple[int, bytes], bool] = {}
+        self._runs: dict[tuple[int, bytes], tuple[Any, bool]] = {}  # (id(runtime), thread) -> (runtime, linear)
 
     # -- identifiers -------------------------------------------------------
 
@@ -313,15 +313,13 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
     def user_key(self, user_id: Any) -> bytes:
         return self.keyring.hash_id("user", str(user_id))
 
-    def _run_key(self, metadata: Mapping[str, Any]) -> bytes | None:
-        run_id = metadata.get("run_id")
-        return self.keyring.hash_id("run", str(run_id)) if run_id is not None else None
-
     @staticmethod
     def run_id_of(config: RunnableConfig, metadata: Mapping[str, Any] | None = None) -> Any:
-        """The run a checkpoint belongs to: LangGraph passes it in the run's
-        config metadata (the stock savers copy it into checkpoint metadata,
-        where the loop reads it back to detect re-entry)."""
+        """The run a checkpoint belongs to: LangGraph's server passes it in the
+        run's config metadata (copied into checkpoint metadata, as the stock
+        savers do); a run's top-level ``run_id`` only indexes its checkpoints
+        (``run_key``, for terminate and ``delete_for_runs``), it is not added
+        to the metadata."""
         if metadata and metadata.get("run_id") is not None:
             return metadata["run_id"]
         return (config.get("metadata") or {}).get("run_id") or config.get("run_id")
@@ -509,14 +507,25 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         runtime = (config.get("configurable") or {}).get(CONFIG_KEY_RUNTIME)
         if runtime is None or ns:
             return
+        key = (id(runtime), tk)
+        linear = not get_checkpoint_id(config)
         with self._sessions_lock:
-            self._runs[(id(runtime), tk)] = not get_checkpoint_id(config)
+            prev = self._runs.get(key)
+            if prev is not None and prev[0] is runtime:
+                # the same run reading again: LangGraph's time travel reads the
+                # addressed checkpoint, then the latest (checkpoint_superseded);
+                # a run that addressed a checkpoint stays a fork
+                linear = linear and prev[1]
+            self._runs[key] = (runtime, linear)
             if len(self._runs) > 65536:
                 self._runs.pop(next(iter(self._runs)))
 
     def _linear(self, config: RunnableConfig, tk: bytes, ns: str) -> bool:
         runtime = (config.get("configurable") or {}).get(CONFIG_KEY_RUNTIME)
-        return not ns and runtime is not None and self._runs.get((id(runtime), tk), False)
+        if ns or runtime is None:
+            return False
+        entry = self._runs.get((id(runtime), tk))
+        return entry is not None and entry[0] is runtime and entry[1]
 
     def _admit(self, config: RunnableConfig, tk: bytes, state: SessionState) -> int | None:
         """Check the owner of a thread being read or run; for a run, apply
@@ -616,8 +625,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             )
         # as the stock savers: the run's configurable fields too (sealed like the rest)
         meta = dict(get_serializable_checkpoint_metadata(config, metadata))
-        if (run_id := self.run_id_of(config, meta)) is not None:
-            meta["run_id"] = str(run_id)
+        run_id = self.run_id_of(config, meta)  # indexes the run (run_key); not added to the metadata
         parent = conf.get("checkpoint_id")
         user_id = conf.get("user_id")
         uk = self.user_key(user_id) if user_id is not None else None
@@ -640,7 +648,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             "linear": self._linear(config, tk, ns),
             "branch": branch,
             "header": header,
-            "rk": self._run_key(meta),
+            "rk": self.keyring.hash_id("run", str(run_id)) if run_id is not None else None,
             "source": meta.get("source") if isinstance(meta.get("source"), str) else None,
             "step": meta.get("step") if isinstance(meta.get("step"), int) else None,
             "versions": Jsonb({k: str(v) for k, v in checkpoint["channel_versions"].items()}),

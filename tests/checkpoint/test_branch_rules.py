@@ -71,7 +71,7 @@ def test_the_fork_policy_survives_a_run_config_that_names_the_old_level(saver):
     assert AIRPORT not in text_of(out["messages"])
 
 
-def test_run_ids_reach_metadata_and_terminate_removes_only_that_run(saver, pg_url):
+def test_terminate_removes_only_that_run(saver, pg_url):
     import psycopg
 
     t = tid()
@@ -79,7 +79,9 @@ def test_run_ids_reach_metadata_and_terminate_removes_only_that_run(saver, pg_ur
     run1, run2 = uuid.uuid4(), uuid.uuid4()
     graph.invoke(personal_turn(), {"configurable": {"thread_id": t, "trust": "personal"}, "run_id": run1})
     history_before = list(saver.list({"configurable": {"thread_id": t}}))
-    assert {tup.metadata.get("run_id") for tup in history_before} == {str(run1)}
+    # as the stock savers: a run's top-level run_id indexes its checkpoints
+    # but is not copied into their metadata (only config["metadata"] is)
+    assert all("run_id" not in tup.metadata for tup in history_before)
     with pytest.raises(SessionTerminated):
         graph.invoke(email_turn(), {"configurable": {"thread_id": t}, "run_id": run2})
     after = list(saver.list({"configurable": {"thread_id": t}}))
@@ -99,10 +101,18 @@ def test_delete_for_runs_removes_a_graph_run(saver):
     graph = chat_graph(saver)
     run1, run2 = uuid.uuid4(), uuid.uuid4()
     graph.invoke({"messages": [HumanMessage("one")]}, {"configurable": {"thread_id": t}, "run_id": run1})
-    graph.invoke({"messages": [HumanMessage("two")]}, {"configurable": {"thread_id": t}, "run_id": run2})
-    saver.delete_for_runs([str(run2)])
+    after_one = [tup.config for tup in saver.list({"configurable": {"thread_id": t}})]
+    # LangGraph's server names the run in the config's metadata: it reaches checkpoint metadata
+    graph.invoke(
+        {"messages": [HumanMessage("two")]},
+        {"configurable": {"thread_id": t}, "run_id": run2, "metadata": {"run_id": str(run2)}},
+    )
     runs = {tup.metadata.get("run_id") for tup in saver.list({"configurable": {"thread_id": t}})}
-    assert runs == {str(run1)}
+    assert runs == {None, str(run2)}
+    saver.delete_for_runs([str(run2)])
+    assert [tup.config for tup in saver.list({"configurable": {"thread_id": t}})] == after_one
+    saver.delete_for_runs([str(run1)])  # a top-level run_id indexes its checkpoints too
+    assert list(saver.list({"configurable": {"thread_id": t}})) == []
 
 
 def test_copy_onto_an_existing_thread_is_refused(saver):

@@ -245,3 +245,26 @@ def test_an_older_checkpoint_formats_sends_are_migrated_on_read(pg_url, redis_ur
         listed = list(saver.list({"configurable": {"thread_id": config["configurable"]["thread_id"]}}))
         assert listed[0].checkpoint["channel_values"] == {TASKS: ["send-1", "send-2", "send-3"]}
         assert listed[1].checkpoint["channel_values"] == {}
+
+
+def test_time_travel_from_an_earlier_checkpoint_twice(pg_url, key, schema):
+    """Replaying from a checkpoint that is not the thread's latest forks the
+    history there (LangGraph's loop reads the addressed checkpoint, then the
+    latest); doing it again from the same checkpoint forks again. The
+    results and the history's length match InMemorySaver's."""
+
+    def travel(saver, conf):
+        graph = chat(saver)
+        cfg = {"configurable": conf}
+        graph.invoke({"messages": [HumanMessage("one")]}, cfg)
+        graph.invoke({"messages": [HumanMessage("two")]}, cfg)
+        history = list(saver.list(cfg))
+        earlier = {"configurable": {**conf, "checkpoint_id": history[1].checkpoint["id"]}}
+        first, second = graph.invoke(None, earlier), graph.invoke(None, earlier)
+        contents = [[m.content for m in out["messages"]] for out in (first, second)]
+        return contents, len(history), len(list(saver.list(cfg)))
+
+    want = travel(InMemorySaver(), {"thread_id": "t"})
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key) as saver:
+        got = travel(saver, {"thread_id": str(uuid.uuid4()), "user_id": "u-travel"})
+    assert got == want and got[0][0][-2:] == ["two", "ok"]
