@@ -74,25 +74,35 @@ def migrate_ops(schema: ModuleType, keyring: KeyRing | None = None) -> Statement
             yield migration, (), False
             yield schema.INSERT_MIGRATION_SQL, (v,), False
     if keyring is not None:
-        yield from key_check_ops(keyring)
+        yield from key_check_ops(keyring, getattr(schema, "SEALED_SAMPLE_SQL", None))
     return len(schema.MIGRATIONS) - 1
 
 
-def key_check_ops(keyring: KeyRing) -> Statements:
+_WRONG_KEY = (
+    "this database was set up with another key: check TRUSTMEM_KEY (the oldest key on the "
+    "ring must stay the one the data was first written with)"
+)
+
+
+def key_check_ops(keyring: KeyRing, sample_sql: str | None = None) -> Statements:
     """A database remembers a MAC made with the identity key of its first
     setup (the key every identifier is hashed with, which rotation keeps).
     Another key would find nothing and read like an empty database; it gets
-    ``WrongKeyError`` instead."""
+    ``WrongKeyError`` instead. A database sealed by a release that kept no
+    check value gets one only if its sealed rows name a key on the ring
+    (``sample_sql`` reads one envelope's header), so a wrong key opening it
+    first is refused rather than recorded."""
     mac = keyring.mac(b"trustmem/key-check/v1")
     yield KEY_CHECK_TABLE_SQL, (), False
     if (yield KEY_CHECK_INSERT_SQL, (mac,), True):
+        if sample_sql is not None:
+            sample = yield sample_sql, (), True
+            if sample and KeyRing.key_id_in(bytes(sample[0][0])) not in keyring.key_ids:
+                raise WrongKeyError(_WRONG_KEY)  # the transaction drops the check value
         return
     rows = yield KEY_CHECK_SELECT_SQL, (), True
     if not hmac.compare_digest(bytes(rows[0][0]), mac):
-        raise WrongKeyError(
-            "this database was set up with another key: check TRUSTMEM_KEY (the oldest key on the "
-            "ring must stay the one the data was first written with)"
-        )
+        raise WrongKeyError(_WRONG_KEY)
 
 
 class PgClient:

@@ -396,3 +396,7 @@ ROTATE_UPDATE_SQL = {
         AND channel = %s""",
     "threads": "UPDATE trustmem_threads SET thread_ct = %s WHERE thread_key = %s",
 }
+
+# The header of one sealed envelope: which key sealed this database's rows
+# (checked when a key check value is first recorded).
+SEALED_SAMPLE_SQL = "SELECT substring(payload from 1 for 20) FROM trustmem_checkpoints LIMIT 1"

@@ -236,3 +236,7 @@ AUDIT_SCAN_SQL = """
 SELECT seq, at, action, actor, session, tenant, item, level, detail, prev_hash, hash
 FROM trustmem_audit WHERE seq > %s ORDER BY seq LIMIT %s
 """
+
+# The header of one sealed envelope: which key sealed this database's rows
+# (checked when a key check value is first recorded).
+SEALED_SAMPLE_SQL = "SELECT substring(sealed from 1 for 20) FROM trustmem_memories LIMIT 1"

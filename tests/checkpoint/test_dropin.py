@@ -113,6 +113,45 @@ def test_another_key_is_refused_at_setup_not_read_as_an_empty_database(pg, key, 
         saver.setup()
 
 
+def test_a_database_from_before_key_checks_refuses_a_wrong_key_first(pg, key, schema):
+    """Data sealed by a release that kept no key check value: the first
+    setup with another key is refused (and records nothing), so the right
+    key still opens it afterwards."""
+    import psycopg
+
+    from langgraph_trustmem import WrongKeyError
+    from langgraph_trustmem.crypto import generate_key
+
+    with psycopg.connect(pg.url, autocommit=True) as conn:
+        conn.execute("DROP DATABASE IF EXISTS key_check_legacy")
+        conn.execute("CREATE DATABASE key_check_legacy")
+    url = pg.url_for("key_check_legacy")
+    user = "u-legacy"
+    with TrustCheckpointSaver.from_conn_string(url, key=key) as saver, TrustStore.from_conn_string(
+        url, key=key
+    ) as store:
+        saver.setup()
+        store.setup()
+        run_turns(saver)
+        store.bound("personal", user_id=user).put(("memories", user), "k", {"text": "fact"})
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("DELETE FROM trustmem_key_check")  # as an older release left it
+    other = generate_key()
+    with TrustStore.from_conn_string(url, key=other) as store:
+        with pytest.raises(WrongKeyError):
+            store.setup()
+    with TrustCheckpointSaver.from_conn_string(url, key=other) as saver:
+        with pytest.raises(WrongKeyError):
+            saver.setup()
+    with psycopg.connect(url, autocommit=True) as conn:
+        assert conn.execute("SELECT count(*) FROM trustmem_key_check").fetchone()[0] == 0
+    with TrustCheckpointSaver.from_conn_string(url, key=key) as saver:
+        saver.setup()
+    with TrustStore.from_conn_string(url, key=key) as store:
+        store.setup()
+        assert store.bound("personal", user_id=user).get(("memories", user), "k").value == {"text": "fact"}
+
+
 def test_a_connection_in_pipeline_mode(pg_url, key, schema):
     """PostgresSaver and PostgresStore take ``pipe=conn.pipeline()``; apps
     also open a pipeline around their own work. Both work here."""
