@@ -116,6 +116,23 @@ class ChannelPolicy:
     reset: Any = None
 
 
+# Set by LangGraph's Agent Server from its auth handler, never by a client.
+AUTH_USER_KEY = "langgraph_auth_user_id"
+
+
+def user_of(config: Mapping[str, Any] | None) -> Any:
+    """Who a run or a read is for: the one definition every owner check,
+    tenant check and namespace template uses. On LangGraph's Agent Server the
+    authenticated user (``langgraph_auth_user_id``, set by the server) wins
+    over ``configurable.user_id``, which a client can set to anything;
+    elsewhere ``configurable.user_id``."""
+    conf = (config or {}).get("configurable") or {}
+    auth = conf.get(AUTH_USER_KEY)
+    if auth is not None and auth != "":
+        return auth
+    return conf.get("user_id")
+
+
 def label(message: Any, level: str, *, source: str = "user", ladder: Ladder = DEFAULT_LADDER) -> Any:
     """Attach a trust label to a LangChain message (in place) and return it."""
     ladder.rank(level)
@@ -258,6 +275,8 @@ def requested_level(config: Mapping[str, Any] | None) -> str | None:
 
 
 __all__ = [
+    "AUTH_USER_KEY",
+    "user_of",
     "DEFAULT_LADDER",
     "DEFAULT_LEVELS",
     "LABEL_KEY",

@@ -63,6 +63,7 @@ from langgraph_trustmem.trust import (
     message_rank,
     requested_level,
     state_rank,
+    user_of,
 )
 
 log = logging.getLogger(__name__)
@@ -171,10 +172,11 @@ def reader_config(config: RunnableConfig, thread: Any) -> RunnableConfig:
         return config
     conf = config.get("configurable") or {}
     if not conf.get("checkpoint_ns"):
-        _LAST_READER.set((thread, {k: conf[k] for k in ("user_id", "trust") if conf.get(k) is not None}))
+        who = {"user_id": user_of(config), "trust": conf.get("trust")}
+        _LAST_READER.set((thread, {k: v for k, v in who.items() if v is not None}))
         return config
     last = _LAST_READER.get()
-    if conf.get("user_id") is None and last is not None and last[0] == thread:
+    if user_of(config) is None and last is not None and last[0] == thread:
         return {**config, "configurable": {**conf, **last[1]}}
     return config
 
@@ -188,7 +190,7 @@ def as_reader(config: RunnableConfig, tup: CheckpointTuple) -> CheckpointTuple:
     """The tuple's own config and its parent's, naming the reader's
     ``user_id``: following them (LangGraph's history walks, time travel from
     a snapshot's config) reads as the same caller, with no ambient identity."""
-    user = (config.get("configurable") or {}).get("user_id")
+    user = user_of(config)
     if user is None:
         return tup
 
@@ -459,7 +461,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         """A thread with an owner answers only to that user."""
         if state.owner is None:
             return
-        user = ((config or {}).get("configurable") or {}).get("user_id")
+        user = user_of(config)
         if user is None or not hmac.compare_digest(self.user_key(user), state.owner):
             raise ThreadOwnershipError("this thread belongs to another user")
 
@@ -627,7 +629,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         meta = dict(get_serializable_checkpoint_metadata(config, metadata))
         run_id = self.run_id_of(config, meta)  # indexes the run (run_key); not added to the metadata
         parent = conf.get("checkpoint_id")
-        user_id = conf.get("user_id")
+        user_id = user_of(config)
         uk = self.user_key(user_id) if user_id is not None else None
         known = self._sessions.get(tk)
         rank, unknown = state_rank(values, self.ladder, self._vouched.get((tk, ns)))
@@ -809,7 +811,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         return new
 
     def _owner_of(self, config: RunnableConfig) -> bytes | None:
-        user_id = (config.get("configurable") or {}).get("user_id")
+        user_id = user_of(config)
         return self.user_key(user_id) if user_id is not None else None
 
     def _fork_ops(self, params: dict[str, Any]) -> Statements:

@@ -35,7 +35,7 @@ from langgraph_trustmem.errors import (
     ThreadOwnershipError,
     TrustEscalationError,
 )
-from langgraph_trustmem.trust import DEFAULT_LADDER, Ladder, Vouch, requested_level, state_rank
+from langgraph_trustmem.trust import DEFAULT_LADDER, Ladder, Vouch, requested_level, state_rank, user_of
 
 
 class EphemeralTrustSaver(InMemorySaver):
@@ -64,7 +64,7 @@ class EphemeralTrustSaver(InMemorySaver):
         if state is None:
             state = SessionState(rank or 0)
             self._sessions[tid] = state
-            if (user := (config.get("configurable") or {}).get("user_id")) is not None:
+            if (user := user_of(config)) is not None:
                 self._users[tid] = str(user)
             return state
         if state.status == TERMINATED:
@@ -83,7 +83,7 @@ class EphemeralTrustSaver(InMemorySaver):
 
     def _check_owner(self, config: RunnableConfig | None, tid: str) -> None:
         owner = self._users.get(tid)
-        user = ((config or {}).get("configurable") or {}).get("user_id")
+        user = user_of(config)
         if owner is not None and (user is None or str(user) != owner):
             raise ThreadOwnershipError("this thread belongs to another user")
 
@@ -117,7 +117,7 @@ class EphemeralTrustSaver(InMemorySaver):
         one_thread = conf.get("thread_id") is not None
         with self._mutex:
             tuples = list(super().list(config if one_thread else None, filter=filter, before=before))
-        user = conf.get("user_id")
+        user = user_of(config)
         count = 0
         for tup in tuples:
             if limit is not None and count >= limit:

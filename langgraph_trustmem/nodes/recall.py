@@ -28,7 +28,7 @@ from langchain_core.runnables import RunnableConfig, RunnableLambda
 from langgraph.graph.message import REMOVE_ALL_MESSAGES
 
 from langgraph_trustmem.errors import ConfigurationError
-from langgraph_trustmem.trust import DEFAULT_LADDER, LABEL_KEY, Ladder, label, label_of
+from langgraph_trustmem.trust import DEFAULT_LADDER, LABEL_KEY, Ladder, label, label_of, user_of
 
 MEMORY_SOURCE = "memory"
 TAINTED_MEMORY_SOURCE = "memory:tainted"
@@ -39,12 +39,13 @@ MEMORY_BLOCK_ID = "trustmem-memories"
 
 def fill_namespace(template: Sequence[str], config: RunnableConfig) -> tuple[str, ...]:
     """A namespace template with ``{user_id}``-style fields from the run's
-    ``configurable``."""
+    ``configurable`` (``{user_id}`` is the run's user: the Agent Server's
+    authenticated user when there is one)."""
     conf = config.get("configurable") or {}
     out = []
     for part in template:
         if part.startswith("{") and part.endswith("}"):
-            value = conf.get(part[1:-1])
+            value = user_of(config) if part == "{user_id}" else conf.get(part[1:-1])
             if value is None:
                 raise ConfigurationError(
                     "the memory namespace needs a configurable value the run did not give"

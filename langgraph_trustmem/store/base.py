@@ -45,7 +45,7 @@ from langgraph_trustmem.errors import (
     TrustEscalationError,
     TrustMemError,
 )
-from langgraph_trustmem.trust import DEFAULT_LADDER, Label, Ladder
+from langgraph_trustmem.trust import DEFAULT_LADDER, Label, Ladder, user_of
 
 log = logging.getLogger(__name__)
 
@@ -672,7 +672,7 @@ class TrustStoreBase(BaseStore):
                 return Reader(level=self._bound, user_id=self._bound_user, explicit=True, bound=True)
             return Reader(level=0)
         conf = config.get("configurable") or {}
-        user = conf.get("user_id")
+        user = user_of(config)
         thread = conf.get("thread_id")
         node = (config.get("metadata") or {}).get("langgraph_node") or conf.get("langgraph_node") or "graph"
         return Reader(

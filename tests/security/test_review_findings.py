@@ -237,3 +237,30 @@ def test_high_stakes_words_in_disguise_are_recognised(category, key, text):
 @pytest.mark.parametrize("text", PLAIN)
 def test_ordinary_facts_are_not_high_stakes(text):
     assert not high_stakes(("memories", "u", "preferences"), "k", {"text": text})
+
+
+def test_the_agent_servers_authenticated_user_wins_over_a_client_supplied_user_id(saver, store, user):
+    """On LangGraph's Agent Server a client can put any ``user_id`` in
+    ``configurable``; the server sets ``langgraph_auth_user_id`` from its
+    auth handler. Ownership, the memory namespace and forget follow the
+    authenticated user."""
+    from langgraph_trustmem.demo import ScriptedChatModel
+    from langgraph_trustmem.nodes import create_trust_agent
+
+    victim = f"{user}-victim"
+    store.bound("sensitive").put(("memories", victim), "dx", {"text": "VICTIM-CANARY diagnosis"}, level="personal")
+    model = ScriptedChatModel(respond=lambda ms: AIMessage("ok"))
+    agent = create_trust_agent(model, [], checkpointer=saver, store=store)
+    thread = str(uuid.uuid4())
+    own = {"thread_id": thread, "langgraph_auth_user_id": victim, "trust": "personal"}
+    agent.invoke({"messages": [HumanMessage("diagnosis?")]}, {"configurable": own})
+    assert any("VICTIM-CANARY" in str(m.content) for call in model.calls for m in call)
+    model.calls.clear()
+    # the attacker authenticates as themselves and claims the victim's user_id
+    forged = {"thread_id": str(uuid.uuid4()), "langgraph_auth_user_id": user, "user_id": victim, "trust": "personal"}
+    agent.invoke({"messages": [HumanMessage("diagnosis?")]}, {"configurable": forged})
+    assert not any("VICTIM-CANARY" in str(m.content) for call in model.calls for m in call)
+    with pytest.raises(ThreadOwnershipError):
+        saver.get_tuple({"configurable": {"thread_id": thread, "langgraph_auth_user_id": user, "user_id": victim}})
+    assert saver.get_tuple({"configurable": {"thread_id": thread, "langgraph_auth_user_id": victim}}) is not None
+    assert saver.forget_user(victim) == 1
