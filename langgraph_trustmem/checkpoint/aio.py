@@ -25,6 +25,7 @@ from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from langgraph_trustmem.checkpoint import sql
+from langgraph_trustmem.checkpoint.decoded import DEFAULT_MAX_BYTES
 from langgraph_trustmem.checkpoint.base import (
     ACTIVE,
     Branch,
@@ -64,6 +65,7 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
         hot_ttl: float = 3600.0,
         retention: Retention | None = None,
         serde: Any = None,
+        decoded_cache_bytes: int = DEFAULT_MAX_BYTES,
     ) -> None:
         keyring = resolve_keyring(key, required=True)
         assert keyring is not None
@@ -73,6 +75,7 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
             hot_ttl=hot_ttl,
             retention=retention,
             serde=serde,
+            decoded_cache_bytes=decoded_cache_bytes,
         )
         check_connection(conn, pipe)
         self.conn = conn
@@ -106,9 +109,11 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
                 hot = AsyncRedisHotTier(async_redis_client(redis_url), keyring)
             else:
                 hot = LocalHotTier() if local_hot else NullHotTier()
+            saver = cls(pool, key=keyring, hot=hot, **kwargs)
             try:
-                yield cls(pool, key=keyring, hot=hot, **kwargs)
+                yield saver
             finally:
+                saver.decoded.clear()
                 await hot.aclose()
 
     # -- plumbing ----------------------------------------------------------
@@ -250,7 +255,7 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
     async def adelete_thread(self, thread_id: str) -> None:
         tk = self.thread_key(str(thread_id))
         await self._run(self._delete_ops([tk]))
-        await self.hot.adrop([tk])
+        await self._adrop_hot([tk])
         self._forget_session([tk])
 
     async def adelete_for_runs(self, run_ids: Sequence[str]) -> None:
@@ -259,12 +264,12 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
         tks = await self._run(
             self._delete_for_runs_ops([self.keyring.hash_id("run", str(r)) for r in run_ids])
         )
-        await self.hot.adrop(tks)
+        await self._adrop_hot(tks)
 
     async def acopy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
         dst = self.thread_key(str(target_thread_id))
         await self._run(self._copy_ops(self.thread_key(str(source_thread_id)), dst, str(target_thread_id)))
-        await self.hot.adrop([dst])
+        await self._adrop_hot([dst])
         self._forget_session([dst])
 
     async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
@@ -272,7 +277,7 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
         if not tks:
             return
         await self._run(self._prune_ops(tks, strategy))
-        await self.hot.adrop(tks)
+        await self._adrop_hot(tks)
         self._forget_session(tks)
 
     async def asweep(self, *, batch: int = 500) -> int:
@@ -285,7 +290,7 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
             tks = await self._run(self._sweep_ops(batch))
             if not tks:
                 return total
-            await self.hot.adrop(tks)
+            await self._adrop_hot(tks)
             self._forget_session(tks)
             total += len(tks)
 
@@ -310,12 +315,13 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
         tks = [bytes(r[0]) for r in rows]
         if tks:
             await self._run(self._delete_ops(tks))
-            await self.hot.adrop(tks)
+            await self._adrop_hot(tks)
             self._forget_session(tks)
         return len(tks)
 
     async def arotate_keys(self, *, batch: int = 500) -> int:
         """Re-seal rows sealed with an older key under the active one."""
+        self.decoded.clear()
         total = 0
         while n := await self._run(self._rotate_ops(batch)):
             total += n
@@ -339,7 +345,7 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
         """Lower the session's level; the next clean checkpoint forks."""
         tk = self.thread_key(_thread_id(config))
         state = await self._run(self._degrade_ops(config, self.ladder.rank(level)))
-        await self.hot.adrop([tk])
+        await self._adrop_hot([tk])
         if state is not None:
             self._remember(tk, state)
 
@@ -351,7 +357,7 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
         if known is not None and known.tainted:
             return
         self._remember(tk, await self._run(self._taint_ops(config)))
-        await self.hot.adrop([tk])
+        await self._adrop_hot([tk])
 
     async def aterminate(self, config: RunnableConfig) -> None:
         """End the session and discard the run that let untrusted content in."""
@@ -359,7 +365,7 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
         run_id = (config.get("metadata") or {}).get("run_id") or config.get("run_id")
         run_key = self.keyring.hash_id("run", str(run_id)) if run_id else None
         await self._run(self._terminate_ops(tk, run_key))
-        await self.hot.adrop([tk])
+        await self._adrop_hot([tk])
         self._forget_session([tk])
 
     async def abranches(self, thread_id: str) -> list[Branch]:

@@ -37,6 +37,7 @@ from langgraph.checkpoint.serde.types import TASKS
 from psycopg.types.json import Jsonb
 
 from langgraph_trustmem.checkpoint import sql
+from langgraph_trustmem.checkpoint.decoded import DEFAULT_MAX_BYTES, DecodedCache
 from langgraph_trustmem.checkpoint.hot import HotEntry
 from langgraph_trustmem.crypto import KeyRing, aad
 from langgraph_trustmem.errors import (
@@ -292,8 +293,12 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         hot_ttl: float = 3600.0,
         retention: Retention | None = None,
         serde: SerializerProtocol | None = None,
+        decoded_cache_bytes: int = DEFAULT_MAX_BYTES,
     ) -> None:
         super().__init__(serde=serde)
+        # decoded channel values, so a restore skips decrypting and decoding
+        # a blob it already opened (bounded; dropped with the hot tier's entries)
+        self.decoded = DecodedCache(decoded_cache_bytes)
         self.keyring = keyring
         self.ladder = ladder
         self.hot_ttl = hot_ttl
@@ -355,11 +360,28 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         typed = self.serde.dumps_typed(value) if present else (_EMPTY, None)
         return self._seal_typed(typed, self._blob_aad(tk, ns, channel, version))
 
+    def _drop_hot(self, tks: Iterable[bytes]) -> None:
+        """Forget threads in every in-process tier and the hot tier."""
+        tks = list(tks)
+        self.decoded.drop(tks)
+        self.hot.drop(tks)
+
+    async def _adrop_hot(self, tks: Iterable[bytes]) -> None:
+        tks = list(tks)
+        self.decoded.drop(tks)
+        await self.hot.adrop(tks)
+
     def _open_blob(self, tk: bytes, ns: str, channel: str, version: str, blob: bytes) -> tuple[bool, Any]:
+        key = (tk, ns, channel, version, blob[8:20])  # the envelope's nonce names its bytes
+        hit, value = self.decoded.get(key)
+        if hit:
+            return True, value
         kind, data = self._open_typed(blob, self._blob_aad(tk, ns, channel, version))
         if kind == _EMPTY:
             return False, None
-        return True, self.serde.loads_typed((kind, data))
+        value = self.serde.loads_typed((kind, data))
+        self.decoded.put(key, len(blob), value)
+        return True, value
 
     def _write_aad(self, tk: bytes, ns: str, cid: str, task_id: str, idx: int, channel: str) -> bytes:
         return aad("write", tk, ns, cid, task_id, idx, channel)

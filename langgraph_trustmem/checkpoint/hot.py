@@ -103,21 +103,52 @@ class NullHotTier:
         return None
 
 
+DEFAULT_HOT_BYTES = 32 * 1024 * 1024
+
+_Item = tuple[float, "HotEntry | None", dict[str, dict[WriteKey, bytes]]]
+
+
+def _item_bytes(item: _Item) -> int:
+    _, entry, writes = item
+    size = sum(len(v) for ws in writes.values() for v in ws.values())
+    if entry is not None:
+        size += len(entry.payload) + sum(len(b) for b in entry.blobs.values())
+    return size
+
+
 class LocalHotTier:
-    """In-process LRU of hot entries, bounded in count and age.
+    """In-process LRU of hot entries, bounded in bytes, count and age.
 
     Serves both savers (its async methods do no I/O). Right only when this
     process is the only writer of its threads, as in the embedded default.
+    ``bytes`` counts the sealed bytes it holds; past ``max_bytes`` the least
+    recently used threads leave first.
     """
 
-    def __init__(self, max_entries: int = 4096) -> None:
+    def __init__(self, max_entries: int = 4096, max_bytes: int = DEFAULT_HOT_BYTES) -> None:
         self.max_entries = max_entries
+        self.max_bytes = max_bytes
+        self.bytes = 0
         # (thread key, ns) -> (expiry, entry or None, writes by checkpoint id)
-        self._entries: OrderedDict[
-            tuple[bytes, str], tuple[float, HotEntry | None, dict[str, dict[WriteKey, bytes]]]
-        ] = OrderedDict()
+        self._entries: OrderedDict[tuple[bytes, str], _Item] = OrderedDict()
+        self._sizes: dict[tuple[bytes, str], int] = {}
         self._tombs: dict[bytes, float] = {}
         self._lock = threading.Lock()
+
+    def _set(self, key: tuple[bytes, str], item: _Item) -> None:
+        """Store an item and account for its bytes (lock held)."""
+        self._entries[key] = item
+        size = _item_bytes(item)
+        self.bytes += size - self._sizes.get(key, 0)
+        self._sizes[key] = size
+
+    def _remove(self, key: tuple[bytes, str]) -> None:
+        self._entries.pop(key, None)
+        self.bytes -= self._sizes.pop(key, 0)
+
+    def _bound(self) -> None:
+        while self._entries and (len(self._entries) > self.max_entries or self.bytes > self.max_bytes):
+            self._remove(next(iter(self._entries)))
 
     def get(self, tk: bytes, ns: str) -> HotEntry | None:
         with self._lock:
@@ -126,7 +157,7 @@ class LocalHotTier:
                 return None
             expires, entry, writes = item
             if expires < time.monotonic():
-                del self._entries[(tk, ns)]
+                self._remove((tk, ns))
                 return None
             self._entries.move_to_end((tk, ns))
             return replace(entry, blobs=dict(entry.blobs), writes=dict(writes.get(entry.checkpoint_id, {})))
@@ -160,10 +191,9 @@ class LocalHotTier:
                         merged = writes.setdefault(cid, {})
                         for k, v in ws.items():
                             merged.setdefault(k, v)
-            self._entries[(tk, ns)] = (time.monotonic() + ttl, replace(entry, blobs=blobs, writes={}), writes)
+            self._set((tk, ns), (time.monotonic() + ttl, replace(entry, blobs=blobs, writes={}), writes))
             self._entries.move_to_end((tk, ns))
-            while len(self._entries) > self.max_entries:
-                self._entries.popitem(last=False)
+            self._bound()
 
     def add_writes(
         self,
@@ -178,7 +208,7 @@ class LocalHotTier:
             current = self._entries.get((tk, ns))
             if current is None:
                 current = (time.monotonic() + ttl, None, {})
-                self._entries[(tk, ns)] = current
+                self._set((tk, ns), current)
             _, cur, early = current
             if cur is not None and cur.checkpoint_id > checkpoint_id:
                 return
@@ -186,6 +216,8 @@ class LocalHotTier:
             for k, v in writes.items():
                 if upsert or k not in stored:
                     stored[k] = v
+            self._set((tk, ns), current)
+            self._bound()
 
     def drop(self, tks: Iterable[bytes]) -> None:
         doomed = set(tks)
@@ -194,13 +226,15 @@ class LocalHotTier:
             for tk in doomed:
                 self._tombs[tk] = now + TOMBSTONE_SECONDS
             for key in [k for k in self._entries if k[0] in doomed]:
-                del self._entries[key]
+                self._remove(key)
             for tk in [t for t, until in self._tombs.items() if until < now]:
                 del self._tombs[tk]
 
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self._sizes.clear()
+            self.bytes = 0
             self._tombs.clear()
 
     async def aget(self, tk: bytes, ns: str) -> HotEntry | None:

@@ -25,6 +25,7 @@ from psycopg import Connection
 from psycopg_pool import ConnectionPool
 
 from langgraph_trustmem.checkpoint import sql
+from langgraph_trustmem.checkpoint.decoded import DEFAULT_MAX_BYTES
 from langgraph_trustmem.checkpoint.base import (
     ACTIVE,
     Branch,
@@ -69,6 +70,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
         hot_ttl: float = 3600.0,
         retention: Retention | None = None,
         serde: Any = None,
+        decoded_cache_bytes: int = DEFAULT_MAX_BYTES,
     ) -> None:
         keyring = resolve_keyring(key, required=True)
         assert keyring is not None
@@ -78,6 +80,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
             hot_ttl=hot_ttl,
             retention=retention,
             serde=serde,
+            decoded_cache_bytes=decoded_cache_bytes,
         )
         check_connection(conn, pipe)
         self.conn = conn
@@ -115,9 +118,11 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
                 hot = RedisHotTier(redis_client(redis_url), keyring)
             else:
                 hot = LocalHotTier() if local_hot else NullHotTier()
+            saver = cls(pool, key=keyring, hot=hot, **kwargs)
             try:
-                yield cls(pool, key=keyring, hot=hot, **kwargs)
+                yield saver
             finally:
+                saver.decoded.clear()
                 hot.close()
 
     # -- plumbing ----------------------------------------------------------
@@ -258,19 +263,19 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
     def delete_thread(self, thread_id: str) -> None:
         tk = self.thread_key(str(thread_id))
         self._run(self._delete_ops([tk]))
-        self.hot.drop([tk])
+        self._drop_hot([tk])
         self._forget_session([tk])
 
     def delete_for_runs(self, run_ids: Sequence[str]) -> None:
         if not run_ids:
             return
         tks = self._run(self._delete_for_runs_ops([self.keyring.hash_id("run", str(r)) for r in run_ids]))
-        self.hot.drop(tks)
+        self._drop_hot(tks)
 
     def copy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
         dst = self.thread_key(str(target_thread_id))
         self._run(self._copy_ops(self.thread_key(str(source_thread_id)), dst, str(target_thread_id)))
-        self.hot.drop([dst])
+        self._drop_hot([dst])
         self._forget_session([dst])
 
     def prune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
@@ -278,7 +283,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
         if not tks:
             return
         self._run(self._prune_ops(tks, strategy))
-        self.hot.drop(tks)
+        self._drop_hot(tks)
         self._forget_session(tks)
 
     def sweep(self, *, batch: int = 500) -> int:
@@ -292,7 +297,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
             tks = self._run(self._sweep_ops(batch))
             if not tks:
                 return total
-            self.hot.drop(tks)
+            self._drop_hot(tks)
             self._forget_session(tks)
             total += len(tks)
 
@@ -318,7 +323,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
             tks = [bytes(r[0]) for r in cur.execute(sql.THREADS_OF_USER_SQL, (self.user_key(user_id),))]
         if tks:
             self._run(self._delete_ops(tks))
-            self.hot.drop(tks)
+            self._drop_hot(tks)
             self._forget_session(tks)
         return len(tks)
 
@@ -326,6 +331,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
         """Re-seal every row still sealed with an older key under the active
         one (run after putting a new key first on the ring). Returns the
         number of rows re-sealed; the old key can leave the ring after."""
+        self.decoded.clear()
         total = 0
         while n := self._run(self._rotate_ops(batch)):
             total += n
@@ -351,7 +357,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
         nothing above it starts a new branch; the current one is sealed."""
         tk = self.thread_key(_thread_id(config))
         state = self._run(self._degrade_ops(config, self.ladder.rank(level)))
-        self.hot.drop([tk])
+        self._drop_hot([tk])
         if state is not None:
             self._remember(tk, state)
 
@@ -363,7 +369,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
         if known is not None and known.tainted:
             return
         self._remember(tk, self._run(self._taint_ops(config)))
-        self.hot.drop([tk])
+        self._drop_hot([tk])
 
     def terminate(self, config: RunnableConfig) -> None:
         """End the session: discard the run that let less trusted content in
@@ -372,7 +378,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
         run_id = (config.get("metadata") or {}).get("run_id") or config.get("run_id")
         run_key = self.keyring.hash_id("run", str(run_id)) if run_id else None
         self._run(self._terminate_ops(tk, run_key))
-        self.hot.drop([tk])
+        self._drop_hot([tk])
         self._forget_session([tk])
 
     def branches(self, thread_id: str) -> list[Branch]:

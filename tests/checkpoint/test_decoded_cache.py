@@ -1,0 +1,129 @@
+"""The decoded-value cache: a restore skips decrypting and decoding what it
+already opened, and the cache never serves what it should not: a value a
+caller mutated, a thread that was degraded, deleted or forgotten, anything
+after key rotation or close, or more bytes than its budget."""
+
+from __future__ import annotations
+
+import uuid
+
+import psycopg
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.graph import START, MessagesState, StateGraph
+
+from langgraph_trustmem import TrustCheckpointSaver
+from langgraph_trustmem.crypto import generate_key
+
+
+def chat(saver):
+    b = StateGraph(MessagesState)
+    b.add_node("model", lambda s: {"messages": [AIMessage("ok " * 50)]})
+    b.add_edge(START, "model")
+    return b.compile(checkpointer=saver)
+
+
+def turns(saver, n: int = 3, user: str = "u-dec") -> dict:
+    cfg = {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": user, "trust": "personal"}}
+    graph = chat(saver)
+    for i in range(n):
+        graph.invoke({"messages": [HumanMessage(f"turn {i}")]}, cfg)
+    return cfg
+
+
+class CountingSerde:
+    def __init__(self, inner):
+        self.inner, self.loads = inner, 0
+
+    def dumps_typed(self, obj):
+        return self.inner.dumps_typed(obj)
+
+    def loads_typed(self, data):
+        self.loads += 1
+        return self.inner.loads_typed(data)
+
+
+def test_a_restore_decodes_once_and_callers_cannot_change_the_cache(pg_url, key, schema):
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key) as saver:
+        cfg = turns(saver)
+        saver.serde = counting = CountingSerde(saver.serde)
+        first = saver.get_tuple(cfg)
+        decoded = counting.loads
+        second = saver.get_tuple(cfg)
+        # the second restore decodes everything but the blobs, which came from the cache
+        assert counting.loads - decoded == decoded - len(first.checkpoint["channel_values"])
+        assert second.checkpoint["channel_values"] == first.checkpoint["channel_values"]
+        second.checkpoint["channel_values"]["messages"].append(HumanMessage("injected"))
+        third = saver.get_tuple(cfg)
+        assert [m.content for m in third.checkpoint["channel_values"]["messages"]][-1] != "injected"
+
+
+def test_dropped_with_the_thread_on_degrade_delete_and_forget(pg_url, key, schema):
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key, local_hot=True) as saver:
+        tks = []
+        for _ in range(3):
+            cfg = turns(saver)
+            saver.get_tuple(cfg)
+            tks.append((cfg, saver.thread_key(cfg["configurable"]["thread_id"])))
+
+        def cached(tk):
+            return [k for k in saver.decoded._entries if k[0] == tk]
+
+        assert all(cached(tk) for _, tk in tks)
+        saver.degrade(tks[0][0], "public")
+        saver.delete_thread(tks[1][0]["configurable"]["thread_id"])
+        saver.forget_user("u-dec")
+        assert not any(cached(tk) for _, tk in tks)
+
+
+def test_tampered_bytes_are_still_caught_and_rotation_and_close_empty_it(pg_url, key, schema):
+    other = generate_key()
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=f"{other},{key}") as saver:
+        cfg = turns(saver)
+        saver.get_tuple(cfg)
+        assert len(saver.decoded) > 0
+        saver.rotate_keys()
+        assert len(saver.decoded) == 0
+        saver.get_tuple(cfg)
+        assert len(saver.decoded) > 0
+        held = saver.decoded
+    assert len(held) == 0 and held.bytes == 0  # closing the saver empties it
+    # a blob edited in the database (a new envelope) misses the cache and fails authentication
+    tk = saver.thread_key(cfg["configurable"]["thread_id"])
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=f"{other},{key}") as saver:
+        saver.get_tuple(cfg)
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            conn.execute(
+                "UPDATE trustmem_blobs SET blob = overlay(blob placing '\\x00000000000000000000000000'::bytea"
+                " from 9) WHERE thread_key = %s AND channel = 'messages'",
+                (tk,),
+            )
+        import pytest
+
+        from langgraph_trustmem.errors import TamperedDataError
+
+        with pytest.raises(TamperedDataError):
+            saver.get_tuple(cfg)
+
+
+def test_the_budget_holds(pg_url, key, schema):
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key, decoded_cache_bytes=20_000) as saver:
+        for _ in range(5):
+            saver.get_tuple(turns(saver, n=4))
+            assert saver.decoded.bytes <= 20_000
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key, decoded_cache_bytes=0) as saver:
+        saver.get_tuple(turns(saver))
+        assert len(saver.decoded) == 0
+
+
+def test_the_in_process_hot_tier_has_a_byte_budget(pg_url, key, schema):
+    from langgraph_trustmem.checkpoint.hot import LocalHotTier
+
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key, local_hot=True) as saver:
+        saver.hot = LocalHotTier(max_bytes=15_000)
+        configs = [turns(saver, n=6) for _ in range(8)]
+        assert 0 < saver.hot.bytes <= 15_000
+        assert len(saver.hot._entries) < len(configs)  # the oldest threads left
+        for cfg in configs:  # and every thread still restores, from PostgreSQL when evicted
+            assert len(saver.get_tuple(cfg).checkpoint["channel_values"]["messages"]) == 12
+        saver.delete_thread(configs[-1]["configurable"]["thread_id"])
+        assert saver.hot.bytes == sum(saver.hot._sizes.values())
