@@ -21,6 +21,7 @@ import hashlib
 import hmac
 import os
 import struct
+from typing import cast
 from collections.abc import Iterable, Sequence
 
 from cryptography.exceptions import InvalidTag
@@ -130,6 +131,12 @@ class KeyRing:
     def hash_hex(self, purpose: str, value: str | bytes) -> str:
         return self.hash_id(purpose, value).hex()
 
+    def derive_key(self, purpose: str) -> bytes:
+        """A 32-byte key for ``purpose`` (e.g. the vector tier's rotations),
+        derived from the identity key so that, like hashed identifiers, it
+        survives rotation of the encryption key."""
+        return _derive(self._id_key, b"trustmem/derive/" + purpose.encode("ascii"))
+
     def mac(self, data: bytes) -> bytes:
         """A full-length MAC (for hash chains)."""
         return hmac.new(self._id_key, b"mac\x00" + data, hashlib.sha256).digest()
@@ -147,7 +154,7 @@ def aad(*parts: str | bytes | int | Iterable[str]) -> bytes:
         elif isinstance(p, str):
             b = p.encode("utf-8")
         else:
-            b = bytes(p)
+            b = bytes(cast(bytes, p))
         out += struct.pack(">I", len(b)) + b
     return bytes(out)
 

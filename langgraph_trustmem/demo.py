@@ -81,11 +81,12 @@ def agent_rules(messages: list[Any]) -> AIMessage:
     """The scripted model of the demo: remembers when told to, reads email
     when asked, and repeats what its context holds."""
     last = messages[-1]
-    if isinstance(last, HumanMessage) and last.content.lower().startswith("remember:"):
-        fact = last.content.split(":", 1)[1].strip()
+    said = last.content if isinstance(last.content, str) else ""
+    if isinstance(last, HumanMessage) and said.lower().startswith("remember:"):
+        fact = said.split(":", 1)[1].strip()
         args = {"content": fact, "category": "preferences", "key": "airport"}
         return AIMessage("", tool_calls=[{"name": "remember", "args": args, "id": "call-remember"}])
-    if isinstance(last, HumanMessage) and "email" in last.content.lower():
+    if isinstance(last, HumanMessage) and "email" in said.lower():
         return AIMessage("", tool_calls=[{"name": "read_email", "args": {}, "id": "call-email"}])
     if isinstance(last, ToolMessage):
         if last.name == "remember":
@@ -120,7 +121,8 @@ def run(mem: Any, say: Callable[[str], None] = print) -> dict[str, Any]:
         say("2. A new personal session recalled it once and the model used it:")
     else:
         say("1-2. Ephemeral mode has no long-term store; the user names the airport in a personal session:")
-    say(f'   model: "{reply.content}" -> labelled {label_of(reply).level} (taint of its context)')
+    taint = label_of(reply)
+    say(f'   model: "{reply.content}" -> labelled {taint.level if taint else "?"} (taint of its context)')
 
     out = agent.invoke({"messages": [HumanMessage("Now check my email.")]}, thread)
     session = saver.session(thread)

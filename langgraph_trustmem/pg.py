@@ -43,7 +43,7 @@ def check_connection(conn: Any, pipe: Any = None) -> None:
             "a pipeline belongs to one connection: pass the connection it was opened on, not a pool"
         )
     autocommit = (
-        conn.kwargs.get("autocommit")
+        dict(conn.kwargs or {}).get("autocommit")  # type: ignore[arg-type]  # pools keep a dict here
         if isinstance(conn, (ConnectionPool, AsyncConnectionPool))
         else getattr(conn, "autocommit", True)
     )

@@ -311,7 +311,7 @@ class RedisFence:
         return entry if entry is not None and entry.epoch == self.epoch else None
 
 
-def run_id(info: Mapping[str, Any]) -> str:
+def run_id(info: Mapping[Any, Any]) -> str:
     return str(info.get("run_id") or info.get(b"run_id") or "")
 
 

@@ -7,11 +7,13 @@ threads, as LangGraph's own async savers do.
 
 from __future__ import annotations
 
+import builtins
+
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import (
@@ -197,7 +199,7 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
             if rest and not self._matches(tup.metadata, rest):
                 continue
             count += 1
-            yield tup if branch is not None else self._view(config or {}, state, tup)
+            yield tup if branch is not None else self._view(config or cast(RunnableConfig, {}), state, tup)
 
     # -- writing -----------------------------------------------------------
 
@@ -215,6 +217,7 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
             if row is None:
                 async with self._cursor() as cur:
                     row = await (await cur.execute(sql.PUT_SQL, params)).fetchone()
+                assert row is not None  # PUT_SQL's upsert always returns the thread's row
             try:
                 next_config = self._after_put(config, params, row)
                 break
@@ -224,6 +227,7 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
                         "the thread's head branch moved while this checkpoint was saved"
                     ) from None
                 self._rebranch(params, row[1], params["parent"])
+        assert row is not None
         await self.hot.aput(
             tk,
             params["ns"],
@@ -368,7 +372,7 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
         await self._adrop_hot([tk])
         self._forget_session([tk])
 
-    async def abranches(self, thread_id: str) -> list[Branch]:
+    async def abranches(self, thread_id: str) -> builtins.list[Branch]:
         """The branches of a thread: the head and the sealed ones."""
         async with self._cursor() as cur:
             tk = self.thread_key(str(thread_id))
@@ -415,7 +419,7 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
         before: RunnableConfig | None = None,
         limit: int | None = None,
     ) -> Iterator[CheckpointTuple]:
-        async def collect() -> list[CheckpointTuple]:
+        async def collect() -> builtins.list[CheckpointTuple]:
             return [t async for t in self.alist(config, filter=filter, before=before, limit=limit)]
 
         yield from self._sync(collect())

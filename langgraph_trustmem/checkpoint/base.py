@@ -19,7 +19,7 @@ import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import (
@@ -200,7 +200,7 @@ def as_reader(config: RunnableConfig, tup: CheckpointTuple) -> CheckpointTuple:
             return None
         return {**cfg, "configurable": {**(cfg.get("configurable") or {}), "user_id": user}}
 
-    return tup._replace(config=named(tup.config), parent_config=named(tup.parent_config))
+    return tup._replace(config=cast(RunnableConfig, named(tup.config)), parent_config=named(tup.parent_config))
 
 
 def read_view(
@@ -284,6 +284,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
 
     keyring: KeyRing
     ladder: Ladder
+    hot: Any  # the twin's hot tier (LocalHotTier, a Redis tier or NullHotTier)
 
     def __init__(
         self,
@@ -586,9 +587,10 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
                 _skipped("a thread's sealed id failed authentication; left out of the listing")
                 seen[tk] = None
                 return None
-        if seen[tk] is None:
+        known = seen[tk]
+        if known is None:
             return None
-        thread_id, state = seen[tk]
+        thread_id, state = known
         return tk, thread_id, state
 
     def _check_run(self, config: RunnableConfig, state: SessionState) -> int | None:
@@ -1001,8 +1003,8 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             "versions_seen": header["versions_seen"],
             "updated_channels": header.get("updated_channels"),
         }
-        config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ns, "checkpoint_id": cid}}
-        parent_config = (
+        config: RunnableConfig = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ns, "checkpoint_id": cid}}
+        parent_config: RunnableConfig | None = (
             {"configurable": {"thread_id": thread_id, "checkpoint_ns": ns, "checkpoint_id": parent}}
             if parent
             else None
@@ -1197,24 +1199,24 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             yield sql.COPY_SELECT_SQL["checkpoints"], (src,), True
         ):
             typed = self._open_typed(payload, self._payload_aad(src, ns, cid))
-            sealed = self._seal_typed(typed, self._payload_aad(dst, ns, cid))
+            resealed = self._seal_typed(typed, self._payload_aad(dst, ns, cid))
             yield (
                 sql.COPY_INSERT_SQL["checkpoints"],
-                (dst, ns, cid, branch, parent, rk, source, step, Jsonb(versions), sealed),
+                (dst, ns, cid, branch, parent, rk, source, step, Jsonb(versions), resealed),
                 False,
             )
         for ns, channel, version, blob in (yield sql.COPY_SELECT_SQL["blobs"], (src,), True):
             typed = self._open_typed(blob, self._blob_aad(src, ns, channel, version))
-            sealed = self._seal_typed(typed, self._blob_aad(dst, ns, channel, version))
-            yield sql.COPY_INSERT_SQL["blobs"], (dst, ns, channel, version, sealed), False
+            resealed = self._seal_typed(typed, self._blob_aad(dst, ns, channel, version))
+            yield sql.COPY_INSERT_SQL["blobs"], (dst, ns, channel, version, resealed), False
         for ns, cid, task_id, task_path, idx, channel, blob in (
             yield sql.COPY_SELECT_SQL["writes"], (src,), True
         ):
             typed = self._open_typed(blob, self._write_aad(src, ns, cid, task_id, idx, channel))
-            sealed = self._seal_typed(typed, self._write_aad(dst, ns, cid, task_id, idx, channel))
+            resealed = self._seal_typed(typed, self._write_aad(dst, ns, cid, task_id, idx, channel))
             yield (
                 sql.COPY_INSERT_SQL["writes"],
-                (dst, ns, cid, task_id, task_path, idx, channel, sealed),
+                (dst, ns, cid, task_id, task_path, idx, channel, resealed),
                 False,
             )
         return True

@@ -9,6 +9,8 @@ escalation refused, degrade by fork or terminate.
 
 from __future__ import annotations
 
+import builtins
+
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
@@ -232,7 +234,7 @@ class EphemeralTrustSaver(InMemorySaver):
                     del self.writes[key]
             self._sessions[tid] = replace(state, status=TERMINATED, fork_pending=False)
 
-    def branches(self, thread_id: str) -> list[Branch]:
+    def branches(self, thread_id: str) -> builtins.list[Branch]:
         state = self._sessions.get(thread_id)
         if state is None:
             return []
@@ -309,10 +311,10 @@ class EphemeralTrustSaver(InMemorySaver):
             self._users.clear()
             self._vouched.clear()
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, *exc: Any) -> None:
         self.close()
         super().__exit__(*exc)
 
-    async def __aexit__(self, *exc: object) -> None:
+    async def __aexit__(self, *exc: Any) -> None:
         self.close()
         await super().__aexit__(*exc)

@@ -156,6 +156,8 @@ class LocalHotTier:
             if item is None or item[1] is None:
                 return None
             expires, entry, writes = item
+            if entry is None:
+                return None
             if expires < time.monotonic():
                 self._remove((tk, ns))
                 return None
@@ -183,14 +185,14 @@ class LocalHotTier:
                 if cur is not None and cur.checkpoint_id > entry.checkpoint_id:
                     return  # a newer checkpoint is already hot
                 if cur is not None and cur.checkpoint_id in (prev, entry.checkpoint_id):
-                    for k in keep:
-                        if k not in blobs and k in cur.blobs:
-                            blobs[k] = cur.blobs[k]
+                    for bk in keep:
+                        if bk not in blobs and bk in cur.blobs:
+                            blobs[bk] = cur.blobs[bk]
                 for cid, ws in early.items():  # writes that arrived before their checkpoint
                     if cid >= entry.checkpoint_id:
                         merged = writes.setdefault(cid, {})
-                        for k, v in ws.items():
-                            merged.setdefault(k, v)
+                        for wk, v in ws.items():
+                            merged.setdefault(wk, v)
             self._set((tk, ns), (time.monotonic() + ttl, replace(entry, blobs=blobs, writes={}), writes))
             self._entries.move_to_end((tk, ns))
             self._bound()
@@ -355,10 +357,10 @@ class _RedisCodec:
             ]
         )
         fields: list[Any] = [b"m", self.keyring.encrypt(meta, self._meta_aad(tk, ns)), b"p", entry.payload]
-        for k, blob in entry.blobs.items():
-            fields += [self.blob_field(k), blob]
-        for k, blob in entry.writes.items():
-            fields += [self.write_field(entry.checkpoint_id, k), blob]
+        for bk, blob in entry.blobs.items():
+            fields += [self.blob_field(bk), blob]
+        for wk, blob in entry.writes.items():
+            fields += [self.write_field(entry.checkpoint_id, wk), blob]
         keep_fields = [self.blob_field(k) for k in keep]
         keys = [self.key(tk, ns), self.ns_set(tk, ns), self.tomb(tk)]
         args = [

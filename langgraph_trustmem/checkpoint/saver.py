@@ -7,11 +7,13 @@ methods in the same order, and share everything but I/O through
 
 from __future__ import annotations
 
+import builtins
+
 import logging
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import (
@@ -205,7 +207,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
             if rest and not self._matches(tup.metadata, rest):
                 continue
             count += 1
-            yield tup if branch is not None else self._view(config or {}, state, tup)
+            yield tup if branch is not None else self._view(config or cast(RunnableConfig, {}), state, tup)
 
     # -- writing -----------------------------------------------------------
 
@@ -223,6 +225,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
             if row is None:
                 with self._cursor() as cur:
                     row = cur.execute(sql.PUT_SQL, params).fetchone()
+                assert row is not None  # PUT_SQL's upsert always returns the thread's row
             try:
                 next_config = self._after_put(config, params, row)
                 break
@@ -232,6 +235,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
                         "the thread's head branch moved while this checkpoint was saved"
                     ) from None
                 self._rebranch(params, row[1], params["parent"])
+        assert row is not None
         self.hot.put(
             tk,
             params["ns"],
@@ -381,14 +385,14 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
         self._drop_hot([tk])
         self._forget_session([tk])
 
-    def branches(self, thread_id: str) -> list[Branch]:
+    def branches(self, thread_id: str) -> builtins.list[Branch]:
         """The branches of a thread: the head and the sealed ones."""
         with self._cursor() as cur:
             tk = self.thread_key(str(thread_id))
             rows = cur.execute(sql.BRANCHES_SQL, (tk,)).fetchall()
         return self._branches_from_rows(tk, rows)
 
-    def list_threads(self, limit: int = 100) -> list[dict[str, Any]]:
+    def list_threads(self, limit: int = 100) -> builtins.list[dict[str, Any]]:
         """Threads, most recently used first: id, level, status, head branch,
         checkpoint count and times (for operators; ids are decrypted here)."""
         with self._cursor() as cur:

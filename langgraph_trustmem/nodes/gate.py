@@ -236,10 +236,11 @@ def _withhold(message: Any, level: str, ladder: Ladder) -> Any:
     """What replaces a message above the session's level. Tool calls and
     their results keep their pairing (providers reject a history without
     it) but lose their content; anything else is removed."""
+    stub: ToolMessage | AIMessage
     if isinstance(message, ToolMessage):
         stub = ToolMessage(WITHHELD, tool_call_id=message.tool_call_id, name=message.name, id=message.id)
     elif isinstance(message, AIMessage) and message.tool_calls:
-        calls = [{"name": c["name"], "args": {}, "id": c["id"]} for c in message.tool_calls]
+        calls: list[Any] = [{"name": c["name"], "args": {}, "id": c["id"]} for c in message.tool_calls]
         stub = AIMessage("", tool_calls=calls, id=message.id)
     else:
         return RemoveMessage(id=message.id)
