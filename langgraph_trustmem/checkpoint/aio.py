@@ -21,6 +21,7 @@ from langgraph.checkpoint.base import (
     Checkpoint,
     CheckpointMetadata,
     CheckpointTuple,
+    DeltaChannelHistory,
     get_checkpoint_id,
 )
 from psycopg import AsyncConnection
@@ -47,7 +48,7 @@ from langgraph_trustmem.crypto import KeyRing
 from langgraph_trustmem.errors import StaleBranch
 from langgraph_trustmem.pg import AsyncPgClient, check_connection, migrate_ops
 from langgraph_trustmem.services import async_pg_pool, async_redis_client
-from langgraph_trustmem.trust import Ladder
+from langgraph_trustmem.trust import Ladder, requested_level
 
 log = logging.getLogger(__name__)
 
@@ -125,6 +126,24 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
         await self._run(migrate_ops(sql, self.keyring))
 
     # -- reading -----------------------------------------------------------
+
+    async def aget_delta_channel_history(
+        self, *, config: RunnableConfig, channels: Sequence[str]
+    ) -> Mapping[str, DeltaChannelHistory]:
+        """The async twin of ``TrustCheckpointSaver.get_delta_channel_history``."""
+        if not channels:
+            return {}
+        if requested_level(config) is not None and not is_run(config):
+            return await super().aget_delta_channel_history(config=config, channels=channels)
+        target = await self.aget_tuple(config)
+        if target is None:
+            return {ch: {"writes": []} for ch in channels}
+        tk = self.thread_key(_thread_id(config))
+        state = self._sessions.get(tk)
+        parent = get_checkpoint_id(target.parent_config) if target.parent_config else None
+        if state is None:
+            return await super().aget_delta_channel_history(config=config, channels=channels)
+        return await self._run(self._delta_ops(tk, checkpoint_ns(config), parent, state.branch, channels))
 
     async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         thread_id = _thread_id(config)

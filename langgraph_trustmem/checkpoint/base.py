@@ -1011,6 +1011,43 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         )
         return CheckpointTuple(config, checkpoint, header["metadata"], parent_config, pending)
 
+    def _delta_ops(
+        self, tk: bytes, ns: str, start: str | None, branch: int, channels: Sequence[str]
+    ) -> Statements:
+        """The plan behind ``get_delta_channel_history``: walk the ancestors
+        from ``start`` (the target's parent) a page per round trip, keep each
+        channel's writes until its nearest stored value (the seed), and
+        answer in the base class's shape: writes oldest first, ``seed`` only
+        where one was stored."""
+        collected: dict[str, list[Any]] = {ch: [] for ch in channels}
+        seeds: dict[str, Any] = {}
+        remaining = set(channels)
+        while start is not None and remaining:
+            params = {"tk": tk, "ns": ns, "start": start, "branch": branch, "page": sql.DELTA_PAGE,
+                      "channels": list(remaining)}
+            rows = yield sql.DELTA_CHAIN_SQL, params, True
+            for cid, _parent, write_rows, blob_rows in rows[: sql.DELTA_PAGE]:
+                if not remaining:
+                    break
+                for write in reversed(self._open_writes(tk, ns, cid, _write_map(write_rows))):
+                    if write[1] in remaining:
+                        collected[write[1]].append(write)
+                for ch, version, blob in blob_rows or ():
+                    channel = bytes(ch).decode()
+                    if channel in remaining:
+                        present, value = self._open_blob(tk, ns, channel, bytes(version).decode(), bytes(blob))
+                        if present:
+                            seeds[channel] = value
+                            remaining.discard(channel)
+            start = rows[-1][1] if len(rows) > sql.DELTA_PAGE else None
+        out: dict[str, Any] = {}
+        for ch in channels:
+            entry: dict[str, Any] = {"writes": list(reversed(collected[ch]))}
+            if ch in seeds:
+                entry["seed"] = seeds[ch]
+            out[ch] = entry
+        return out
+
     def _open_writes(
         self, tk: bytes, ns: str, cid: str, writes: Mapping[tuple[str, int, str, str], bytes]
     ) -> list[tuple[str, str, Any]]:

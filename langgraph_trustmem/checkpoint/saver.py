@@ -21,6 +21,7 @@ from langgraph.checkpoint.base import (
     Checkpoint,
     CheckpointMetadata,
     CheckpointTuple,
+    DeltaChannelHistory,
     get_checkpoint_id,
 )
 from psycopg import Connection
@@ -47,7 +48,7 @@ from langgraph_trustmem.crypto import KeyRing
 from langgraph_trustmem.errors import StaleBranch
 from langgraph_trustmem.pg import PgClient, check_connection, migrate_ops
 from langgraph_trustmem.services import pg_pool, redis_client
-from langgraph_trustmem.trust import Ladder
+from langgraph_trustmem.trust import Ladder, requested_level
 
 log = logging.getLogger(__name__)
 
@@ -170,6 +171,27 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
         if not cid and not degraded:
             self.hot.put(tk, ns, self._hot_entry_from_row(state, row), (), self.hot_ttl, populate=True)
         return self._view(config, state, tup)
+
+    def get_delta_channel_history(
+        self, *, config: RunnableConfig, channels: Sequence[str]
+    ) -> Mapping[str, DeltaChannelHistory]:
+        """LangGraph's DeltaChannel replay, one round trip per 1,024
+        ancestors (the base class reads them one by one). A reader asking
+        for a lower trust level gets the base class's walk through its
+        filtered view."""
+        if not channels:
+            return {}
+        if requested_level(config) is not None and not is_run(config):
+            return super().get_delta_channel_history(config=config, channels=channels)
+        target = self.get_tuple(config)
+        if target is None:
+            return {ch: {"writes": []} for ch in channels}
+        tk = self.thread_key(_thread_id(config))
+        state = self._sessions.get(tk)
+        parent = get_checkpoint_id(target.parent_config) if target.parent_config else None
+        if state is None:
+            return super().get_delta_channel_history(config=config, channels=channels)
+        return self._run(self._delta_ops(tk, checkpoint_ns(config), parent, state.branch, channels))
 
     def _enter(self, config: RunnableConfig, tk: bytes, state: SessionState) -> bool:
         """Check the owner; at the start of a run, apply the session rules.

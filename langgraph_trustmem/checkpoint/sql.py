@@ -400,3 +400,32 @@ ROTATE_UPDATE_SQL = {
 # The header of one sealed envelope: which key sealed this database's rows
 # (checked when a key check value is first recorded).
 SEALED_SAMPLE_SQL = "SELECT substring(payload from 1 for 20) FROM trustmem_checkpoints LIMIT 1"
+
+# LangGraph's DeltaChannel history: a page of a checkpoint's ancestors on one
+# branch (nearest first), each with its pending writes and its blobs for the
+# requested channels. One round trip per page instead of one read per
+# ancestor; the walk stops at the branch's root, as reads do.
+DELTA_PAGE = 1024
+DELTA_CHAIN_SQL = """
+WITH RECURSIVE chain AS (
+    SELECT c.checkpoint_id, c.parent_checkpoint_id, c.versions, 0 AS depth
+    FROM trustmem_checkpoints c
+    WHERE c.thread_key = %(tk)s AND c.checkpoint_ns = %(ns)s AND c.checkpoint_id = %(start)s
+        AND c.branch = %(branch)s
+  UNION ALL
+    SELECT p.checkpoint_id, p.parent_checkpoint_id, p.versions, chain.depth + 1
+    FROM chain JOIN trustmem_checkpoints p ON p.thread_key = %(tk)s AND p.checkpoint_ns = %(ns)s
+        AND p.checkpoint_id = chain.parent_checkpoint_id AND p.branch = %(branch)s
+    WHERE chain.depth < %(page)s
+)
+SELECT chain.checkpoint_id, chain.parent_checkpoint_id,
+    (SELECT array_agg(array[convert_to(w.task_id, 'UTF8'), convert_to(w.channel, 'UTF8'),
+        convert_to(w.task_path, 'UTF8'), convert_to(w.idx::text, 'UTF8'), w.blob]
+        ORDER BY w.task_path, w.task_id, w.idx)
+     FROM trustmem_writes w WHERE w.thread_key = %(tk)s AND w.checkpoint_ns = %(ns)s
+        AND w.checkpoint_id = chain.checkpoint_id AND w.channel = ANY(%(channels)s)) AS writes,
+    (SELECT array_agg(array[convert_to(b.channel, 'UTF8'), convert_to(b.version, 'UTF8'), b.blob])
+     FROM trustmem_blobs b WHERE b.thread_key = %(tk)s AND b.checkpoint_ns = %(ns)s
+        AND b.channel = ANY(%(channels)s) AND b.version = chain.versions ->> b.channel) AS blobs
+FROM chain ORDER BY chain.depth
+"""

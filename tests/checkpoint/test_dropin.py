@@ -307,3 +307,38 @@ def test_time_travel_from_an_earlier_checkpoint_twice(pg_url, key, schema):
     with TrustCheckpointSaver.from_conn_string(pg_url, key=key) as saver:
         got = travel(saver, {"thread_id": str(uuid.uuid4()), "user_id": "u-travel"})
     assert got == want and got[0][0][-2:] == ["two", "ok"]
+
+
+def test_delta_history_is_read_natively_across_pages(pg_url, key, schema, monkeypatch):
+    """The native walk (a page of ancestors per round trip) answers what the
+    base class's one-read-per-ancestor walk answers, across page boundaries."""
+    from langgraph.checkpoint.base import BaseCheckpointSaver
+
+    from langgraph_trustmem.checkpoint import sql as ckpt_sql
+
+    monkeypatch.setattr(ckpt_sql, "DELTA_PAGE", 3)
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key) as saver:
+        graph = _delta_graph(saver)
+        cfg = {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": "u-delta"}}
+        for i in range(6):
+            graph.invoke({"items": [f"x{i}"]}, cfg)
+        assert len(graph.get_state(cfg).values["items"]) == 18
+        target = saver.get_tuple(cfg).config
+        native = saver.get_delta_channel_history(config=target, channels=["items", "other"])
+        walked = BaseCheckpointSaver.get_delta_channel_history(saver, config=target, channels=["items", "other"])
+        assert native == walked and len(native["items"]["writes"]) == 18
+
+
+async def test_async_delta_history_matches_the_sync_one(pg_url, key, schema):
+    from langgraph_trustmem import AsyncTrustCheckpointSaver
+
+    async with AsyncTrustCheckpointSaver.from_conn_string(pg_url, key=key) as saver:
+        graph = _delta_graph(saver)
+        cfg = {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": "u-delta"}}
+        for i in range(3):
+            await graph.ainvoke({"items": [f"x{i}"]}, cfg)
+        assert (await graph.aget_state(cfg)).values["items"] == ["x0", "a", "b", "x1", "a", "b", "x2", "a", "b"]
+        target = (await saver.aget_tuple(cfg)).config
+        got = await saver.aget_delta_channel_history(config=target, channels=["items"])
+        assert [w[2] for w in got["items"]["writes"]] == [["x0"], ["a"], ["b"], ["x1"], ["a"], ["b"], ["x2"], ["a"], ["b"]]
+        assert "seed" not in got["items"]
