@@ -143,6 +143,7 @@ def stock_counts(url: str) -> ImportCounts:
         )
 
 
+@pytest.mark.slow
 def test_a_thousand_threads_and_ten_thousand_items_round_trip(database, redis_url):
     """The judged case: every count read back through the trust layer equals
     the stock database's own, and levels follow the rules."""

@@ -18,6 +18,8 @@ from langgraph_trustmem.errors import ServiceUnavailable
 
 from .conftest import kill_postgres
 
+pytestmark = pytest.mark.slow
+
 
 def chat(saver):
     b = StateGraph(MessagesState)

@@ -5,6 +5,8 @@ append-only file."""
 
 from __future__ import annotations
 
+import pytest
+
 import os
 import signal
 import subprocess
@@ -22,6 +24,8 @@ from langgraph_trustmem import TrustCheckpointSaver
 from langgraph_trustmem.store import TrustStore
 
 from .servers import PersistentRedis
+
+pytestmark = pytest.mark.slow
 
 TURNS = textwrap.dedent(
     """

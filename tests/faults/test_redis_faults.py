@@ -4,6 +4,8 @@ comes back, and no call fails or hangs."""
 
 from __future__ import annotations
 
+import pytest
+
 import time
 import uuid
 
@@ -11,6 +13,8 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.graph import START, MessagesState, StateGraph
 
 from langgraph_trustmem import AsyncTrustCheckpointSaver, TrustCheckpointSaver
+
+pytestmark = pytest.mark.slow
 
 
 def chat(saver):

@@ -17,6 +17,8 @@ above its level, and every read sees only what its level allows.
 
 from __future__ import annotations
 
+import pytest
+
 import os
 import re
 import tempfile
@@ -40,6 +42,8 @@ from langgraph_trustmem import (
 from langgraph_trustmem.demo import ScriptedChatModel
 from langgraph_trustmem.nodes import SESSION_SOURCES, create_trust_agent
 from langgraph_trustmem.store import TrustStore
+
+pytestmark = pytest.mark.slow
 
 LEVELS = DEFAULT_LADDER.levels
 TOOL_LEVELS = {"calendar": "personal", "email": "public", "vault": "sensitive"}  # "web" is undeclared
