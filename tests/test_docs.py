@@ -83,6 +83,7 @@ PAGES = [
     "howto/store.html",
     "howto/erasure.html",
     "howto/migrate.html",
+    "howto/tracing.html",
     "reference/index.html",
     "reference/runtime.html",
     "reference/services.html",
@@ -94,6 +95,7 @@ PAGES = [
     "reference/errors.html",
     "reference/hardening.html",
     "reference/importer.html",
+    "reference/tracing.html",
 ]
 
 
@@ -106,6 +108,7 @@ def test_reference_pages_render_docstrings(site):
     import langgraph_trustmem as tm
     from langgraph_trustmem import errors
     from langgraph_trustmem import nodes
+    from langgraph_trustmem import tracing
 
     expected = {
         "reference/checkpoint.html": [
@@ -139,6 +142,14 @@ def test_reference_pages_render_docstrings(site):
             tm.ImportRules,
             tm.ImportResult,
             tm.ImportSourceError,
+        ],
+        "reference/tracing.html": [
+            tracing.redactor,
+            tracing.Redactor,
+            tracing.langsmith_client,
+            tracing.configure_langsmith,
+            tracing.RedactingSpanProcessor,
+            tracing.RedactingSpanExporter,
         ],
     }
     for page, objects in expected.items():
