@@ -37,7 +37,7 @@ from langgraph.checkpoint.serde.types import TASKS
 from psycopg.types.json import Jsonb
 
 from langgraph_trustmem.checkpoint import sql
-from langgraph_trustmem.checkpoint.decoded import DEFAULT_MAX_BYTES, DecodedCache
+from langgraph_trustmem.checkpoint.decoded import DEFAULT_MAX_BYTES, DecodedCache, snapshot
 from langgraph_trustmem.checkpoint.hot import HotEntry
 from langgraph_trustmem.crypto import KeyRing, aad
 from langgraph_trustmem.errors import (
@@ -646,9 +646,11 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         blobs: dict[tuple[str, str], bytes] = {}
         for channel, version in new_versions.items():
             version = str(version)
-            blobs[(channel, version)] = self._seal_blob(
-                tk, ns, channel, version, values.get(channel), channel in values
-            )
+            envelope = self._seal_blob(tk, ns, channel, version, values.get(channel), channel in values)
+            blobs[(channel, version)] = envelope
+            if channel in values and (kept := snapshot(values[channel]))[0]:
+                # keyed by this envelope's nonce: reachable only if these bytes are what is stored
+                self.decoded.put((tk, ns, channel, version, envelope[8:20]), len(envelope), kept[1])
         # as the stock savers: the run's configurable fields too (sealed like the rest)
         meta = dict(get_serializable_checkpoint_metadata(config, metadata))
         run_id = self.run_id_of(config, meta)  # indexes the run (run_key); not added to the metadata

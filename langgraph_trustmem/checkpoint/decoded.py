@@ -3,7 +3,9 @@ session does not decrypt and deserialize the same blob again.
 
 A blob's (thread, namespace, channel, version) never changes content, and
 the key also names the envelope's nonce, so an entry can only ever stand for
-the bytes it was decoded from. Which checkpoint is current is still decided
+the bytes it was decoded from (or, at save time, sealed from: a message
+list is cached as copies when it is saved, so the next turn's restore does
+not decode what this process just wrote). Which checkpoint is current is still decided
 by PostgreSQL or the hot tier; this cache only saves the decoding. It holds
 plaintext in process memory, so it is bounded by bytes and age and emptied
 for a thread whenever the hot tier drops it (degrade, delete, prune, forget,
@@ -17,6 +19,8 @@ import time
 from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
+
+from langchain_core.messages import BaseMessage
 
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024
 DEFAULT_MAX_AGE = 300.0
@@ -76,11 +80,46 @@ class DecodedCache:
             self.bytes = 0
 
 
+_IMMUTABLE = (str, int, float, bool, bytes, type(None))
+
+
+def snapshot(value: Any) -> tuple[bool, Any]:
+    """A copy of a value being saved that later changes to the caller's
+    objects cannot reach, when one is cheap (far cheaper than decoding it
+    again): immutable scalars as they are, a list of messages as copies of
+    each message (its content, and its metadata dicts one level down, where
+    labels live). Anything else is not cached at save time."""
+    if isinstance(value, _IMMUTABLE):
+        return True, value
+    if isinstance(value, (list, tuple)) and all(isinstance(m, BaseMessage) for m in value):
+        return True, [_message_copy(m) for m in value]
+    return False, None
+
+
+def _message_copy(message: BaseMessage) -> BaseMessage:
+    """A copy whose attributes, and the dicts and lists they hold one level
+    down (labels, tool calls), are its own; twice as fast as
+    ``model_copy(update=...)``, which matters on every restore."""
+    copied = message.__copy__()
+    fields = copied.__dict__
+    for name, value in fields.items():
+        if isinstance(value, dict):
+            fields[name] = {k: _shallow(v) for k, v in value.items()}
+        elif isinstance(value, list):
+            fields[name] = [_shallow(v) for v in value]
+    return copied
+
+
+def _shallow(value: Any) -> Any:
+    return dict(value) if isinstance(value, dict) else value
+
+
 def _fresh(value: Any) -> Any:
-    """A copy of the containers a reducer might extend in place; the items
-    are shared, as LangGraph's own channels share them between steps."""
+    """What a hit hands out: copies of the containers a reducer might extend
+    in place and of each message a node might edit in place, so no caller
+    can change what the next restore returns."""
     if isinstance(value, list):
-        return list(value)
+        return [_message_copy(m) if isinstance(m, BaseMessage) else m for m in value]
     if isinstance(value, dict):
         return dict(value)
     if isinstance(value, set):
@@ -88,4 +127,4 @@ def _fresh(value: Any) -> Any:
     return value
 
 
-__all__ = ["DEFAULT_MAX_AGE", "DEFAULT_MAX_BYTES", "DecodedCache"]
+__all__ = ["DEFAULT_MAX_AGE", "DEFAULT_MAX_BYTES", "DecodedCache", "snapshot"]

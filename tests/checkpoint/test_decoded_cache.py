@@ -43,8 +43,12 @@ class CountingSerde:
 
 
 def test_a_restore_decodes_once_and_callers_cannot_change_the_cache(pg_url, key, schema):
-    with TrustCheckpointSaver.from_conn_string(pg_url, key=key) as saver:
-        cfg = turns(saver)
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key) as writer:
+        cfg = turns(writer)
+        writer.serde = counting = CountingSerde(writer.serde)
+        writer.get_tuple(cfg)
+        assert counting.loads == 1  # the header only: the messages this process saved are cached as copies
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key) as saver:  # another process
         saver.serde = counting = CountingSerde(saver.serde)
         first = saver.get_tuple(cfg)
         decoded = counting.loads
@@ -55,6 +59,20 @@ def test_a_restore_decodes_once_and_callers_cannot_change_the_cache(pg_url, key,
         second.checkpoint["channel_values"]["messages"].append(HumanMessage("injected"))
         third = saver.get_tuple(cfg)
         assert [m.content for m in third.checkpoint["channel_values"]["messages"]][-1] != "injected"
+
+
+def test_a_saved_message_changed_afterwards_is_restored_as_saved(pg_url, key, schema):
+    """Values cached when saved are copies: a node that edits a message
+    object in place after the checkpoint does not change what restores."""
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key) as saver:
+        cfg = turns(saver, n=1)
+        saved = saver.get_tuple(cfg).checkpoint["channel_values"]["messages"]
+        live = saver.get_tuple(cfg).checkpoint["channel_values"]["messages"]
+        live[0].content = "edited in place"
+        live[0].additional_kwargs["trustmem"] = {"level": "public", "source": "user"}
+        again = saver.get_tuple(cfg).checkpoint["channel_values"]["messages"]
+        assert again[0].content == saved[0].content == "turn 0"
+        assert again[0].additional_kwargs.get("trustmem") == saved[0].additional_kwargs.get("trustmem")
 
 
 def test_dropped_with_the_thread_on_degrade_delete_and_forget(pg_url, key, schema):
