@@ -367,7 +367,7 @@ class AsyncTrustStore(AsyncPgClient, TrustStoreBase):
                 if self.vectors is not None and gone[2]:
                     await self.vectors.adelete_refs([ref])
             else:
-                value, redacted = self.guard.check(check_value(op.value))
+                value, redacted = self.guard.check(check_value(op.value), namespace=ns, key=op.key)
                 lvl = self._write_level(reader, level)
                 texts = self._texts(op, value)
                 vectors = await self.embeddings.aembed_documents(texts) if texts else []

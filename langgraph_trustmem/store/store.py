@@ -360,7 +360,7 @@ class TrustStore(PgClient, TrustStoreBase):
                 if self.vectors is not None and gone[2]:
                     self.vectors.delete_refs([ref])
             else:
-                value, redacted = self.guard.check(check_value(op.value))
+                value, redacted = self.guard.check(check_value(op.value), namespace=ns, key=op.key)
                 lvl = self._write_level(reader, level)
                 texts = self._texts(op, value)
                 vectors = self.embeddings.embed_documents(texts) if texts else []

@@ -18,6 +18,8 @@ import pytest
 from langgraph_trustmem.errors import ConfigurationError, SecretRejected
 from langgraph_trustmem.store.guard import (
     DEFAULT_PII,
+    DEFAULT_REDACT,
+    PII_KINDS,
     SECRET_KINDS,
     Guard,
     redact_pii,
@@ -260,7 +262,11 @@ def test_phone_regions():
 
 
 def test_default_pii_kinds():
-    assert DEFAULT_PII == {"EMAIL", "PHONE", "SSN", "CARD", "IBAN", "IP"}
+    """redact_pii() alone redacts every kind; the guard by default only those that work
+    as credentials."""
+    assert DEFAULT_PII == PII_KINDS == {"EMAIL", "PHONE", "SSN", "CARD", "IBAN", "IP"}
+    assert DEFAULT_REDACT == {"SSN", "CARD"}
+    assert Guard().redact == DEFAULT_REDACT
 
 
 # -- Guard.check -----------------------------------------------------------------------------
@@ -279,7 +285,8 @@ def test_check_walks_nested_values_and_redacts_every_string():
         "owner@example.com": "key holds PII",
     }
     original = repr(value)
-    out, kinds = Guard().check(value)
+    assert Guard().check(value) == (value, [])  # personal data is kept by default
+    out, kinds = Guard(redact=PII_KINDS).check(value)
     assert kinds == ["EMAIL", "IP", "PHONE"]
     assert out == {
         "summary": "call Dr. Chen at [PHONE]",
@@ -316,10 +323,13 @@ def test_check_collects_all_kinds_before_raising():
 
 def test_check_options():
     value = {"note": "my password is hunter2, mail a@b.org, MRN 00482913"}
-    out, kinds = Guard(reject_secrets=False).check(value)
+    assert Guard(reject_secrets=False).check(value) == (value, [])
+    out, kinds = Guard(reject_secrets=False, redact={"EMAIL"}).check(value)
     assert out == {"note": "my password is hunter2, mail [EMAIL], MRN 00482913"} and kinds == ["EMAIL"]
     assert Guard(reject_secrets=False, redact=()).check(value) == (value, [])
-    out, kinds = Guard(reject_secrets=False, extra_pii={"MRN": r"\bMRN\s*\d{6,10}\b"}).check(value)
+    out, kinds = Guard(
+        reject_secrets=False, redact={"EMAIL"}, extra_pii={"MRN": r"\bMRN\s*\d{6,10}\b"}
+    ).check(value)
     assert out == {"note": "my password is hunter2, mail [EMAIL], [MRN]"} and kinds == ["EMAIL", "MRN"]
     with pytest.raises(SecretRejected) as info:
         Guard(extra_patterns={"employee badge": r"\bEMP-\d{8}\b"}).check({"badge": "EMP-99887766"})
@@ -343,7 +353,7 @@ def test_check_refuses_cycles_and_keeps_colliding_keys():
     cyclic["self"] = cyclic
     with pytest.raises(ValueError):
         Guard().check(cyclic)
-    out, _ = Guard().check({"a@b.org": 1, "c@d.org": 2})
+    out, _ = Guard(redact={"EMAIL"}).check({"a@b.org": 1, "c@d.org": 2})
     assert out == {"[EMAIL]": 1, "[EMAIL] (2)": 2}
 
 
@@ -425,3 +435,222 @@ def test_long_and_adversarial_texts_stay_fast():
         scan_secrets(text)
         redact_pii(text)
         assert time.perf_counter() - start < 10, text[:40]
+
+
+# -- the rule engine ---------------------------------------------------------------------------
+
+
+def test_the_engine_is_loaded_and_runs_offline_in_process():
+    from langgraph_trustmem.guard import engine_available
+
+    assert engine_available()
+    # formats only the engine's rules know, each followed by sentence punctuation
+    assert scan_secrets("the workspace token is dapi" + "0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d.") == [
+        "Databricks token"
+    ]
+    assert scan_secrets(
+        "postman: PMAK-0123456789abcdef01234567-0123456789abcdef0123456789abcdef01, thanks"
+    ) == ["Postman key"]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("alerts go to https://discord.com/api/webhooks/123456789012345678/" + "aB3_xY9-" * 8 + "Qz7k", "Discord webhook"),
+        ("my metamask private key is 0x" + "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318",
+         "cryptocurrency private key"),
+        ("newrelic NRAK-" + "A1B2C3D4E5F6G7H8I9J0K1L2M3N", "New Relic key"),
+    ],
+)  # fmt: skip
+def test_formats_the_engine_misses_are_ours(text, kind):
+    assert kind in scan_secrets(text)
+
+
+def test_hashes_next_to_key_words_are_not_keys():
+    for text in [
+        "tx hash 0x" + "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318" + " confirmed",
+        "The key fingerprint SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s matches.",
+        "password: stored in the vault",
+    ]:
+        assert scan_secrets(text) == [], text
+
+
+def test_engine_failure_is_typed_and_names_no_content(monkeypatch):
+    from langgraph_trustmem.guard import engine
+
+    def boom(document):
+        raise RuntimeError(f"bad input: {document}")
+
+    monkeypatch.setattr(engine, "_scan_string", boom)
+    with pytest.raises(RuntimeError) as info:
+        Guard().check({"text": "my token ghp_1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ"})
+    assert "ghp_" not in str(info.value) and info.value.__cause__ is None and info.value.__suppress_context__
+
+
+def test_a_missing_engine_is_a_configuration_error_not_a_weaker_guard(monkeypatch):
+    from langgraph_trustmem.guard import engine
+
+    monkeypatch.setattr(engine, "_scan_string", None)
+    monkeypatch.setattr(engine, "_load_error", "ImportError")
+    with pytest.raises(ConfigurationError, match="betterleaks"):
+        Guard()
+    guard = Guard(engine=False)  # the built-in rules alone, chosen explicitly
+    with pytest.raises(SecretRejected):
+        guard.check({"text": "my password is hunter2"})
+
+
+# -- structured memories: field names as context --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "kind"),
+    [
+        ({"username": "bob", "password": "Tr0ub4dor&3x!"}, "password"),
+        ({"bank_pin": "4821"}, "PIN"),
+        ({"phone_passcode": 551903}, "PIN"),
+        ({"card": {"cvv": "737"}}, "card security code"),
+        ({"login": {"email": "maya@example.com", "pwd": "correct-horse-battery-staple"}}, "password"),
+        ({"auth": {"type": "bearer", "value": "zT9xQ2mL7vB4nR8kW3pJ6hF1dS5gA0cE"}}, "generic API key"),
+        ({"totp_secret": "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"}, "2FA secret"),
+        ({"security_answer": "Rosebud Lane"}, "security question answer"),
+    ],
+)
+def test_field_names_say_what_a_value_is(value, kind):
+    with pytest.raises(SecretRejected) as info:
+        Guard().check(value)
+    assert kind in info.value.kinds
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"password_hint": "first pet + birth year"},
+        {"password_last_changed": "2024-05-01"},
+        {"pin_required": True},
+        {"max_tokens": 1024, "token_budget": 4000},
+        {"password": "********"},
+        {"api_key": "<redacted>"},
+        {"token": "$CHAT_TOKEN"},
+        {"wifi": {"ssid": "Home-5G", "password": "ask Tom"}},
+        {"key": "C minor", "keys": "under the mat"},
+        {"session": {"id": "3fa85f64-5717-4562-b3fc-2c963f66afa6"}},
+        {"secret_santa_group": "Office 2024"},
+        {"door_code_location": "ask the concierge"},
+    ],
+)
+def test_secret_sounding_fields_with_harmless_values_pass(value):
+    assert Guard().check(value) == (value, [])
+
+
+# -- disguises ---------------------------------------------------------------------------------
+
+GH = "ghp_1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ"
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"text": "spaced: " + " ".join(GH)},
+        {"text": "aws AKIA Z7VR SQ5T JNNW BJGM"},
+        {"text": "b64 " + "Z2hwXzFhMkIzYzRENWU2RjdnOEg5aTBKa0xtTm9QcVJzVHVWd1h5Wg=="},
+        {"text": "hex " + GH.encode().hex()},
+        {"text": "reversed: " + GH[::-1]},
+        {"part1": GH[:15], "part2": GH[15:]},
+        {"pieces": [GH[:10], GH[10:25], GH[25:]]},
+        {"card_1": "4111", "card_2": "1111", "card_3": "1111", "card_4": "1111"},
+        {"text": "card 4111.1111.1111.1111"},
+        {"text": "card 4111 / 1111 / 1111 / 1111"},
+        {"text": "key \u0410\u041aIAZ7VRSQ5TJNNWBJGM"},  # Cyrillic A and K
+        {"text": "token " + "\u200b".join(GH)},
+        {"text": "user=maya&password%3DS3cr3t%21Pass"},
+    ],
+)
+def test_disguised_secrets_are_found(value):
+    with pytest.raises(SecretRejected):
+        Guard().check(value)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"text": "SGVsbG8gZnJvbSB0aGUgY2xpbmljLCBzZWUgeW91IE1vbmRheQ=="},  # "Hello from the clinic..."
+        {"text": "e n j o y  t h e  t r i p"},
+        {"text": "Москва, встреча в 18:00"},
+        {"area": "415", "exchange": "555", "line": "0132"},
+        {"lottery": ["07", "19", "23", "31", "42", "45"]},
+        {"text": "Python 3.12.1, build 10.0.22631.3296, IP 192.168.1.20"},
+    ],
+)
+def test_undoing_disguises_does_not_invent_secrets(value):
+    assert Guard().check(value) == (value, [])
+
+
+# -- the key and the namespace ------------------------------------------------------------------
+
+
+def test_secrets_in_the_key_or_namespace_are_refused():
+    guard = Guard()
+    for namespace, key in [
+        (("memories", "u1"), GH),
+        (("memories", "u1"), "password=Hunter2!!"),
+        (("memories", "u1"), "pin-7720"),
+        (("memories", "u1", "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc"), "k"),
+        (("memories", "u1", "password"), "Ch3rry!Pie"),
+    ]:
+        with pytest.raises(SecretRejected) as info:
+            guard.check({"text": "fine"}, namespace=namespace, key=key)
+        assert GH not in str(info.value) and "Hunter2" not in str(info.value)
+
+
+def test_ordinary_keys_and_namespaces_pass():
+    guard = Guard()
+    for namespace, key in [
+        (("memories", "ana.silva@example.com"), "3fa85f64-5717-4562-b3fc-2c963f66afa6"),
+        (
+            ("memories", "user_2LD3obGjgOsxJ8H2J2kCl1gobGN", "notes"),
+            "9f8e7d6c5b4a39281706f5e4d3c2b1a098765432",
+        ),
+        (("memories", "auth0|64f1c2a9b8e7d6c5b4a39281", "passwords-to-change"), "pw-reset-reminder"),
+        (("memories", "u1", "tokens"), "pin-board"),
+    ]:
+        assert guard.check({"text": "likes tea"}, namespace=namespace, key=key) == ({"text": "likes tea"}, [])
+
+
+# -- personal data is kept, credential-like identifiers are not -------------------------------
+
+
+def test_default_keeps_personal_data_and_redacts_ssns():
+    value = {
+        "contact": "call me at (415) 555-0132 or maya@example.com",
+        "rent": "IBAN DE89 3704 0044 0532 0130 00",
+        "nas": "192.168.1.20",
+        "tax": "my SSN is 123-45-6789",
+        "ssn": "123456789",
+    }
+    out, kinds = Guard().check(value)
+    assert kinds == ["SSN"]
+    assert out == {**value, "tax": "my SSN is [SSN]", "ssn": "[SSN]"}
+    with pytest.raises(SecretRejected) as info:
+        Guard().check({"card": "4111 1111 1111 1111"})
+    assert info.value.kinds == ("credit card number",)
+    out, _ = Guard(reject_secrets=False).check({"card": "4111 1111 1111 1111"})
+    assert out == {"card": "[CARD]"}  # payment card data never stays, even with refusals off
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"text": "spaced: " + " ".join(GH)},
+        {"part1": GH[:15], "part2": GH[15:]},
+        {"username": "bob", "password": "Tr0ub4dor&3x!"},
+        {"text": "b64 Z2hwXzFhMkIzYzRENWU2RjdnOEg5aTBKa0xtTm9QcVJzVHVWd1h5Wg=="},
+    ],
+)
+def test_refusals_of_disguised_and_structured_secrets_name_no_value(value):
+    with pytest.raises(SecretRejected) as info:
+        Guard().check(value, namespace=("memories", "u1"), key="k")
+    exc = info.value
+    rendered = " ".join([str(exc), repr(exc), repr(exc.args), repr(vars(exc))])
+    for piece in (GH, GH[:8], GH[-8:], "Tr0ub4dor", "Z2hwXzFh"):
+        assert piece not in rendered
+    assert set(exc.kinds) <= SECRET_KINDS and exc.__context__ is None

@@ -1,0 +1,309 @@
+"""Evaluates the store's secret guard: recall, false-positive rate and speed on two corpora.
+
+* tuning: ``tests/data/secrets.txt`` + ``benign.txt`` (one sentence per memory) and
+  ``tests/data/secrets_tuning/tuning.jsonl`` (structured memories, evasions, labels);
+  rules may be tuned on it.
+* held-out: ``tests/data/secrets_heldout/heldout.jsonl``, frozen before tuning; never tune
+  on it (its README says why and how it was made).
+
+Each record is checked exactly as ``TrustStore.put`` checks it:
+``Guard().check(value, namespace=..., key=...)``. A secret counts as caught when the check
+refuses it or redacts anything in it; a benign memory is a false positive when it is
+refused or anything in it is redacted. Speed is the median time of ``Guard().check`` on
+memories of ~200 characters assembled from the corpus's benign texts.
+
+    python bench/guard_eval.py                 # both corpora, a table
+    python bench/guard_eval.py --json out.json
+    python bench/guard_eval.py --misses tuning # what the tuning corpus misses / flags
+
+Missed held-out records are never printed unless ``--misses heldout`` is given, which is
+meant for the final report only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data"
+sys.path.insert(0, str(ROOT))
+
+from langgraph_trustmem.errors import SecretRejected
+from langgraph_trustmem.guard import Guard
+
+
+@dataclass(frozen=True)
+class Record:
+    id: str
+    label: str  # "secret" | "benign"
+    kind: str
+    variant: str  # "plain" | "hard"
+    namespace: tuple[str, ...]
+    key: str
+    value: Any
+
+
+def _lines(name: str) -> list[str]:
+    text = (DATA / name).read_text(encoding="utf-8")
+    return [
+        line.replace("\\n", "\n") for line in text.splitlines() if line.strip() and not line.startswith("# ")
+    ]
+
+
+def _jsonl(path: Path) -> list[Record]:
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            d = json.loads(line)
+            out.append(
+                Record(
+                    d["id"], d["label"], d["kind"], d["variant"], tuple(d["namespace"]), d["key"], d["value"]
+                )
+            )
+    return out
+
+
+def tuning_corpus() -> list[Record]:
+    """The corpus rules are tuned on."""
+    recs = [
+        Record(f"line-s{i}", "secret", "sentence", "plain", ("memories", "u1"), f"s{i}", {"text": t})
+        for i, t in enumerate(_lines("secrets.txt"))
+    ]
+    recs += [
+        Record(f"line-b{i}", "benign", "sentence", "plain", ("memories", "u1"), f"b{i}", {"text": t})
+        for i, t in enumerate(_lines("benign.txt"))
+    ]
+    return recs + _jsonl(DATA / "secrets_tuning" / "tuning.jsonl")
+
+
+def heldout_corpus() -> list[Record]:
+    """The frozen held-out corpus."""
+    return _jsonl(DATA / "secrets_heldout" / "heldout.jsonl")
+
+
+def outcome(guard: Guard, rec: Record) -> tuple[bool, list[str]]:
+    """(flagged, kinds): refused, or something redacted."""
+    try:
+        _, redacted = guard.check(rec.value, namespace=rec.namespace, key=rec.key)
+    except SecretRejected as exc:
+        return True, list(exc.kinds)
+    return bool(redacted), [f"redacted {k}" for k in redacted]
+
+
+def _texts(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in _texts(v)]
+    if isinstance(value, list):
+        return [t for v in value for t in _texts(v)]
+    return []
+
+
+def memories_200(recs: list[Record], n: int = 300, seed: int = 7) -> list[str]:
+    """~200-character memories made of the corpus's benign texts."""
+    pool = [t for r in recs if r.label == "benign" for t in _texts(r.value) if len(t) > 10]
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        parts: list[str] = []
+        while sum(len(p) + 1 for p in parts) < 200:
+            parts.append(rng.choice(pool))
+        out.append(" ".join(parts)[:200])
+    return out
+
+
+def _check(guard: Guard, text: str) -> None:
+    try:
+        guard.check({"text": text}, namespace=("memories", "u1"), key="k")
+    except SecretRejected:
+        pass  # a cut can make a look-alike out of two texts; the time is what counts here
+
+
+def ms_per_memory(guard: Guard, texts: list[str], repeat: int = 7) -> tuple[float, float]:
+    """(best, median) over ``repeat`` rounds of the mean time of one check, in ms. The best
+    round is the figure of record: on a shared machine the others measure its load."""
+    for t in texts[:20]:
+        _check(guard, t)
+    rounds = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for t in texts:
+            _check(guard, t)
+        rounds.append((time.perf_counter() - start) / len(texts) * 1000)
+    return min(rounds), statistics.median(rounds)
+
+
+@dataclass
+class Report:
+    corpus: str
+    secrets: int
+    benign: int
+    recall: float
+    recall_hard: float
+    fp_rate: float
+    fp_rate_hard: float
+    ms_per_200_chars: float
+    ms_per_200_chars_median: float
+    missed_kinds: dict[str, int] = field(default_factory=dict)
+
+
+def evaluate(
+    name: str, recs: list[Record], guard: Guard | None = None, *, timing: bool = True
+) -> tuple[Report, list, list]:
+    """Recall, false-positive rate and speed of ``guard`` on ``recs``."""
+    guard = guard or Guard()
+    misses, fps = [], []
+    sec = [r for r in recs if r.label == "secret"]
+    ben = [r for r in recs if r.label == "benign"]
+    hits = {r.id: outcome(guard, r) for r in recs}
+    for r in sec:
+        if not hits[r.id][0]:
+            misses.append(r)
+    for r in ben:
+        if hits[r.id][0]:
+            fps.append((r, hits[r.id][1]))
+
+    def rate(rs: list[Record], flagged: bool) -> float:
+        return sum(hits[r.id][0] == flagged for r in rs) / len(rs) if rs else float("nan")
+
+    best, median = ms_per_memory(guard, memories_200(recs)) if timing else (float("nan"), float("nan"))
+    hard_s = [r for r in sec if r.variant == "hard"]
+    hard_b = [r for r in ben if r.variant == "hard"]
+    report = Report(
+        corpus=name,
+        secrets=len(sec),
+        benign=len(ben),
+        recall=round(rate(sec, True), 4),
+        recall_hard=round(rate(hard_s, True), 4),
+        fp_rate=round(rate(ben, True), 4),
+        fp_rate_hard=round(rate(hard_b, True), 4),
+        ms_per_200_chars=round(best, 3),
+        ms_per_200_chars_median=round(median, 3),
+        missed_kinds=dict(Counter(r.kind for r in misses).most_common()),
+    )
+    return report, misses, fps
+
+
+def _all_text(rec: Record) -> str:
+    return "\n".join([*rec.namespace, rec.key, *_texts(rec.value), *(k for k in _keys(rec.value))])
+
+
+def _keys(value: Any) -> list[str]:
+    if isinstance(value, dict):
+        return [k for k, v in value.items() for k in [k, *_keys(v)]]
+    if isinstance(value, list):
+        return [k for v in value for k in _keys(v)]
+    return []
+
+
+def compare_engines(recs: list[Record]) -> list[dict[str, Any]]:
+    """Each candidate engine alone on every string of each record (keys and labels included),
+    as its maintainers ship it: recall, false-positive rate, ms per 200-character memory."""
+    engines: dict[str, Any] = {}
+    try:
+        import betterleaks
+
+        engines["betterleaks-py " + betterleaks.__version__] = lambda t: bool(betterleaks.scan_string(t))
+    except ImportError:
+        pass
+    try:
+        import kingfisher_sdk
+
+        scanner = kingfisher_sdk.Scanner(kingfisher_sdk.Rules(confidence="low"))
+        engines["kingfisher-secret-scanner " + kingfisher_sdk.__version__] = lambda t: any(
+            f.visible for f in scanner.scan(t)
+        )
+    except ImportError:
+        pass
+    try:
+        from detect_secrets.core.scan import _process_line_based_plugins
+        from detect_secrets.settings import default_settings
+
+        def ds(t: str) -> bool:
+            # its own line scan with default plugins and filters, as a file of one memory
+            with default_settings():
+                lines = list(enumerate(t.splitlines(), 1))
+                return any(True for _ in _process_line_based_plugins(lines, filename="memory.txt"))
+
+        engines["detect-secrets 1.5 (default plugins+filters)"] = ds
+    except ImportError:
+        pass
+    texts = memories_200(recs)
+    out = []
+    for name, fn in engines.items():
+        flagged = {r.id: fn(_all_text(r)) for r in recs}
+        sec = [r for r in recs if r.label == "secret"]
+        ben = [r for r in recs if r.label == "benign"]
+        rounds = []
+        for _ in range(5):
+            start = time.perf_counter()
+            for t in texts:
+                fn(t)
+            rounds.append((time.perf_counter() - start) / len(texts) * 1000)
+        out.append(
+            {
+                "engine": name,
+                "recall": round(sum(flagged[r.id] for r in sec) / len(sec), 3),
+                "fp_rate": round(sum(flagged[r.id] for r in ben) / len(ben), 3),
+                "ms_per_200_chars": round(min(rounds), 3),
+            }
+        )
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpus", choices=["tuning", "heldout", "both"], default="both")
+    ap.add_argument(
+        "--misses", choices=["tuning", "heldout"], help="print missed secrets and false positives"
+    )
+    ap.add_argument("--json", help="write the reports to this file")
+    ap.add_argument(
+        "--engines", action="store_true", help="also compare the candidate engines alone (tuning corpus)"
+    )
+    args = ap.parse_args(argv)
+    guard = Guard()
+    corpora = {"tuning": tuning_corpus, "heldout": heldout_corpus}
+    names = ["tuning", "heldout"] if args.corpus == "both" else [args.corpus]
+    reports = []
+    print(
+        f"{'corpus':8} {'secrets':>7} {'benign':>6} {'recall':>7} {'(hard)':>7} {'FP':>6} {'(hard)':>7} {'ms/200ch':>8}"
+    )
+    for name in names:
+        report, misses, fps = evaluate(name, corpora[name](), guard)
+        reports.append(report)
+        print(
+            f"{name:8} {report.secrets:7d} {report.benign:6d} {report.recall:7.3f} {report.recall_hard:7.3f} "
+            f"{report.fp_rate:6.3f} {report.fp_rate_hard:7.3f} {report.ms_per_200_chars:8.3f}"
+            f"  (median {report.ms_per_200_chars_median:.3f})"
+        )
+        if args.misses == name:
+            for r in misses:
+                print(
+                    f"  MISSED [{r.kind}] ns={list(r.namespace)} key={r.key} {json.dumps(r.value, ensure_ascii=False)[:160]}"
+                )
+            for r, kinds in fps:
+                print(f"  FP {kinds} [{r.kind}] key={r.key} {json.dumps(r.value, ensure_ascii=False)[:160]}")
+    result: dict[str, Any] = {"guard": [asdict(r) for r in reports]}
+    if args.engines:
+        result["engines_on_tuning"] = compare_engines(tuning_corpus())
+        print(f"\n{'engine alone, tuning corpus':42} {'recall':>7} {'FP':>6} {'ms/200ch':>8}")
+        for e in result["engines_on_tuning"]:
+            print(f"{e['engine']:42} {e['recall']:7.3f} {e['fp_rate']:6.3f} {e['ms_per_200_chars']:8.3f}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

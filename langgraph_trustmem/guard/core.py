@@ -1,0 +1,358 @@
+"""Guard: the write-time check of everything a memory ``put`` persists.
+
+A memory store is the wrong place for a credential: memories are copied into prompts,
+embedded, backed up and shown to tools. Everything the store keeps is checked, not only
+the text a sentence would hold: every string of the value at any depth, dict keys (and,
+as context, what their names say the value is), integers that are card numbers, short
+items that only make a token once joined, and the memory's key and namespace labels.
+
+One check collects all those strings, adds the views in which a disguise is undone
+(:mod:`.normalize`), runs our detectors (:mod:`.detectors`) on them and the rule engine
+(:mod:`.engine`) once on all of them together, then refuses the value naming only the
+kinds found, or returns it with the configured personal identifiers redacted.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+import uuid as _uuid
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from re import Pattern
+from typing import Any
+
+from langgraph_trustmem.errors import ConfigurationError, SecretRejected
+from langgraph_trustmem.guard import detectors
+from langgraph_trustmem.guard.detectors import (
+    card_spans,
+    compile_patterns,
+    looks_random,
+    scan_text,
+    scan_tokens_text,
+)
+from langgraph_trustmem.guard.engine import engine_scan, require_engine
+from langgraph_trustmem.guard.fields import field_kind, field_secret, label_secret, parent_kind
+from langgraph_trustmem.guard.normalize import full_views, token_views
+from langgraph_trustmem.guard.pii import (
+    CARD,
+    DEFAULT_REDACT,
+    SSN,
+    _normalize_kinds,
+    _normalize_regions,
+    _redact,
+)
+
+__all__ = ["Guard", "scan_secrets"]
+
+_SCALARS = (type(None), bool, float, Decimal, _dt.date, _dt.time, _dt.timedelta, _uuid.UUID)
+# Texts are separated in the engine's document by more blank lines than any of its rules
+# looks across, so a keyword at the end of one string never pairs with the next string.
+_SEPARATOR = "\n" * 9
+_JOIN_MAX = 100  # items longer than this are texts, not pieces of a token
+_SSN_FIELD = re.compile(r"(?i)^(?:ssn|ss_?no|social[_\s\-]?security(?:[_\s\-]?(?:number|no|num))?)$")
+_SSN_VALUE = re.compile(r"^\s*\d{3}([\- ]?)\d{2}\1\d{4}\s*$")
+
+
+# The engine's rules end a token at whitespace, a quote or a semicolon (they are written for
+# code); in prose a token is often followed by ".", "," or ")". A copy of each text with such
+# punctuation moved away from the token lets those rules match.
+_TRAILING_PUNCT = re.compile(r"(?<=[A-Za-z0-9_\-=/+]{16})([.,:!?)\]}>]+)(?=\s|$)")
+# A label this short and plain holds no secret our line detectors could find (token formats
+# need 20 characters or a keyword and a separator); the engine and field rules still see it.
+_PLAIN_LABEL = re.compile(r"[A-Za-z0-9_.@\-]{1,15}")
+
+
+def _accept(rule_id: str, value: str) -> bool:
+    """Our second opinion on the engine's generic password rule, which is written for code:
+    in prose "password: stored in the vault" is not a password."""
+    if rule_id == "generic-password":
+        return detectors._plausible_password(value)
+    return True
+
+
+def _engine_kinds(texts: Iterable[str]) -> set[str]:
+    """The engine's kinds for all ``texts`` in one call; a generic-key finding introduced
+    as a hash, id or public key is dropped (as our own detectors do)."""
+    views: list[str] = []
+    for t in texts:
+        if t.strip():
+            views.append(t)
+            spaced = _TRAILING_PUNCT.sub(r" \1", t)
+            if spaced != t:
+                views.append(spaced)
+    document = _SEPARATOR.join(views)
+    if not document:
+        return set()
+    kinds: set[str] = set()
+    lines: list[str] | None = None
+    for hit in engine_scan(document, _accept):
+        if hit.rule_id == "generic-api-key":
+            if lines is None:
+                lines = document.split("\n")
+            line = lines[hit.line - 1] if 0 < hit.line <= len(lines) else ""
+            if detectors._NOT_SECRET_CONTEXT.search(line[max(0, hit.start - 41) : hit.end]):
+                continue
+        kinds.add(hit.kind)
+    return kinds
+
+
+class _Check:
+    """The working state of one check: texts to scan, and what was found already."""
+
+    __slots__ = ("full", "redacted", "secrets", "tokens")
+
+    def __init__(self) -> None:
+        self.full: list[str] = []  # scanned by every detector
+        self.tokens: list[str] = []  # scanned for token formats only
+        self.secrets: set[str] = set()
+        self.redacted: set[str] = set()
+
+
+@dataclass(frozen=True)
+class Guard:
+    """The write-time check of a memory.
+
+    ``reject_secrets``: refuse values holding a secret (:class:`SecretRejected`).
+    ``redact``: the personal-identifier kinds to replace by placeholders; by default
+    only those that work as credentials (``DEFAULT_REDACT``: card numbers and SSNs).
+    Pass ``PII_KINDS`` to also redact emails, phone numbers, IPs and IBANs, or ``()``
+    for none.
+    ``extra_patterns``: further secrets, as kind name -> regular expression.
+    ``extra_pii``: further personal identifiers, as label -> regular
+    expression; a match becomes ``[LABEL]`` (e.g. ``{"MRN": r"\\bMRN\\s*\\d{6,10}\\b"}``).
+    ``phone_regions``: the regions whose national phone number formats are known.
+    ``engine``: run the betterleaks rule engine under our detectors (default). Without
+    it only the built-in rules run; a missing engine raises :class:`ConfigurationError`
+    here rather than silently weakening the check.
+
+    Instances are immutable and can be shared between threads.
+    """
+
+    reject_secrets: bool = True
+    redact: Collection[str] = DEFAULT_REDACT
+    extra_patterns: Mapping[str, str | Pattern[str]] = field(default_factory=dict)
+    extra_pii: Mapping[str, str | Pattern[str]] = field(default_factory=dict)
+    phone_regions: Collection[str] = ("US",)
+    engine: bool = True
+    _kinds: frozenset[str] = field(init=False, repr=False, compare=False)
+    _extra: tuple[tuple[Pattern[str], str], ...] = field(init=False, repr=False, compare=False)
+    _extra_pii: tuple[tuple[Pattern[str], str], ...] = field(init=False, repr=False, compare=False)
+    _regions: tuple[str, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_kinds", _normalize_kinds(self.redact or ()))
+        object.__setattr__(self, "_extra", compile_patterns(self.extra_patterns, "extra pattern"))
+        extra_pii = compile_patterns(self.extra_pii, "extra PII pattern")
+        for _, label in extra_pii:
+            if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_ ]*", label):
+                raise ConfigurationError("extra PII labels must be letters, digits, spaces or underscores")
+        object.__setattr__(self, "_extra_pii", extra_pii)
+        object.__setattr__(self, "_regions", _normalize_regions(self.phone_regions))
+        if self.engine and self.reject_secrets:
+            require_engine()
+
+    # -- public ----------------------------------------------------------------------------
+
+    def scan(self, text: str) -> list[str]:
+        """The kinds of secrets in ``text`` (its disguised forms included), this guard's
+        extra patterns included."""
+        if not isinstance(text, str):
+            raise TypeError("scan expects a str")
+        return sorted(self._secrets([text], []))
+
+    def redact_text(self, text: str) -> tuple[str, list[str]]:
+        """``text`` with this guard's PII kinds redacted, and the kinds found."""
+        new, done = _redact(text, self._kinds, self._regions, self._extra_pii)
+        return new, sorted(done)
+
+    def check(
+        self,
+        value: Any,
+        *,
+        namespace: Iterable[str] | None = None,
+        key: str | None = None,
+    ) -> tuple[Any, list[str]]:
+        """Check a JSON-like value (dicts, lists, tuples, strings, numbers) before storing it,
+        with the ``namespace`` labels and ``key`` it will be stored under.
+
+        Raises :class:`SecretRejected` naming the kinds when any string (a dict key too,
+        an item that only makes a secret joined with its neighbours, an integer that is a
+        card number, a value whose field name says it is a password or PIN, a namespace
+        label, the key) holds a secret and ``reject_secrets`` is set. Otherwise returns a
+        copy of the value with the configured personal identifiers redacted, and the sorted
+        kinds redacted; the key and namespace are never rewritten. A value that cannot be
+        inspected (bytes, arbitrary objects) raises ``TypeError`` rather than pass
+        unchecked; dict keys that collide once redacted get a ``" (2)"`` suffix.
+        """
+        check = _Check()
+        out = self._walk(value, check, (), set())
+        if self.reject_secrets:
+            self._labels(namespace, key, check)
+            found = check.secrets | self._secrets(check.full, check.tokens)
+            if found:
+                raise SecretRejected(sorted(found))
+        return out, sorted(check.redacted)
+
+    # -- scanning --------------------------------------------------------------------------
+
+    def _secrets(self, full: list[str], tokens: list[str]) -> set[str]:
+        found: set[str] = set()
+        texts: dict[str, None] = {}
+        for text in full:
+            texts[text] = None
+            for view in full_views(text):
+                texts[view] = None
+        token_texts: dict[str, None] = dict.fromkeys(tokens)
+        for text in texts:
+            for view in token_views(text):
+                token_texts[view] = None
+        for text in texts:
+            scan_text(text, found)
+        for text in token_texts:
+            scan_tokens_text(text, found)
+        for pattern, kind in self._extra:
+            if any(pattern.search(text) for text in texts):
+                found.add(kind)
+        if self.engine:
+            found |= _engine_kinds([*texts, *token_texts])
+        return found
+
+    def _labels(self, namespace: Iterable[str] | None, key: str | None, check: _Check) -> None:
+        """The namespace labels and the key are persisted too (sealed, and hashed for
+        lookups): scan them, and read each label as the field name of the next one."""
+        labels = [label for label in (namespace or ()) if isinstance(label, str)]
+        if isinstance(key, str):
+            labels.append(key)
+        for i, label in enumerate(labels):
+            if _PLAIN_LABEL.fullmatch(label):
+                check.tokens.append(label)
+            else:
+                check.full.append(label)
+            hit = label_secret(label, looks_random)
+            if i and not hit:
+                hit = field_secret(field_kind(labels[i - 1]), label, looks_random)
+            if hit:
+                check.secrets.add(hit)
+
+    def _field(self, path: tuple[str, ...], value: str | int, check: _Check) -> bool:
+        """Field-name context for a scalar; True when the value is an SSN to redact."""
+        if self.reject_secrets:
+            hit = field_secret(parent_kind(path), value, looks_random)
+            if hit:
+                check.secrets.add(hit)
+        return (
+            SSN in self._kinds
+            and bool(path)
+            and bool(_SSN_FIELD.match(path[-1]))
+            and bool(_SSN_VALUE.match(str(value)))
+        )
+
+    def _text(self, text: str, check: _Check) -> str:
+        if self.reject_secrets:
+            check.full.append(text)
+        if not self._kinds and not self._extra_pii:
+            return text
+        new, done = _redact(text, self._kinds, self._regions, self._extra_pii)
+        check.redacted.update(done)
+        return new
+
+    def _join(self, items: Iterable[Any], check: _Check) -> None:
+        """Consecutive short items joined: a token or card number split across fields or
+        list items (``{"part1": "ghp_ab...", "part2": "...cd"}``) is whole again."""
+        if not self.reject_secrets:
+            return
+        run: list[str] = []
+        for item in [*items, None]:
+            piece = None
+            if (
+                isinstance(item, str)
+                and 0 < len(item) <= _JOIN_MAX
+                and not any(ch.isspace() for ch in item.strip())
+            ):
+                piece = item.strip()
+            elif isinstance(item, int) and not isinstance(item, bool) and item >= 0:
+                piece = str(item)
+            if piece is not None:
+                run.append(piece)
+                continue
+            if len(run) >= 2:
+                check.tokens.append("".join(run))
+            run = []
+
+    def _walk(self, value: Any, check: _Check, path: tuple[str, ...], seen: set[int]) -> Any:
+        if isinstance(value, str):
+            if path and self._field(path, value, check):
+                check.redacted.add(SSN)
+                return f"[{SSN}]"
+            return self._text(value, check)
+        if isinstance(value, _SCALARS):
+            return value
+        if isinstance(value, int):
+            ssn = path and self._field(path, value, check)
+            if ssn:
+                check.redacted.add(SSN)
+                return f"[{SSN}]"
+            digits = str(abs(value))
+            if 12 <= len(digits) <= 19 and card_spans(digits):
+                if self.reject_secrets:
+                    check.secrets.add(detectors.CREDIT_CARD)
+                if CARD in self._kinds:
+                    check.redacted.add(CARD)
+                    return f"[{CARD}]"
+            return value
+        if not isinstance(value, (Mapping, list, tuple, set, frozenset)):
+            raise TypeError(f"Guard.check cannot inspect a value of type {type(value).__name__}")
+        if id(value) in seen:
+            raise ValueError("value contains a reference cycle")
+        seen.add(id(value))
+        try:
+            if isinstance(value, Mapping):
+                out: dict[Any, Any] = {}
+                for k, v in value.items():
+                    new_key = self._walk(k, check, (), seen)
+                    if new_key in out:
+                        n = 2
+                        while f"{new_key} ({n})" in out:
+                            n += 1
+                        new_key = f"{new_key} ({n})"
+                    out[new_key] = self._walk(v, check, (*path, k) if isinstance(k, str) else path, seen)
+                self._join(value.values(), check)
+                return out
+            items = [self._walk(v, check, path, seen) for v in value]
+            if not isinstance(value, (set, frozenset)):
+                self._join(value, check)
+            if isinstance(value, list):
+                return items
+            if isinstance(value, tuple) and hasattr(value, "_fields"):
+                return type(value)(*items)  # a named tuple
+            return type(value)(items)
+        finally:
+            seen.discard(id(value))
+
+
+_DEFAULT: dict[bool, Guard] = {}
+
+
+def scan_secrets(
+    text: str,
+    *,
+    extra_patterns: Mapping[str, str | Pattern[str]] | None = None,
+    engine: bool = True,
+) -> list[str]:
+    """The sorted, distinct kinds of secrets found in ``text`` (empty when none).
+
+    Kinds are names such as ``"AWS access key"``, ``"password"`` or
+    ``"credit card number"``; the secret values themselves are never returned.
+    ``extra_patterns`` maps further kind names to regular expressions; ``engine=False``
+    runs the built-in rules only.
+    """
+    if not isinstance(text, str):
+        raise TypeError("scan_secrets expects a str")
+    if extra_patterns:
+        return Guard(redact=(), extra_patterns=extra_patterns, engine=engine).scan(text)
+    guard = _DEFAULT.get(engine)
+    if guard is None:
+        guard = _DEFAULT[engine] = Guard(redact=(), engine=engine)
+    return guard.scan(text)

@@ -1,0 +1,993 @@
+"""Our own secret detectors: what a rule engine built for source code does not know.
+
+The engine underneath (:mod:`.engine`, betterleaks) knows vendors' token formats. Memories
+are prose, so this module adds what prose needs: passwords, PINs and door codes stated in
+sentences, card numbers (Luhn and issuer checked), credentials in URLs and connection
+strings, recovery phrases and 2FA seeds, random-looking strings that follow a secret
+keyword (detect-secrets' keyword patterns and entropy measure), and a few token formats
+the engine misses or needs a second component for (an AWS key id alone, a Discord
+webhook, an Ethereum or Bitcoin private key).
+
+detect-secrets is used through its plugins' pure ``analyze_string`` methods, compiled
+patterns and entropy functions only, never ``analyze_line`` or the scan entry points,
+which read and mutate that library's process-global settings. Nothing here keeps state
+between calls, so every function is safe to call from several threads at once.
+
+The high-entropy plugins flag hashes, UUIDs and document ids in ordinary text, so their
+entropy measure only counts here for a token of at least 16 characters that stands shortly
+after a secret keyword ("token", "api key", "secret"...), does not read as words or a path,
+and is not introduced as a hash, commit, id or public key. Rule-based detection in free
+prose cannot be complete: a password given without any cue ("it's tulip77, by the way")
+passes. Nothing returned or raised by this module contains a secret value.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import math
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping
+from re import Pattern
+from typing import Any
+
+from detect_secrets.plugins import keyword as _ds_keyword
+from detect_secrets.plugins.aws import AWSKeyDetector
+from detect_secrets.plugins.basic_auth import BasicAuthDetector
+from detect_secrets.plugins.cloudant import CloudantDetector
+from detect_secrets.plugins.discord import DiscordBotTokenDetector
+from detect_secrets.plugins.high_entropy_strings import Base64HighEntropyString, HexHighEntropyString
+from detect_secrets.plugins.ibm_cos_hmac import IbmCosHmacDetector
+from detect_secrets.plugins.jwt import JwtTokenDetector
+from detect_secrets.plugins.mailchimp import MailchimpDetector
+from detect_secrets.plugins.private_key import PrivateKeyDetector
+from detect_secrets.plugins.slack import SlackDetector
+from detect_secrets.plugins.softlayer import SoftlayerDetector
+from detect_secrets.plugins.square_oauth import SquareOAuthDetector
+from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
+from detect_secrets.plugins.twilio import TwilioKeyDetector
+
+from langgraph_trustmem.errors import ConfigurationError
+
+__all__ = ["SECRET_KINDS", "card_spans", "compile_patterns", "looks_random", "scan_text", "scan_tokens_text"]
+
+# --------------------------------------------------------------------------------------------
+# Kinds of secrets
+# --------------------------------------------------------------------------------------------
+
+AWS_ACCESS_KEY = "AWS access key"
+AWS_SECRET_KEY = "AWS secret key"
+PRIVATE_KEY = "private key"
+JWT = "JWT"
+PASSWORD = "password"
+CREDIT_CARD = "credit card number"
+CARD_CODE = "card security code"
+PIN = "PIN"
+GITHUB = "GitHub token"
+GITLAB = "GitLab token"
+SLACK = "Slack token"
+SLACK_WEBHOOK = "Slack webhook"
+STRIPE = "Stripe key"
+OPENAI = "OpenAI key"
+ANTHROPIC = "Anthropic key"
+GOOGLE = "Google API key"
+GOOGLE_OAUTH = "Google OAuth client secret"
+GENERIC = "generic API key"
+BASIC_AUTH = "basic auth credentials"
+CONNECTION_STRING = "connection string with password"
+BEARER = "bearer token"
+RECOVERY_PHRASE = "recovery phrase"
+TWO_FACTOR = "2FA secret"
+
+# detect-secrets plugins: (plugin, our kind, substrings of which the line must hold one for
+# the plugin to possibly match, substrings of the lower-cased line likewise). The hints only
+# skip plugins that cannot match; an empty pair means "always run".
+# IPPublicDetector is left out on purpose: an IP address is personal data (redacted), not a
+# credential. KeywordDetector and the high-entropy plugins are used through their patterns and
+# entropy functions further down.
+# The engine (betterleaks) has dedicated rules for GitHub, GitLab, JWT, npm, OpenAI, PyPI,
+# SendGrid, Stripe, Azure storage, Artifactory and IBM Cloud keys: those detect-secrets plugins
+# are not run. These are kept: the engine reports an AWS key id only next to its secret and
+# a Twilio key only near the word "twilio", and has no rule for the others' formats.
+# IPPublicDetector is left out on purpose: an IP address is personal data, not a credential.
+_PLUGINS: tuple[tuple[Any, str, tuple[str, ...], tuple[str, ...]], ...] = (
+    (AWSKeyDetector(), AWS_ACCESS_KEY, ("A3T", "ABIA", "ACCA", "AKIA", "ASIA"), ("aws",)),
+    (CloudantDetector(), "Cloudant credentials", (), ("cl",)),
+    (DiscordBotTokenDetector(), "Discord token", (".",), ()),
+    (IbmCosHmacDetector(), "IBM COS HMAC key", (), ("secret",)),
+    (MailchimpDetector(), "Mailchimp key", ("-us",), ()),
+    (PrivateKeyDetector(), PRIVATE_KEY, ("PRIVATE KEY", "PuTTY-User-Key-File-2"), ()),
+    (SlackDetector(), SLACK, (), ("xox", "hooks.slack.com")),
+    (SoftlayerDetector(), "SoftLayer key", (), ("sl",)),
+    (SquareOAuthDetector(), "Square secret", ("sq0csp-",), ()),
+    (TelegramBotTokenDetector(), "Telegram bot token", (":",), ()),
+    (TwilioKeyDetector(), "Twilio key", ("AC", "SK"), ()),
+)
+# Plugins whose hints are all distinctive literals run only when one combined search
+# (_TRIGGER) finds any of those literals; the others check their own hints.
+_COMMON_HINTED = frozenset(
+    {AWS_ACCESS_KEY, "Cloudant credentials", "Discord token", "IBM COS HMAC key", SLACK, "SoftLayer key",
+     "Telegram bot token", "Twilio key"}
+)  # fmt: skip
+_PLUGINS_COMMON = tuple(p for p in _PLUGINS if p[1] in _COMMON_HINTED)
+# Cheap patterns that any match of these plugins contains (their secret's shape).
+_PLUGIN_GATES: dict[str, Pattern[str]] = {
+    "Cloudant credentials": re.compile(r"[0-9a-fA-F]{64}|[A-Za-z]{24}"),
+    "Discord token": re.compile(r"\.[A-Za-z\d_\-]{6}\."),
+    "IBM COS HMAC key": re.compile(r"[a-fA-F0-9]{48}"),
+    "SoftLayer key": re.compile(r"[A-Za-z0-9]{64}"),
+    "Telegram bot token": re.compile(r"\d{8}:"),
+}
+_PLUGINS_RARE = tuple(p for p in _PLUGINS if p[1] not in _COMMON_HINTED)
+_BASIC_AUTH_PLUGIN = BasicAuthDetector()
+_B64_ENTROPY = Base64HighEntropyString()
+_HEX_ENTROPY = HexHighEntropyString()
+
+# The keyword plugin's own assignment patterns (``password: x``, ``api_key = "x"``...) with
+# the group that holds the value. Group 1 holds the keyword, except in the "value == keyword"
+# comparison form, where the keyword is searched for in the match.
+_DS_KEYWORD_REVERSED = _ds_keyword.PRECEDED_BY_EQUAL_COMPARISON_SIGNS_QUOTES_REQUIRED_REGEX
+# The other patterns all begin with the denylist keyword: they are tried only where it occurs.
+_DS_KEYWORD_PATTERNS: tuple[tuple[Pattern[str], int], ...] = tuple(
+    (pattern, group)
+    for pattern, group in {
+        **_ds_keyword.CONFIG_DENYLIST_REGEX_TO_GROUP,
+        **_ds_keyword.QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP,
+    }.items()
+    if pattern is not _DS_KEYWORD_REVERSED
+)
+_DS_DENYLIST = re.compile(_ds_keyword.DENYLIST_REGEX, re.IGNORECASE)
+_DS_DENYLIST_LOW = re.compile(_ds_keyword.DENYLIST_REGEX)  # for lower-cased text: much faster
+# every keyword of that denylist contains one of these
+_DS_HINTS = ("key", "pass", "pwd", "secret", "contrase")
+
+# --------------------------------------------------------------------------------------------
+# Is this value a secret at all?
+# --------------------------------------------------------------------------------------------
+
+_PLACEHOLDER = re.compile(
+    r"""^(?:
+        [*•xX.#_-]{3,}                                          # ****, xxxx, ....
+      | <[^>]*> | \[[^\]]*\] | \{\{?[^}]*\}\}? | \(\s*[^)]*\)   # <password>, [redacted], {{secret}}
+      | \$\{?[A-Za-z_][A-Za-z0-9_]*\}? | %\(?\w*\)?s | %[A-Z_]+% # $VAR, ${VAR}, %s, %VAR%
+      | (?:redacted|hidden|removed|omitted|masked|none|null|nil|undefined|empty|todo|tbd|n/?a
+         |changeme|change_me|example|sample|dummy|placeholder|secret|password|passwd|token|value
+         |(?:your|my)[_-]?(?:api[_-]?)?(?:password|passwd|pass|secret|token|key)\w{0,12}
+         |xyz|abc|foo|bar|baz|test)
+    )$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+# Words that follow "password is ..." in benign talk about passwords.
+_NOT_A_PASSWORD = frozenset(
+    """
+    a an the my your his her their our its this that these those it mine yours hers theirs ours same
+    not no never too very so still now just also only even quite really actually probably definitely
+    certainly currently usually basically literally seriously apparently obviously exactly simply
+    already always sometimes again almost nearly finally likely
+    weak strong wrong right correct incorrect invalid valid expired expiring old new long short
+    complicated complex simple easy hard secure insecure compromised leaked shared known unknown
+    forgotten lost missing empty blank required optional fine ok okay good bad great terrible
+    annoying due about going being getting stuck temporary permanent different similar unique
+    sensitive case-sensitive mandatory unchanged unsafe safe enough private public default
+    in on at under with without for from into onto inside within somewhere here there elsewhere
+    what which where how why when whatever something anything nothing everything someone
+    stored saved kept written managed needed changed updated reset set rotated generated encrypted
+    hashed hidden protected synced locked disabled enabled printed noted listed shown sent
+    read loaded fetched pulled injected provided passed supplied given taken chosen stolen broken
+    mounted configured
+    and or but if because since as than then until unless like by of to be is was are were will
+    would should could can cannot must may might has have had does did do
+    one two three four five six seven eight nine ten twelve sixteen twenty characters chars letters
+    digits numbers symbols words
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+_ADJ_SUFFIXES = ("ed", "ing", "ive", "ous", "ful", "able", "ible", "less")
+_WORD_PIECE = re.compile(r"^(?:[a-z]+|[A-Z][a-z]+|[A-Z]+|\d+|[A-Z]?[a-z]+(?:[A-Z][a-z]+)+|v\d+)$")
+_TRAILING = ".,;:!?)]}>'\"`’”"
+_LEADING = "([{<'\"`‘“"
+
+
+def _strip(token: str) -> str:
+    """A token without the punctuation of the sentence around it."""
+    token = token.strip()
+    while token and token[-1] in _TRAILING:
+        # keep a symbol that is plausibly part of a password ("Sunflower!88", "hunter2!")
+        if token[-1] in "!?" and len(token) > 1 and token[-2].isalnum() and not _is_wordy(token[:-1]):
+            break
+        token = token[:-1]
+    while token and token[0] in _LEADING:
+        token = token[1:]
+    return token
+
+
+def _is_wordy(token: str) -> bool:
+    """True when a token reads as words, identifiers or numbers joined by separators
+    (``patients_summary_20240611``, ``new-onboarding-v2``, ``/Users/maya/src``)."""
+    pieces = [p for p in re.split(r"[_\-/+.=:~]+", token) if p]
+    return bool(pieces) and all(len(p) <= 3 or _WORD_PIECE.match(p) for p in pieces)
+
+
+def _entropy_ok(token: str) -> bool:
+    """The detect-secrets Shannon entropy of a token against a limit scaled to its length:
+    the plugins' fixed limits (4.5 for base64, 3.0 for hex) cannot be reached by short
+    tokens. The factors keep 99% of random tokens of any length above the limit."""
+    bare = re.sub(r"[\-_]", "", token)
+    if re.fullmatch(r"[0-9a-fA-F]+", bare):  # hex, also written as a UUID
+        return _HEX_ENTROPY.calculate_shannon_entropy(bare) >= min(3.0, 0.65 * math.log2(len(bare)))
+    return _B64_ENTROPY.calculate_shannon_entropy(token) >= min(4.5, 0.82 * math.log2(len(token)))
+
+
+def _looks_random(token: str, min_len: int = 16) -> bool:
+    """A machine-generated credential rather than words, a path or a number."""
+    if len(token) < min_len or len(token) > 4096 or _PLACEHOLDER.match(token):
+        return False
+    if not (re.search(r"\d", token) and re.search(r"[A-Za-z]", token)):
+        return False
+    if _is_wordy(token):
+        return False
+    core = re.sub(r"[^A-Za-z0-9+/=_\-]", "", token)
+    return len(core) >= min_len and _entropy_ok(core)
+
+
+def _plausible_password(value: str, *, strict: bool = False) -> bool:
+    """A value stated as a password. ``strict`` is for forms without an explicit
+    "is"/":" (``password hunter2``), where a plain word is more likely prose."""
+    value = _strip(value)
+    if len(value) < 4 or len(value) > 128 or _PLACEHOLDER.match(value):
+        return False
+    low = value.lower()
+    if low in _NOT_A_PASSWORD or low.rstrip("s") in _NOT_A_PASSWORD:
+        return False
+    if value.startswith(("/", "~/", "./", "http://", "https://")) or re.match(r"^[A-Za-z]:\\", value):
+        return False  # a path or a link, e.g. "pwd: /home/me"
+    if re.fullmatch(r"[A-Za-z][a-z]+(?:-[a-z]+)*", value) and (strict or low.endswith(_ADJ_SUFFIXES)):
+        return False  # one plain word: "expired", "case-sensitive"
+    if re.fullmatch(r"\d{1,3}(?:[.,]\d+)?%?", value):
+        return False
+    # not the name of an environment variable
+    return not (re.fullmatch(r"[A-Z][A-Z0-9_]{2,}", value) and "_" in value)
+
+
+def _passwordish(word: str) -> bool:
+    """A single token that reads as a chosen password (``Harbor-Lights-7``, ``Lab2024!!``)
+    where no "is" or ":" announces it: letters and a digit or a symbol."""
+    if "`" in word or "=" in word:
+        return False  # code: ``ambiguous_width=2``
+    word = _strip(word)
+    if len(word) < 6 or not _plausible_password(word, strict=True):
+        return False
+    has_alpha = any(ch.isalpha() for ch in word)
+    has_digit = any(ch.isdigit() for ch in word)
+    has_symbol = any(not ch.isalnum() for ch in word[:-1])
+    if re.fullmatch(r"\d+[a-z]{1,3}", word):
+        return False  # "2nd", "100mg"
+    return has_alpha and (has_digit or has_symbol)
+
+
+def _has(text: str, hints: tuple[str, ...]) -> bool:
+    for h in hints:
+        if h in text:
+            return True
+    return False
+
+
+# --------------------------------------------------------------------------------------------
+# Our own detectors: token formats
+# --------------------------------------------------------------------------------------------
+
+# (pattern, kind, substrings of which the line must hold one)
+_VENDOR: tuple[tuple[Pattern[str], str, tuple[str, ...]], ...] = (
+    (re.compile(r"\bsk-ant-(?:api|admin|sid|oat|ort)\d{2}-[A-Za-z0-9_\-]{32,}"), ANTHROPIC, ("sk-ant-",)),
+    (re.compile(r"(?<![\w-])sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_\-]{32,}"), OPENAI, ("sk-",)),
+    (re.compile(r"(?<![\w-])sk-[A-Za-z0-9]{48}(?![\w-])"), OPENAI, ("sk-",)),
+    (re.compile(r"\bwhsec_[A-Za-z0-9+/=]{24,}"), STRIPE, ("whsec_",)),
+    (re.compile(r"\bGOCSPX-[A-Za-z0-9_\-]{24,}"), GOOGLE_OAUTH, ("GOCSPX-",)),
+    (re.compile(r"\bhf_[A-Za-z0-9]{30,}"), "Hugging Face token", ("hf_",)),
+    (re.compile(r"\bhv[sbr]\.[A-Za-z0-9_\-]{24,}"), "Vault token", ("hvs.", "hvb.", "hvr.")),
+    (re.compile(r"\bkey-[0-9a-f]{32}\b"), "Mailgun key", ("key-",)),
+    (re.compile(r"\bsq0csp-[0-9A-Za-z_\-]{22,}"), "Square secret", ("sq0csp-",)),
+    (
+        re.compile(r"\btskey-(?:auth|api|client)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{16,}"),
+        "Tailscale key",
+        ("tskey-",),
+    ),
+    (re.compile(r"\bsecret_[A-Za-z0-9]{40,}"), "Notion token", ("secret_",)),
+    (re.compile(r"\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b"), "Airtable token", ("pat",)),
+    (re.compile(r"\bHRKU-[A-Za-z0-9_\-]{30,}"), "Heroku key", ("HRKU-",)),
+    (re.compile(r"\bEAA[A-Za-z0-9]{3,5}[A-Za-z0-9]{40,}"), "Facebook access token", ("EAA",)),
+    (re.compile(r"\bdjango-insecure-\S{30,}"), "Django secret key", ("django-insecure-",)),
+    # Formats the engine's rules miss without a vendor keyword nearby; written here after
+    # gitleaks' rules of the same ids (new-relic-user-api-key, alibaba-access-key-id,
+    # contentful-delivery-api-token, dropbox-short-lived-api-token) and the vendors' docs.
+    (re.compile(r"\bNRAK-[A-Z0-9]{27}\b"), "New Relic key", ("NRAK-",)),
+    (re.compile(r"\bLTAI[A-Za-z0-9]{20}\b"), "Alibaba Cloud key", ("LTAI",)),
+    (re.compile(r"\bCFPAT-[A-Za-z0-9_\-]{43}(?![\w-])"), "Contentful token", ("CFPAT-",)),
+    (re.compile(r"\bsl\.(?:u\.)?[A-Za-z0-9_\-=]{130,}"), "Dropbox token", ("sl.",)),
+    (re.compile(r"\btvly-(?:dev-|prod-)?[A-Za-z0-9]{32}\b"), "Tavily key", ("tvly-",)),
+)
+
+# Every format above and every plugin needs a token of 20 characters or more (or a PEM
+# header): text without one skips them all.
+_LONG_RUN = re.compile(r"[A-Za-z0-9_\-.+/=:]{20,}|PRIVATE KEY|django-insecure-")
+_PLUGINS_LONG = _PLUGINS_COMMON
+_TRIGGER = re.compile(
+    "|".join(
+        re.escape(h)
+        for h in sorted(
+            {h for _, _, hs, _ in _PLUGINS_RARE for h in hs} | {h for _, _, hs in _VENDOR for h in hs}
+        )
+    )
+)
+
+# --------------------------------------------------------------------------------------------
+# Our own detectors: credentials in URLs, connection strings and headers
+# --------------------------------------------------------------------------------------------
+
+_URL_CREDENTIALS = re.compile(  # scheme://user:password@host
+    r"(?i)(?<![\w+.\-])((?:jdbc:)?[a-z][a-z0-9+.\-]{1,30})://([^\s:/?#@\"'<>]*):([^\s/?#@\"'<>]+)@(?=[\w\[.\-])"
+)
+_DB_SCHEMES = frozenset(
+    "postgres postgresql pgsql pg mysql mariadb mongodb redis rediss valkey amqp amqps mssql sqlserver "  # noqa: SIM905
+    "oracle cockroachdb cockroach clickhouse cassandra couchdb neo4j bolt memcached snowflake db2 "
+    "timescale yugabyte tidb vertica presto trino jdbc".split()
+)
+_DB_URL = re.compile(r"(?i)\bjdbc:|\b(?:" + "|".join(sorted(_DB_SCHEMES)) + r")(?:\+\w+)?://")
+_URL_QUERY_PASSWORD = re.compile(r"(?i)[?&;](?:password|passwd|pwd|pass)=([^&;#\s]+)")
+_URL_QUERY_TOKEN = re.compile(
+    r"(?i)[?&;](?:api[_\-]?key|apikey|access[_\-]?token|auth[_\-]?token|token|key|secret|client[_\-]?secret"
+    r"|sig|signature|x-amz-signature)=([^&;#\s]+)"
+)
+_ADO_PASSWORD = re.compile(r"(?i)(?:^|[;\s\"'])(?:password|pwd)\s*=\s*([^;\"'\s][^;\"']*)")
+_ADO_HOST = re.compile(r"(?i)(?:^|[;\s\"'])(?:server|data source|host|address|addr|hostname)\s*=")
+_BASIC_HEADER = re.compile(r"(?i)\bbasic\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
+_CURL_USER = re.compile(r"(?:^|\s)(?:-u|--user)\s+['\"]?([^\s:'\"]+):([^\s'\"]+)")
+_BEARER = re.compile(r"(?i)\bbearer\s+([A-Za-z0-9\-._~+/]{12,}=*)")
+
+# --------------------------------------------------------------------------------------------
+# Our own detectors: passwords, PINs and other secrets stated in prose
+# --------------------------------------------------------------------------------------------
+
+_PW_KEYWORD = re.compile(  # run on lower-cased text
+    r"(?<![a-z])(?:pass(?:word|wd|phrase)s?|pwd|pw|p/w|pass(?=\s*[:=])|pass(?=\s+\S*\d)"
+    r"|(?:unlock|login|log-in|master|access)\s+(?:phrase|word)"
+    r"|(?<=wifi\s)pass|(?<=wi-fi\s)pass|(?:wi-?fi|wpa2?|wlan|network|router)\s+(?:key|code)"
+    r"|contrase(?:ñ|n)a|mot\s+de\s+passe|passwort|kennwort|wachtwoord|senha|parola\s+d'ordine)(?![a-z])"
+)
+_PW_HINTS = (
+    "pass",
+    "pw",
+    "contrase",
+    "wort",
+    "woord",
+    "p/w",
+    "phrase",
+    "senha",
+    "parola",
+    "wifi",
+    "wi-fi",
+    "wpa",
+    "wlan",
+    "network",
+    "router",
+)
+# a word right after the keyword that makes the sentence about passwords, not one password
+_PW_BLOCKERS = frozenset(
+    "hint hints policy policies requirement requirements rule rules length manager managers reset resets "  # noqa: SIM905
+    "change changes expiry expiration strength field box form page link prompt screen dialog hash hashes "
+    "hashing must should needs need can cannot could will would may might generator protected protection "
+    "less free hygiene history recovery reuse rotation tip tips".split()
+)
+_PW_CONNECTOR = re.compile(
+    r"(?i)^\s*[,(]?\s*(?:(?P<sym>:=|=>|->|=|:|\s[-–—](?=\s))|(?P<poss>['’]s)\b"
+    r"|(?P<verb>(?:(?:it|which|that)\s*['’]s|(?:(?:it|which|that)\s+)?(?:is|was|are|were|became|will\s+be)"
+    r"|es|est|ist|è|é|era|war))(?![\w])"
+    r"|(?P<to>to)\b)"
+    r"(?:\s+(?:now|still|currently|just|actually|basically|simply|always|usually|literally|probably|really"
+    r"|set\s+to|changed\s+to|now\s+set\s+to)\b)*\s*"
+)
+_PW_WORD = re.compile(r"[)\]]?,?\s+([^\s:=]+)")
+_PW_QUOTED = re.compile(r"([\"'`“‘])(.{3,128}?)[\"'`”’](?!\w)")
+_SET_VERB = re.compile(r"(?i)\b(?:chang|set|reset|updat|switch|mov)\w*\b")
+_PW_REVERSED = re.compile(  # "I'm using Tulip77 as the password"
+    r"(?i)\b(?:using|use|used|chose|picked|set)\s+(\"[^\"]{4,}\"|'[^']{4,}'|\S{4,})\s+as\s+"
+    r"(?:the\s+|my\s+|a\s+|our\s+)?(?:new\s+)?(?:\w+\s+)?pass(?:word|phrase)\b"
+)
+_CREDENTIAL_PAIR = re.compile(  # "creds: maya.k / Vpn$ecure77", "login is admin:hunter2"
+    r"(?i)(?<![a-z])(?:basic[\s\-]?auth|credentials|creds|login|log-in|sign[\s\-]?in)\b[^.\n]{0,30}?"
+    r"(?:\bis\b|\bare\b|:|(?=\s+[^\s:/]{2,64}:\S))\s*[\"'`]?([^\s:/\"'`,]{2,64})(:|\s+/\s+|\s+and\s+|,\s*)"
+    r"([^\s@/\"'`]{4,128})"
+)
+_WIFI_KEY = re.compile(  # "for the guest network use the key Guest-Wifi-2024"
+    r"(?i)(?<![a-z])(?:wi-?fi|wlan|wpa2?|ssid|network|router|hotspot)\b[^.\n]{0,30}?"
+    r"\b(?:key|password|passphrase|code|pass)\s+(?:is\s+)?[\"'`]?(\S{6,64})"
+)
+_WIFI_IS = re.compile(  # "wifi at the office is CorpGuest#2024"
+    r"(?i)(?<![a-z])(?:wi-?fi|wlan|hotspot)(?:\s+(?:at|for|in|on|of)\s+[^.\n:=]{0,30}?)?\s*(?:\bis\b|:|=)\s*[\"'`]?(\S{6,64})"
+)
+_WIFI_HINTS = ("wifi", "wi-fi", "wlan", "wpa", "ssid", "network", "router", "hotspot")
+_CLI_PASSWORD = re.compile(
+    r"(?i)\b(?:mysql\w*|mariadb\w*)\b[^\n]*?\s-p(?!\s)([^\s'\"]{3,})|(?:^|\s)--password[=\s]+([^\s'\"]{3,})"
+    r"|\b(?:sshpass\s+-p|redis-cli\b[^\n]*?\s-a|docker\s+login\b[^\n]*?\s-p|smbclient\b[^\n]*?%)\s*([^\s'\"]{3,})"
+)
+# .NET and Java XML configuration: <add key="Password" value="..."/>, <entry key="db.password">
+_XML_PASSWORD = re.compile(
+    r"(?i)\b(?:key|name)\s*=\s*[\"'][\w.\-]*(?:password|passwd|pwd|secret)[\"']\s+value\s*=\s*[\"']([^\"']{4,128})[\"']"
+)
+# "use Wint3r!Coat to log into the router", "I use Wint3r!Coat for the bank"
+_PW_USE = re.compile(
+    r"(?i)\b(?:use|using|used|type|typed|enter|entered)\s+[\"'`]?(\S{6,64}?)[\"'`]?\s+(?:to\s+(?:log|sign)\s*(?:in|on)(?:to)?"
+    r"|to\s+unlock|for\s+(?:the\s+|my\s+|our\s+)?(?:bank|banking|login|account|wi-?fi|router|laptop|e-?mail|vpn|portal"
+    r"|phone|computer|pc|mac|nas|server))\b"
+)
+
+_PIN_KEYWORD = re.compile(  # on lower-cased text: "my debit card PIN is 4821", "door code: 1234#"
+    r"(?<![a-z])(?P<kw>cvv2?|cvc2?|csc|card\s+security\s+code"
+    r"|pin(?:\s*(?:number|code))?|passcode|pass\s+code|(?:phone|device|screen|iphone|ipad)\s+code"
+    r"|(?:door|gate|alarm|garage|entry|access|building|lobby|keypad|buzzer|lockbox|key\s*safe|safe|vault|locker"
+    r"|panel|master|unlock|disarm|padlock|lock)(?:\s+[a-z]+){0,2}?\s+(?:code|combination|combo|pin)"
+    r"|(?:lock|locker|safe)\s+combination|lockbox|key\s*safe|keysafe|padlock|keypad"
+    r"|combination\s+(?:to|for|of)\s+(?:the\s+|my\s+|our\s+)?(?:[a-z]+\s+){0,2}?(?:lock|padlock|safe|locker|lockbox)"
+    r"|code\s+(?:to|for)(?:\s+[a-z]+){0,3}?\s+(?:building|door|gate|house|apartment|flat|garage|lobby|safe"
+    r"|locker|alarm|lockbox|entrance|front\s+door|back\s+door|shed|office))(?![a-z])"
+)
+_PIN_HINTS = (
+    "cvv",
+    "cvc",
+    "csc",
+    "pin",
+    "pass",
+    "code",
+    "combination",
+    "combo",
+    "lockbox",
+    "safe",
+    "padlock",
+    "keypad",
+)
+_PIN_VALUE = re.compile(
+    r"(?i)^(?:[\w'’\s,-]{0,40}?)\s*(?:\bis\b|\bwas\b|:|=|\?|\bare\b|['’]s\b|\b(?:changed|set|reset|updated)\s+to\b)"
+    r"\s*(?:now\s+|still\s+)?"
+    r"(?P<val>\d{1,3}(?:[-\s]\d{1,3}){2,3}(?![\d-])|\d{3,10}(?!\d)|[#*]?\d{3,10}[#*]?)"
+)
+_PIN_DIRECT = re.compile(  # "PIN 7731 for the debit card", "gate code 4410#"
+    r"(?<![A-Za-z])(?:PIN|[Pp]in(?:\s+(?:number|code))?|passcode"
+    r"|(?i:door|gate|alarm|garage|keypad|lockbox|safe|entry|building|lobby|disarm)\s+(?i:code|combination|pin))"
+    r"\s*(?:#|no\.?|number)?\s*(\d{4,8})#?"
+    r"(?![\d.,/:-]\d)(?!\s*(?:mm|cm|in|inch|inches)\b)"
+)
+_NOT_A_PIN_CODE = re.compile(
+    r"(?i)\b(?:zip|post|postal|area|country|dress|promo|coupon|discount|referral|confirmation|booking|tracking"
+    r"|verification|source|colou?r|icd|cpt|billing|tax|sort|routing|swift|bank|product|error|status|reason|qr|bar)\s+$"
+)
+_OPENS_WITH = re.compile(  # "the safe opens with 31-7-22"
+    r"(?i)(?<![a-z])(?:safe|lock|lockbox|padlock|door|gate|locker|alarm)\b[^.\n]{0,30}?"
+    r"\b(?:opens|unlocks|open|unlock|opened|unlocked|disarms?|disarmed|arms?|armed)\s+"
+    r"(?:with|using)\s+(?:the\s+)?(?:code\s+)?(\d{1,3}(?:[-\s]\d{1,3}){2,3}|\d{4,8})(?![\d])"
+)
+
+_OTPAUTH = re.compile(r"(?i)otpauth://[th]otp/\S*?[?&]secret=([A-Z2-7]{16,})")
+_TWO_FACTOR_SEED = re.compile(
+    r"(?i)(?<![a-z])(?:2fa|mfa|totp|otp|authenticator)(?:\s+(?:setup|secret|seed|key|code))*\s+"
+    r"(?:secret|seed|key)\b[^.\n]{0,30}?(?:\bis\b|:|=)\s*((?:[A-Z2-7]{4}\s?){4,}[A-Z2-7]*)"
+)
+_CODE = r"(?:\d{4}[\s-]?\d{4}|[a-z0-9]{4,5}-[a-z0-9]{4,5}|\d{6,10})"
+_BACKUP_CODES = re.compile(
+    r"(?i)(?<![a-z])(?:backup|recovery|2fa|mfa)\s+codes?\b[^.\n]{0,40}?(?:\bare\b|\bis\b|:)\s*"
+    rf"({_CODE}(?:[\s,;]+{_CODE})+)"
+)
+_SEED_PHRASE = re.compile(
+    r"(?i)(?<![a-z])(?:seed|recovery|mnemonic|backup|secret)(?:\s+(?:phrase|words?|sentence))?\b[^.\n:]{0,40}?"
+    r"(?:\bis\b|\bare\b|:)\s*((?:[a-z]{3,8}[\s,]+){11,23}[a-z]{3,8})\b"
+)
+
+# --------------------------------------------------------------------------------------------
+# Our own detectors: a random-looking token after a secret keyword
+# --------------------------------------------------------------------------------------------
+
+_SECRET_KEYWORD = re.compile(  # run on lower-cased text
+    r"(?<![a-z])(?:api[\s_\-]?keys?|apikey|access[\s_\-]?keys?|secret(?:[\s_\-]?key)?s?|client[\s_\-]?secret"
+    r"|tokens?|auth(?:orization)?|bearer|credentials?|pass(?:word|wd|phrase)?s?|pwd|keys?|signing|cookie"
+    r"|session[\s_\-]?(?:id|key|secret|cookie)|sessionid|private|x-api-key|webhook)(?![a-z0-9|])"
+)
+_NOT_SECRET_CONTEXT = re.compile(
+    r"(?i)(?<![a-z])(?:commit|sha\d*|hash|checksum|digest|fingerprint|public|publishable|uuid|request(?:\s+id)?"
+    r"|trace|order|tracking|idempotency|lock\s+id|serial|docker|image|container|version|build|release|tag"
+    r"|object|primary|foreign|partition|sort|cache|redis|s3|path|arn|etag|nonce|key\s+id|kid|isbn|ssh-\w+"
+    r"|ecdsa-[\w-]+|gpg|pgp\s+key\s+id|pk_(?:live|test))(?![a-z])"
+)
+_CANDIDATE = re.compile(r"[A-Za-z0-9+/_\-]{16,}={0,2}")
+_URL = re.compile(r"(?i)\b(?:[a-z][a-z0-9+.\-]*://|www\.)\S+")
+
+# --------------------------------------------------------------------------------------------
+# Payment cards (a secret, and PII)
+# --------------------------------------------------------------------------------------------
+
+_CARD = re.compile(r"(?<![\w\-.])(?:\d[ \-]?){11,18}\d(?![ \-]?\d)(?!\.\d)")
+# every card number the checks below accept holds this (first group of 4, then 4 more)
+_CARD_HINT = re.compile(r"\d{4}[ \-]?\d{4}")
+
+
+def _luhn_ok(digits: str) -> bool:
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = ord(ch) - 48
+        if i % 2 == 1:
+            d *= 2
+            if d > 9:
+                d -= 9
+        total += d
+    return total % 10 == 0
+
+
+def _card_brand_ok(d: str) -> bool:
+    """The number starts like a card of a known network and has that network's length."""
+    n = len(d)
+    p2, p3, p4, p6 = int(d[:2]), int(d[:3]), int(d[:4]), int(d[:6])
+    if d[0] == "4":
+        return n in (13, 16, 19)  # Visa
+    if 51 <= p2 <= 55 or 2221 <= p4 <= 2720:
+        return n == 16  # Mastercard
+    if p2 in (34, 37):
+        return n == 15  # American Express
+    if p4 == 6011 or 644 <= p3 <= 649 or p2 == 65 or 622126 <= p6 <= 622925:
+        return 16 <= n <= 19  # Discover
+    if p2 == 62:
+        return 16 <= n <= 19  # UnionPay
+    if 3528 <= p4 <= 3589:
+        return 16 <= n <= 19  # JCB
+    if 300 <= p3 <= 305 or p4 == 3095 or p2 in (36, 38, 39):
+        return 14 <= n <= 19  # Diners Club
+    if 2200 <= p4 <= 2204:
+        return 16 <= n <= 19  # Mir
+    if p4 in (5018, 5020, 5038, 5893, 6304, 6759, 6761, 6762, 6763):
+        return 12 <= n <= 19  # Maestro
+    return False
+
+
+def _card_spans(text: str) -> list[tuple[int, int]]:
+    if not _CARD_HINT.search(text):
+        return []
+    spans = []
+    for m in _CARD.finditer(text):
+        raw = m.group()
+        seps = set(re.findall(r"[ \-]", raw))
+        if len(seps) > 1:
+            continue
+        digits = re.sub(r"\D", "", raw)
+        if not digits.isascii():
+            digits = "".join(str(unicodedata.digit(ch)) for ch in digits)
+        if not (12 <= len(digits) <= 19) or len(set(digits)) < 2:
+            continue
+        if seps:
+            groups = re.split(r"[ \-]", raw)
+            # printed cards group digits by 4 (4-6-5 or 4-6-4 for Amex and Diners)
+            if len(groups[0]) != 4 or any(not 2 <= len(g) <= 6 for g in groups):
+                continue
+        if _card_brand_ok(digits) and _luhn_ok(digits):
+            spans.append(m.span())
+    return spans
+
+
+# --------------------------------------------------------------------------------------------
+# scan_secrets
+# --------------------------------------------------------------------------------------------
+
+_MAX_CHUNK = 2000
+_CHUNK_OVERLAP = 200
+
+
+def _lines(text: str) -> Iterable[str]:
+    for line in text.splitlines():
+        if len(line) <= _MAX_CHUNK:
+            if line.strip():
+                yield line
+            continue
+        # bound the cost of the backtracking patterns on very long lines
+        step = _MAX_CHUNK - _CHUNK_OVERLAP
+        for start in range(0, len(line), step):
+            yield line[start : start + _MAX_CHUNK]
+
+
+def _run_plugins(
+    plugins: Iterable[tuple[Any, str, tuple[str, ...], tuple[str, ...]]], line: str, low: str, found: set[str]
+) -> None:
+    for plugin, kind, hints, low_hints in plugins:
+        if (hints or low_hints) and not (_has(line, hints) or _has(low, low_hints)):
+            continue
+        gate = _PLUGIN_GATES.get(kind)
+        if gate is not None and not gate.search(line):
+            continue
+        for value in plugin.analyze_string(line):
+            if kind == AWS_ACCESS_KEY and len(value) != 20:
+                found.add(AWS_SECRET_KEY)  # the plugin's second pattern: aws ... key = "<40 chars>"
+            elif kind == SLACK and value.startswith("https://"):
+                found.add(SLACK_WEBHOOK)
+            else:
+                found.add(kind)
+            break
+
+
+def _scan_tokens(line: str, low: str, found: set[str]) -> None:
+    """Token formats: the detect-secrets plugins and our own vendor patterns."""
+    if not _LONG_RUN.search(line):
+        return
+    _run_plugins(_PLUGINS_LONG, line, low, found)
+    if not _TRIGGER.search(line):
+        return
+    _run_plugins(_PLUGINS_RARE, line, low, found)
+    for pattern, kind, hints in _VENDOR:
+        if kind not in found and _has(line, hints) and pattern.search(line):
+            found.add(kind)
+
+
+def _scan_urls(line: str, low: str, found: set[str]) -> None:
+    if "://" in line:
+        url_hit = False
+        for m in _URL_CREDENTIALS.finditer(line):
+            password = m.group(3)
+            if _PLACEHOLDER.match(password) or _PLACEHOLDER.match(_strip(password)):
+                continue
+            url_hit = True
+            scheme = m.group(1).lower().removeprefix("jdbc:").split("+")[0]
+            found.add(CONNECTION_STRING if scheme in _DB_SCHEMES else BASIC_AUTH)
+        if not url_hit:
+            for value in _BASIC_AUTH_PLUGIN.analyze_string(line):
+                if not _PLACEHOLDER.match(value):
+                    found.add(BASIC_AUTH)
+                    break
+    if "=" in line:
+        for m in _URL_QUERY_PASSWORD.finditer(line):
+            if not _PLACEHOLDER.match(m.group(1)):
+                found.add(CONNECTION_STRING if _DB_URL.search(line) else PASSWORD)
+        for m in _URL_QUERY_TOKEN.finditer(line):
+            if _looks_random(_strip(m.group(1))):
+                found.add(GENERIC)
+        if _ADO_HOST.search(line):
+            for m in _ADO_PASSWORD.finditer(line):
+                value = m.group(1).strip()
+                if value and not _PLACEHOLDER.match(value):
+                    found.add(CONNECTION_STRING)
+
+
+def _scan_auth_headers(line: str, low: str, found: set[str]) -> None:
+    if "basic" in low:
+        for m in _BASIC_HEADER.finditer(line):
+            token = m.group(1)
+            try:
+                decoded = base64.b64decode(token + "=" * (-len(token) % 4), validate=True).decode("utf-8")
+            except (binascii.Error, UnicodeDecodeError, ValueError):
+                continue
+            user, sep, password = decoded.partition(":")
+            if sep and user and password and decoded.isprintable():
+                found.add(BASIC_AUTH)
+    if "-u" in line or "--user" in line:
+        for m in _CURL_USER.finditer(line):
+            if not _PLACEHOLDER.match(m.group(2)):
+                found.add(BASIC_AUTH)
+    if "bearer" in low:
+        for m in _BEARER.finditer(line):
+            token = m.group(1)
+            if _looks_random(token.replace(".", "")) or JwtTokenDetector.is_formally_valid(token):
+                found.add(BEARER)
+
+
+def _stated_password(line: str, m: re.Match[str]) -> bool:
+    """Whether the password keyword matched by ``m`` introduces a password: up to six words,
+    then "is" / ":" / "was changed to"..., then a value that is not prose."""
+    rest = line[m.end() : m.end() + 120]
+    bare_pass = m.group(0).lower() == "pass"
+    words, pos, ended = 0, 0, False
+    while True:
+        c = _PW_CONNECTOR.match(rest[pos:])
+        if c and c.group("to") and not _SET_VERB.search(line[max(0, m.start() - 40) : m.end() + pos]):
+            c = None  # "to" only after "changed", "set"...: "I changed my password to X"
+        if c:
+            after = rest[pos + c.end() :]
+            q = _PW_QUOTED.match(after)
+            if q:
+                return not _PLACEHOLDER.match(q.group(2))
+            value = after.split(None, 1)[0] if after.strip() else ""
+            if bare_pass:  # "bus pass is in my coat"
+                return _passwordish(value)
+            return bool(value) and _plausible_password(value)
+        w = _PW_WORD.match(rest[pos:])
+        if not w or words >= 6:
+            return False
+        word = w.group(1)
+        if re.search(r"[/<>{}\[\]$\\|]", word) or (
+            "@" in word and not re.fullmatch(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+[.,:;]?", word)
+        ):
+            return False  # not prose: a URL, a template, a path
+        low = word.lower().strip(".,;!?()[]\"'")
+        if (low in _PW_BLOCKERS and not words) or (ended and words):
+            return False
+        if not words:
+            if re.fullmatch(r"([\"'`“‘]).{3,}[\"'`”’]", word) and _plausible_password(word):
+                return True  # password "swordfish"
+            if _passwordish(word):
+                return True  # "user maya.k, password hunter2!"
+        words += 1
+        pos += w.end()
+        ended = word[-1:] in ".;!?"  # a sentence ended; only "? It's ..." may follow
+
+
+def _scan_passwords(line: str, low: str, found: set[str]) -> None:
+    if _has(low, _PW_HINTS):
+        for m in _PW_KEYWORD.finditer(low):
+            if _stated_password(line, m):
+                found.add(PASSWORD)
+                break
+        if "pass" in low and " as " in low:
+            rev = _PW_REVERSED.search(line)
+            if rev and _plausible_password(rev.group(1).strip("\"'")):
+                found.add(PASSWORD)
+    if _has(low, ("auth", "cred", "login", "log-in", "sign")):
+        for m in _CREDENTIAL_PAIR.finditer(line):
+            password = m.group(3)
+            if m.group(2) != ":" and not _passwordish(password):
+                continue  # "user / password" needs a password that reads as one
+            if _plausible_password(password) and not re.fullmatch(r"\d{1,2}", m.group(1)):
+                found.add(BASIC_AUTH)
+    if _has(low, _WIFI_HINTS):
+        for m in _WIFI_KEY.finditer(line):
+            if _passwordish(m.group(1)):
+                found.add(PASSWORD)
+        for m in _WIFI_IS.finditer(line):
+            word = _strip(m.group(1))
+            if _passwordish(word) and any(ch.isdigit() for ch in word) and not _is_wordy(word):
+                found.add(PASSWORD)
+    if _has(low, ("mysql", "mariadb", "--password", "sshpass", "redis-cli", "docker", "smbclient")):
+        for m in _CLI_PASSWORD.finditer(line):
+            if _plausible_password(m.group(1) or m.group(2) or m.group(3) or ""):
+                found.add(PASSWORD)
+    if "value" in low and _has(low, ("pass", "pwd", "secret")):
+        for m in _XML_PASSWORD.finditer(line):
+            if _plausible_password(m.group(1)):
+                found.add(PASSWORD)
+    if _has(low, ("use", "type", "enter")):
+        for m in _PW_USE.finditer(line):
+            word = _strip(m.group(1))
+            if _passwordish(word) and re.search(r"\d", word) and re.search(r"[^\w]", word[:-1]):
+                found.add(PASSWORD)
+
+
+def _scan_pins(line: str, low: str, found: set[str]) -> None:
+    if not _has(low, _PIN_HINTS) and not _has(low, ("open", "unlock", "arm")):
+        return
+    if _PIN_DIRECT.search(line):
+        found.add(PIN)
+    if _has(low, ("open", "unlock", "arm")) and _OPENS_WITH.search(line):
+        found.add(PIN)
+    for m in _PIN_KEYWORD.finditer(low):
+        kw = m.group("kw").lower()
+        if kw.startswith("code") and _NOT_A_PIN_CODE.search(line[max(0, m.start() - 16) : m.start()]):
+            continue  # "zip code for the apartment is 94110"
+        v = _PIN_VALUE.match(line[m.end() : m.end() + 80])
+        if not v:
+            continue
+        value = re.sub(r"\D", "", v.group("val"))
+        if kw.startswith(("cvv", "cvc", "csc", "card")):
+            if len(value) in (3, 4):
+                found.add(CARD_CODE)
+        elif 4 <= len(value) <= 10:
+            found.add(PIN)
+
+
+def _scan_keywords(line: str, low: str, found: set[str]) -> None:
+    """detect-secrets' keyword patterns (``password: x``, ``api_key = "x"``), with the
+    value checked: a password must not read as prose, a key must look random."""
+    if not _has(low, _DS_HINTS) or not (":" in line or "=" in line or ";" in line):
+        return
+    matches: list[tuple[re.Match[str], int, str]] = []
+    for k in _DS_DENYLIST_LOW.finditer(low):
+        keyword = k.group(1).lower()
+        for pattern, group in _DS_KEYWORD_PATTERNS:
+            m = pattern.match(line, k.start())
+            if m:
+                matches.append((m, group, keyword))
+    if "==" in line or "!=" in line:
+        for rm in _DS_KEYWORD_REVERSED.finditer(line):
+            kw = _DS_DENYLIST.search(rm.group(0))
+            matches.append((rm, 2, kw.group(1).lower() if kw else ""))
+    for m, group, keyword in matches:
+        value = (m.group(group) or "").strip()
+        quoted = bool(re.search(r"[\"'`]\s*$", line[: m.start(group)]))
+        first = value if quoted else (value.split(None, 1)[0] if value else "")
+        if any(k in keyword for k in ("pass", "pwd", "contrase")):
+            if _plausible_password(first):
+                found.add(PASSWORD)
+        elif _looks_random(_strip(first), 12) and not _NOT_SECRET_CONTEXT.search(
+            line[: m.start(group)][-40:]
+        ):
+            found.add(GENERIC)
+
+
+def _scan_near_keyword(line: str, low: str, found: set[str]) -> None:
+    """High-entropy tokens standing shortly after a secret keyword."""
+    candidates = list(_CANDIDATE.finditer(line))
+    if not candidates or not _SECRET_KEYWORD.search(low):
+        return
+    urls = [u.span() for u in _URL.finditer(line)] if "://" in line or "www." in low else []
+    for m in candidates:
+        start = m.start()
+        if any(a <= start < b for a, b in urls):
+            continue
+        window = re.split(r"[.!?;]\s|\n", low[max(0, start - 48) : start])[-1]
+        keywords = {k.group(0) for k in _SECRET_KEYWORD.finditer(window)}
+        if not keywords or _NOT_SECRET_CONTEXT.search(window):
+            continue
+        token = _strip(m.group())
+        if not _looks_random(token):
+            continue
+        if any(k.startswith(("pass", "pwd")) for k in keywords):
+            found.add(PASSWORD)
+        elif len(token) == 40 and "aws" in window:
+            found.add(AWS_SECRET_KEY)
+        elif "bearer" in keywords:
+            found.add(BEARER)
+        else:
+            found.add(GENERIC)
+
+
+def _scan_misc(line: str, low: str, found: set[str]) -> None:
+    if "otpauth" in low and _OTPAUTH.search(line):
+        found.add(TWO_FACTOR)
+    if _has(low, ("2fa", "mfa", "otp", "authenticator")) and _TWO_FACTOR_SEED.search(line):
+        found.add(TWO_FACTOR)
+    if "code" in low and _has(low, ("backup", "recovery", "2fa", "mfa")) and _BACKUP_CODES.search(line):
+        found.add(TWO_FACTOR)
+    if _has(low, ("seed", "recovery", "mnemonic", "backup", "secret")):
+        m = _SEED_PHRASE.search(line)
+        if m and len(set(m.group(1).lower().split())) >= 8:
+            found.add(RECOVERY_PHRASE)
+    if _card_spans(line):
+        found.add(CREDIT_CARD)
+
+
+# --------------------------------------------------------------------------------------------
+# Token formats the engine misses or only reports with a second component
+# --------------------------------------------------------------------------------------------
+
+DISCORD_WEBHOOK = "Discord webhook"
+CRYPTO_KEY = "cryptocurrency private key"
+
+_DISCORD_WEBHOOK = re.compile(
+    r"(?i)https?://(?:(?:canary|ptb)\.)?discord(?:app)?\.com/api/(?:v\d+/)?webhooks/\d{15,21}/[A-Za-z0-9_\-]{60,80}"
+)
+# 64 hex digits (32 bytes) stated as a private key: an Ethereum / EVM key. A transaction or
+# block hash has the same shape, so the keyword must come first and "hash"/"tx" must not.
+_HEX_KEY = re.compile(
+    r"(?i)(?<![a-z])(?:priv(?:ate)?[\s_\-]?key|privkey|secret[\s_\-]?key|wallet[\s_\-]?key|signing[\s_\-]?key"
+    r"|metamask|rabby|ledger|keystore|mnemonic|eth(?:ereum)?[\s_\-]?(?:private|priv|secret|key))"
+    r"[^\n]{0,40}?(?<![0-9a-fA-F])(?:0x)?([0-9a-fA-F]{64})(?![0-9a-fA-F])"
+)
+_HEX_KEY_HINTS = (
+    "priv",
+    "secret",
+    "wallet",
+    "signing",
+    "metamask",
+    "rabby",
+    "ledger",
+    "keystore",
+    "mnemonic",
+    "eth",
+)
+_NOT_A_KEY = re.compile(
+    r"(?i)(?<![a-z])(?:hash|tx|txid|transaction|block|commit|sha\d*|digest|checksum|address|public)(?![a-z])"
+)
+# Bitcoin private keys in wallet import format carry a base58check checksum: no context needed.
+_WIF = re.compile(r"(?<![1-9A-HJ-NP-Za-km-z])[5KL][1-9A-HJ-NP-Za-km-z]{50,51}(?![1-9A-HJ-NP-Za-km-z])")
+_B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+
+def _wif_ok(candidate: str) -> bool:
+    n = 0
+    for ch in candidate:
+        n = n * 58 + _B58.index(ch)
+    raw = n.to_bytes(38 if candidate[0] in "KL" else 37, "big")
+    if raw[0] != 0x80:
+        return False
+    body, check = raw[:-4], raw[-4:]
+    return hashlib.sha256(hashlib.sha256(body).digest()).digest()[:4] == check
+
+
+def _scan_wallets(line: str, low: str, found: set[str]) -> None:
+    if "webhooks/" in low and _DISCORD_WEBHOOK.search(line):
+        found.add(DISCORD_WEBHOOK)
+    if len(line) >= 64 and _has(low, _HEX_KEY_HINTS):
+        for m in _HEX_KEY.finditer(line):
+            if not _NOT_A_KEY.search(line[max(0, m.start() - 20) : m.start(1)]):
+                found.add(CRYPTO_KEY)
+                break
+    if len(line) >= 51 and ("5" in line or "K" in line or "L" in line):
+        for m in _WIF.finditer(line):
+            if _wif_ok(m.group()):
+                found.add(CRYPTO_KEY)
+                break
+
+
+#: Every kind name the built-in detectors can return.
+SECRET_KINDS: frozenset[str] = frozenset(
+    {kind for _, kind, _, _ in _PLUGINS}
+    | {kind for _, kind, _ in _VENDOR}
+    | {AWS_SECRET_KEY, SLACK_WEBHOOK, PASSWORD, CREDIT_CARD, CARD_CODE, PIN, GENERIC, BASIC_AUTH}
+    | {CONNECTION_STRING, BEARER, RECOVERY_PHRASE, TWO_FACTOR, DISCORD_WEBHOOK, CRYPTO_KEY}
+)
+
+_DETECTORS: tuple[Callable[[str, str, set[str]], None], ...] = (
+    _scan_tokens,
+    _scan_wallets,
+    _scan_urls,
+    _scan_auth_headers,
+    _scan_passwords,
+    _scan_pins,
+    _scan_keywords,
+    _scan_near_keyword,
+    _scan_misc,
+)
+
+
+def compile_patterns(
+    patterns: Mapping[str, str | Pattern[str]] | None, what: str
+) -> tuple[tuple[Pattern[str], str], ...]:
+    """Validate a user's ``{kind name: regular expression}`` mapping once."""
+    if not patterns:
+        return ()
+    out = []
+    for name, pattern in patterns.items():
+        if not isinstance(name, str) or not name:
+            raise ConfigurationError(f"{what} names must be non-empty strings")
+        try:
+            out.append((re.compile(pattern) if isinstance(pattern, str) else pattern, name))
+        except re.error as exc:
+            raise ConfigurationError(f"{what} {name!r} is not a valid regular expression") from exc
+    return tuple(out)
+
+
+def _lower(line: str) -> str:
+    """``line`` lower-cased, position for position (a few characters, such as the
+    dotted capital I, lower-case to two; those are kept as they are)."""
+    low = line.lower()
+    if len(low) == len(line):
+        return low
+    return "".join(ch if len(ch.lower()) != 1 else ch.lower() for ch in line)
+
+
+def _fold(text: str) -> str:
+    """Fullwidth letters and digits made plain, invisible format characters removed."""
+    if text.isascii():
+        return text
+    text = unicodedata.normalize("NFKC", text)
+    return "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+
+
+def scan_text(text: str, found: set[str]) -> None:
+    """Every detector, line by line: for text as written (or decoded)."""
+    for line in _lines(_fold(text)):
+        low = _lower(line)
+        for detector in _DETECTORS:
+            detector(line, low, found)
+
+
+def scan_tokens_text(text: str, found: set[str]) -> None:
+    """Token formats and card numbers only: for a token view (joined, reversed...)."""
+    for line in _lines(_fold(text)):
+        low = _lower(line)
+        _scan_tokens(line, low, found)
+        _scan_wallets(line, low, found)
+        if card_spans(line):
+            found.add(CREDIT_CARD)
+
+
+def looks_random(token: str, min_len: int = 16) -> bool:
+    """A machine-generated credential rather than words, a path or a number."""
+    return _looks_random(token, min_len)
+
+
+def card_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of Luhn- and issuer-checked payment card numbers in ``text``."""
+    return _card_spans(text)

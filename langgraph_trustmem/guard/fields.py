@@ -1,0 +1,177 @@
+"""Field names as context: ``{"password": "Tr0ub4dor&3x!"}`` needs no sentence around it.
+
+A structured memory says what a value is through its field name (or, for the store's
+labels, through the namespace part before it). The head word of the name decides
+(``bank_pin`` is a PIN, ``pin_required`` is a flag), and the value must still look like
+what the name says (``{"password": "ask Tom"}`` and ``{"token": "$CHAT_TOKEN"}`` are not
+secrets).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["field_kind", "field_secret", "label_secret", "parent_kind"]
+
+PASSWORD = "password"
+PIN = "PIN"
+CARD_CODE = "card security code"
+GENERIC = "generic API key"
+PRIVATE_KEY = "private key"
+RECOVERY_PHRASE = "recovery phrase"
+TWO_FACTOR = "2FA secret"
+SECURITY_ANSWER = "security question answer"
+BASIC_AUTH = "basic auth credentials"
+
+FIELD_KINDS = frozenset(
+    {PASSWORD, PIN, CARD_CODE, GENERIC, PRIVATE_KEY, RECOVERY_PHRASE, TWO_FACTOR, SECURITY_ANSWER, BASIC_AUTH}
+)
+
+_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+# Compound words people write without separators.
+_COMPOUND = (
+    ("password", "password"), ("passwd", "passwd"), ("passphrase", "passphrase"), ("passcode", "passcode"),
+    ("apikey", "apikey"), ("pincode", "pin"), ("privatekey", "privkey"), ("secretkey", "secretkey"),
+    ("accesstoken", "token"), ("authtoken", "token"), ("refreshtoken", "token"),
+)  # fmt: skip
+
+_PW_HEADS = frozenset({"password", "passwd", "pwd", "pw", "pass", "passphrase", "passwort", "kennwort", "contrasena",
+                       "contraseña", "senha", "psk", "mdp", "motdepasse"})  # fmt: skip
+_PIN_HEADS = frozenset({"pin", "passcode", "pincode", "puk", "combination", "combo"})
+_CODE_QUALIFIERS = frozenset({"door", "gate", "alarm", "garage", "lock", "safe", "keypad", "unlock", "entry", "access",
+                              "building", "lockbox", "padlock", "locker", "vault", "disarm", "phone", "screen", "device",
+                              "pin", "pass", "voicemail", "sim"})  # fmt: skip
+_CVV_HEADS = frozenset({"cvv", "cvc", "cvv2", "cvc2", "csc", "cid"})
+_TOKEN_HEADS = frozenset({"token", "secret", "apikey", "secretkey", "bearer", "jwt", "credential", "credentials", "creds",
+                          "sessionid", "cookie", "signature", "hmac"})  # fmt: skip
+_KEY_QUALIFIERS = frozenset({"api", "access", "secret", "private", "client", "signing", "encryption", "master", "auth",
+                             "license", "app", "service", "account", "admin", "webhook", "session", "ssh", "gpg", "pgp",
+                             "wallet", "aws", "stripe", "openai", "deploy"})  # fmt: skip
+_PUBLIC = frozenset({"public", "publishable", "pub", "id", "name", "hint", "hints", "policy", "length", "rotation",
+                     "expiry", "expires", "expiration", "manager", "required", "enabled", "set", "changed", "reset",
+                     "last", "type", "count", "budget", "max", "min", "limit", "location", "url", "uri", "endpoint",
+                     "path", "file", "prefix", "format", "hash", "fingerprint", "days", "date", "at", "age", "strength",
+                     "group", "santa", "version", "scope", "scopes", "provider", "label", "note", "notes", "status",
+                     "ref", "reference", "vault", "storage", "env", "var", "field", "kind"})  # fmt: skip
+_SEED_HEADS = frozenset({"seed", "mnemonic", "wif", "privkey"})
+_OTP_HEADS = frozenset({"totp", "otp", "mfa", "2fa"})
+_GENERIC_CHILD = frozenset({"value", "val", "v", "data", "secret", "string", "raw"})
+
+
+def _words(name: str) -> list[str]:
+    low = name.lower()
+    for compound, word in _COMPOUND:
+        if compound in low and not re.search(r"[^a-z]", compound):
+            low = low.replace(compound, f" {word} ")
+    return [w.lower() for w in _WORDS.findall(low)] or []
+
+
+def field_kind(name: str) -> str | None:
+    """The kind of secret a field of this name holds, or None when the name does not say."""
+    if not isinstance(name, str) or len(name) > 64:
+        return None
+    words = _words(name)
+    if not words or any(w in _PUBLIC for w in words[1:]) or words[-1] in _PUBLIC:
+        return None
+    head = words[-1]
+    before = words[-2] if len(words) > 1 else ""
+    if head in _PW_HEADS or (head == "word" and before == "pass"):
+        return PASSWORD
+    if head in _CVV_HEADS or (head == "code" and before == "security" and "card" in words):
+        return CARD_CODE
+    if head in _PIN_HEADS or (head in ("code", "number") and before in _CODE_QUALIFIERS):
+        return PIN
+    if head == "answer" and ("security" in words or "secret" in words):
+        return SECURITY_ANSWER
+    if head in _SEED_HEADS or (
+        head in ("phrase", "words") and before in ("seed", "recovery", "backup", "secret")
+    ):
+        return RECOVERY_PHRASE if head not in ("wif", "privkey") else PRIVATE_KEY
+    if head in ("secret", "seed", "key") and before in _OTP_HEADS:
+        return TWO_FACTOR
+    if head == "key" and before in ("private", "priv", "secret", "signing", "wallet", "ssh"):
+        return PRIVATE_KEY if before in ("private", "priv", "wallet", "ssh") else GENERIC
+    if head in _TOKEN_HEADS or (head == "key" and before in _KEY_QUALIFIERS) or head == "auth":
+        return GENERIC
+    if head == "key":
+        return "key"  # weak: a random value only, never a UUID or a hash
+    return None
+
+
+def parent_kind(path: tuple[str, ...]) -> str | None:
+    """The kind for a value at ``path`` (field names, outermost first): its own field, or
+    its parent's when its own name is generic (``{"auth": {"value": ...}}``)."""
+    if not path:
+        return None
+    kind = field_kind(path[-1])
+    if kind is None and len(path) > 1 and path[-1].lower() in _GENERIC_CHILD:
+        kind = field_kind(path[-2])
+    return kind
+
+
+_PLACEHOLDER = re.compile(
+    r"(?i)^(?:[*•xX.#_\-]{3,}|<[^>]*>|\[[^\]]*\]|\{\{?[^}]*\}\}?|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Z_]+%"
+    r"|redacted|hidden|removed|omitted|masked|none|null|nil|undefined|empty|todo|tbd|n/?a|unknown|unset|changeme"
+    r"|change_me|example|sample|dummy|placeholder|secret|password|passwd|token|value|true|false|yes|no|required"
+    r"|optional|same|see\s.*|ask\s.*|in\s.*|on\s.*|stored\s.*|saved\s.*)$"
+)
+_DIGITS = re.compile(r"\d+")
+_UUID = re.compile(r"(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+_APP_PASSWORD = re.compile(r"^[a-z]{4}(?: [a-z]{4}){3}$")  # Google/Apple app passwords as shown
+
+
+_LABEL_PAIR = re.compile(r"^([A-Za-z][A-Za-z _]{1,30}?)\s*[:=\-_ ]\s*(\S.*)$")
+
+
+def label_secret(label: str, looks_random: object) -> str | None:
+    """A label that names and holds a secret at once (a key ``"pin-7720"`` or
+    ``"password=Hunter2!"``). Stricter than a field: a label is usually a name, so the
+    value must have a digit (``"pw-reset-reminder"`` is a name)."""
+    m = _LABEL_PAIR.match(label)
+    if not m or not any(ch.isdigit() for ch in m.group(2)):
+        return None
+    return field_secret(field_kind(m.group(1)), m.group(2), looks_random)
+
+
+def field_secret(kind: str | None, value: object, looks_random: object) -> str | None:
+    """The kind of secret ``value`` is, given its field's kind (from :func:`field_kind`).
+    ``looks_random`` is the detectors' test for machine-generated tokens."""
+    if kind is None or isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        value = str(value)
+    if not isinstance(value, str):
+        return None
+    v = value.strip().strip("\"'`")
+    if not v or len(v) > 512 or _PLACEHOLDER.match(v):
+        return None
+    digits = "".join(_DIGITS.findall(v))
+    if kind == PIN:
+        only_digits = re.fullmatch(r"[#*]?\d{1,10}(?:[ \-]\d{1,4}){0,3}[#*]?", v) is not None
+        return PIN if only_digits and 3 <= len(digits) <= 10 else None
+    if kind == CARD_CODE:
+        return CARD_CODE if re.fullmatch(r"\d{3,4}", v) else None
+    if kind == PASSWORD:
+        if _APP_PASSWORD.match(v):
+            return PASSWORD
+        if re.search(r"\s", v) or len(v) < 4 or len(v) > 128:
+            return None
+        if re.fullmatch(r"[a-z]+", v) and len(v) < 6:
+            return None  # "pass", "none"
+        return PASSWORD
+    if kind == SECURITY_ANSWER:
+        return SECURITY_ANSWER if 2 <= len(v) <= 64 else None
+    if kind == RECOVERY_PHRASE:
+        words = v.split()
+        if len(words) >= 12 and all(w.isalpha() for w in words):
+            return RECOVERY_PHRASE
+        return PRIVATE_KEY if looks_random(v) else None  # type: ignore[operator]
+    if kind in (GENERIC, PRIVATE_KEY, TWO_FACTOR, "key"):
+        if kind == "key" and (_UUID.match(v) or re.fullmatch(r"[0-9a-fA-F]{32,128}", v)):
+            return None
+        if re.fullmatch(r"[A-Z2-7]{16,64}", v) and kind == TWO_FACTOR:
+            return TWO_FACTOR
+        if looks_random(v):  # type: ignore[operator]
+            return GENERIC if kind == "key" else kind
+        return None
+    return None

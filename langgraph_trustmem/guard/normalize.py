@@ -1,0 +1,188 @@
+"""Views of a text with the usual disguises undone, for the secret scan.
+
+A person (or a model) who wants a credential remembered despite the guard spaces it out,
+encodes it, reverses it or swaps letters for look-alikes. Each function here returns the
+text the way a detector needs to see it. Views come in two strengths:
+
+* *full* views (decoded base64, hex or percent-encoding; homoglyphs folded) read like the
+  original and go through every detector;
+* *token* views (a spaced or dotted run joined up, a run reversed) are not prose any more:
+  only token formats (vendor prefixes, card numbers, the engine) are looked for in them,
+  so joining ordinary words cannot make a "password is ..." sentence out of nothing.
+
+Nothing here keeps state; every function is pure and thread-safe.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+import unicodedata
+from urllib.parse import unquote
+
+__all__ = ["fold", "full_views", "token_views"]
+
+# Cyrillic and Greek letters that look like Latin ones (Unicode's confusables, the common
+# subset). Applied only inside a run that also holds ASCII letters or digits, so Russian
+# or Greek prose is left alone.
+_CONFUSABLES = str.maketrans(
+    {
+        "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C",
+        "Т": "T", "У": "Y", "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J", "Ԛ": "Q", "Ԝ": "W",
+        "а": "a", "в": "b", "е": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c",
+        "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ј": "j", "ԛ": "q", "ԝ": "w", "һ": "h",
+        "ɑ": "a", "ο": "o", "ρ": "p", "ν": "v", "τ": "t", "υ": "u", "ι": "i", "κ": "k",
+        "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N",
+        "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
+    }
+)  # fmt: skip
+_RUN = re.compile(r"\S+")
+_HAS_ASCII_ALNUM = re.compile(r"[A-Za-z0-9]")
+
+
+def fold(text: str) -> str:
+    """Compatibility forms made plain (fullwidth letters, ligatures), invisible format
+    characters (zero-width spaces, joiners, direction marks) removed, and Cyrillic or
+    Greek look-alikes inside Latin tokens replaced by the Latin letters."""
+    if text.isascii():
+        return text
+    text = unicodedata.normalize("NFKC", text)
+    text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    if text.isascii():
+        return text
+
+    def latin(m: re.Match[str]) -> str:
+        run = m.group()
+        if run.isascii() or not _HAS_ASCII_ALNUM.search(run):
+            return run
+        return run.translate(_CONFUSABLES)
+
+    return _RUN.sub(latin, text)
+
+
+# -- decoded views ------------------------------------------------------------------------------
+
+_B64 = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{16,}={0,2}")
+_HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Fa-f])")
+_PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+_MAX_DECODE = 8192  # longer runs are data blobs (images), not a hidden credential
+
+
+def _readable(raw: bytes) -> str | None:
+    """``raw`` as text when it reads as text: UTF-8, printable, some letters."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if len(text) < 6 or not any(ch.isalpha() for ch in text):
+        return None
+    printable = sum(ch.isprintable() or ch in "\n\t" for ch in text)
+    return text if printable >= len(text) * 0.97 else None
+
+
+def _decoded(text: str) -> list[str]:
+    out: list[str] = []
+    if len(text) >= 16:
+        for m in _B64.finditer(text):
+            run = m.group()
+            if len(run) > _MAX_DECODE or run.isdigit() or run.isalpha():
+                continue
+            body = run.rstrip("=")
+            alt = "-" in body or "_" in body
+            if alt and ("+" in body or "/" in body):
+                continue
+            try:
+                raw = (base64.urlsafe_b64decode if alt else base64.b64decode)(body + "=" * (-len(body) % 4))
+            except (binascii.Error, ValueError):
+                continue
+            decoded = _readable(raw)
+            if decoded is not None:
+                out.append(decoded)
+        for m in _HEX.finditer(text):
+            run = m.group()
+            if len(run) <= _MAX_DECODE:
+                decoded = _readable(bytes.fromhex(run))
+                if decoded is not None:
+                    out.append(decoded)
+    if "%" in text and _PERCENT.search(text):
+        unquoted = unquote(text)
+        if unquoted != text:
+            out.append(unquoted)
+    return out
+
+
+def full_views(text: str, depth: int = 2) -> list[str]:
+    """Texts that read like ``text`` with one disguise undone: homoglyphs folded, base64,
+    hex and percent-encoded runs decoded (again inside what was decoded, to ``depth``)."""
+    out: list[str] = []
+    folded = fold(text)
+    if folded != text:
+        out.append(folded)
+    frontier = [folded]
+    for _ in range(depth):
+        nxt = []
+        for t in frontier:
+            nxt.extend(_decoded(t))
+        out.extend(nxt)
+        frontier = nxt
+        if not frontier:
+            break
+    return out
+
+
+# -- token views --------------------------------------------------------------------------------
+
+# Four or more short chunks separated by spaces: "g h p _ 1 a", "AKIA Z7VR SQ5T JNNW".
+_SPACED = re.compile(r"(?<!\S)(?:[^\s]{1,6}[ \t]{1,3}){3,}[^\s]{1,6}(?!\S)")
+# A run without spaces cut into short chunks by one separator: "AKIA.Z7VR.SQ5T", "4111.1111".
+_SEPARATED = re.compile(r"[^\s]{16,}")
+# Digits in groups with any separators between them: "4111.1111.1111.1111", "4111 / 1111".
+_DIGIT_GROUPS = re.compile(r"(?<![\w])(?:\d{1,6}[ \t.\-/|·•_,]{1,3}){2,}\d{1,6}(?![\w])")
+_SEPARATORS = ".-·•|/:,"
+_TOKENISH = re.compile(r"[A-Za-z0-9_+/=\-]{16,}")
+_DIGIT = re.compile(r"\d")
+_LETTER = re.compile(r"[A-Za-z]")
+
+
+def _rejoin(run: str, sep: str) -> str | None:
+    """``run`` without the separators that cut it into chunks; an empty chunk (two
+    separators in a row) stands for a separator that belonged to the value."""
+    pieces = run.split(sep)
+    if len(pieces) < 4:
+        return None
+    real = [p for p in pieces if p]
+    if sum(len(p) <= 5 for p in real) < 0.75 * len(real):
+        return None
+    return "".join(p if p else sep for p in pieces)
+
+
+def token_views(text: str) -> list[str]:
+    """Strings that may be a token once the text's spacing, separators or direction is
+    undone. Meant for token formats only (see the module's docstring)."""
+    out: list[str] = []
+    if not _DIGIT.search(text):
+        return out  # every token format the views serve holds a digit somewhere
+    for m in _SPACED.finditer(text):
+        run = m.group()
+        if _DIGIT.search(run):
+            joined = re.sub(r"[ \t]+", "", run)
+            if len(joined) >= 12:
+                out.append(joined)
+    for m in _DIGIT_GROUPS.finditer(text):
+        digits = re.sub(r"\D", "", m.group())
+        if 12 <= len(digits) <= 19:
+            out.append(digits)
+    if len(text) >= 16:
+        for m in _SEPARATED.finditer(text):
+            run = m.group()
+            for sep in _SEPARATORS:
+                if run.count(sep) >= 3:
+                    rejoined = _rejoin(run, sep)
+                    if rejoined is not None:
+                        out.append(rejoined)
+        for m in _TOKENISH.finditer(text):
+            run = m.group()
+            if _DIGIT.search(run) and _LETTER.search(run):
+                out.append(run[::-1])
+    return out
