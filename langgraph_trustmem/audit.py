@@ -118,7 +118,9 @@ def append_ops(
         seq += 1
         h = link(keyring, prev, seq, e)
         for k, v in zip(
-            cols, (seq, e.at, e.action, e.actor, e.session, e.tenant, e.item, e.level, e.detail, prev, h)
+            cols,
+            (seq, e.at, e.action, e.actor, e.session, e.tenant, e.item, e.level, e.detail, prev, h),
+            strict=True,
         ):
             cols[k].append(v)
         prev = h

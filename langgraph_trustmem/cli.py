@@ -82,8 +82,8 @@ WRONG_KEY_REMEDY = (
 def explain(err: BaseException) -> tuple[str, str]:
     """An error as (cause, remedy) for an operator. The library's messages
     name no content, ids or credentials, so they may be shown."""
-    from langgraph_trustmem.embedded import EmbeddedServiceError
-    from langgraph_trustmem.errors import ImportSourceError
+    from langgraph_trustmem.embedded import EmbeddedServiceError  # noqa: PLC0415
+    from langgraph_trustmem.errors import ImportSourceError  # noqa: PLC0415
 
     if isinstance(err, CommandError):
         return err.cause, err.remedy
@@ -135,7 +135,7 @@ def _friendly(fn: F) -> F:
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        import psycopg
+        import psycopg  # noqa: PLC0415
 
         try:
             return fn(*args, **kwargs)
@@ -150,7 +150,7 @@ def _friendly(fn: F) -> F:
 
 @contextmanager
 def _opened() -> Iterator[Any]:
-    import langgraph_trustmem
+    import langgraph_trustmem  # noqa: PLC0415
 
     with langgraph_trustmem.open() as mem:
         yield mem
@@ -169,8 +169,8 @@ def _cells(*values: Any) -> list[Text]:
 @_friendly
 def demo(ephemeral: bool = typer.Option(False, help="Keep everything in process memory only.")) -> None:
     """Run the quickstart scenario on the embedded default (offline)."""
-    import langgraph_trustmem
-    from langgraph_trustmem import demo as scenario
+    import langgraph_trustmem  # noqa: PLC0415
+    from langgraph_trustmem import demo as scenario  # noqa: PLC0415
 
     console = _console()
     console.print("[bold]langgraph-trustmem demo[/bold] (embedded default, scripted offline model)")
@@ -189,7 +189,7 @@ def demo(ephemeral: bool = typer.Option(False, help="Keep everything in process 
 @app.command()
 def keygen() -> None:
     """Print a new random key for TRUSTMEM_KEY."""
-    from langgraph_trustmem.crypto import generate_key
+    from langgraph_trustmem.crypto import generate_key  # noqa: PLC0415
 
     print(generate_key())
 
@@ -425,8 +425,8 @@ def import_(
     Everything is sealed, labelled by your rules and read back to verify the
     counts. The source is only read. Safe to run again: nothing is
     duplicated."""
-    from langgraph_trustmem.config import resolve_ladder
-    from langgraph_trustmem.importer import ImportRules, import_from_postgres
+    from langgraph_trustmem.config import resolve_ladder  # noqa: PLC0415
+    from langgraph_trustmem.importer import ImportRules, import_from_postgres  # noqa: PLC0415
 
     rules = ImportRules(
         thread_level=thread_level,
@@ -521,7 +521,7 @@ class _Checks:
 def _foreign_key_ids(saver: Any) -> int:
     """How many sampled sealed values name a key that is not on the ring:
     data written under another key (a wrong key, not tampering)."""
-    from langgraph_trustmem.crypto import HEADER_SIZE, KeyRing
+    from langgraph_trustmem.crypto import HEADER_SIZE, KeyRing  # noqa: PLC0415
 
     ring = set(saver.keyring.key_ids)
     foreign = 0
@@ -538,11 +538,11 @@ def _foreign_key_ids(saver: Any) -> int:
 
 
 def _diagnose(checks: _Checks) -> None:
-    import psycopg
+    import psycopg  # noqa: PLC0415
 
-    from langgraph_trustmem.checkpoint import sql as cp_sql
-    from langgraph_trustmem.config import Settings
-    from langgraph_trustmem.store import sql as st_sql
+    from langgraph_trustmem.checkpoint import sql as cp_sql  # noqa: PLC0415
+    from langgraph_trustmem.config import Settings  # noqa: PLC0415
+    from langgraph_trustmem.store import sql as st_sql  # noqa: PLC0415
 
     try:
         settings = Settings.resolve()

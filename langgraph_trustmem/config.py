@@ -33,7 +33,7 @@ def default_home() -> Path:
     """The data directory of the embedded default."""
     if home := _env(ENV_HOME):
         return Path(home).expanduser()
-    from platformdirs import user_data_dir
+    from platformdirs import user_data_dir  # noqa: PLC0415
 
     return Path(user_data_dir("langgraph-trustmem", appauthor=False))
 
@@ -111,7 +111,7 @@ class Settings:
         )
 
     def __repr__(self) -> str:  # URLs without their passwords
-        from langgraph_trustmem.services import redact
+        from langgraph_trustmem.services import redact  # noqa: PLC0415
 
         urls = ", ".join(
             f"{name}={redact(url)!r}" if url else f"{name}=None"

@@ -21,8 +21,8 @@ import hashlib
 import hmac
 import os
 import struct
-from typing import cast
 from collections.abc import Iterable, Sequence
+from typing import cast
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes

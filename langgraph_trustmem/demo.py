@@ -97,7 +97,7 @@ def agent_rules(messages: list[Any]) -> AIMessage:
 
 def run(mem: Any, say: Callable[[str], None] = print) -> dict[str, Any]:
     """Run the quickstart scenario on an opened TrustMem; returns what happened."""
-    from langgraph_trustmem.nodes.agent import create_trust_agent
+    from langgraph_trustmem.nodes.agent import create_trust_agent  # noqa: PLC0415
 
     saver = mem.checkpointer
     model = ScriptedChatModel(respond=agent_rules)

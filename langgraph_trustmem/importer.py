@@ -260,7 +260,7 @@ class _Source:
     ``checkpoint_writes`` and ``store`` tables."""
 
     def __init__(self, pool: ConnectionPool, serde: Any = None) -> None:
-        from langgraph.checkpoint.postgres import PostgresSaver
+        from langgraph.checkpoint.postgres import PostgresSaver  # noqa: PLC0415
 
         self.pool = pool
         self.saver = PostgresSaver(pool, serde=serde)  # type: ignore[arg-type]
@@ -297,7 +297,7 @@ class _Source:
             tuples = list(self.saver.list({"configurable": {"thread_id": thread_id}}))
         except psycopg.Error:
             raise
-        except Exception as err:  # noqa: BLE001 - a value the stock serializer cannot load
+        except Exception as err:
             raise ImportSourceError(
                 f"a source checkpoint could not be read ({type(err).__name__}); pass the serde the "
                 "source was written with"
@@ -363,7 +363,7 @@ def _grouped_writes(
     so each keeps the index it had, then the special channels (whose index
     is fixed)."""
     pending = list(tup.pending_writes or ())
-    aligned = len(keys) == len(pending) and all(k[0] == p[0] and k[3] == p[1] for k, p in zip(keys, pending))
+    aligned = len(keys) == len(pending) and all(k[0] == p[0] and k[3] == p[1] for k, p in zip(keys, pending, strict=False))
     calls: dict[tuple[str, str], list[tuple[int, str, Any]]] = {}
     for i, (task_id, channel, value) in enumerate(pending):
         path, idx = (keys[i][1], keys[i][2]) if aligned else ("", i)
@@ -517,7 +517,7 @@ class _Items:
         gets = [GetOp(_namespace(r["prefix"]), r["key"], False) for r, _ in valid]
         existing = [None] * len(valid) if self.fresh else reader.batch(gets)
         todo: dict[str, list[Mapping[str, Any]]] = {}
-        for (row, level), have in zip(valid, existing):
+        for (row, level), have in zip(valid, existing, strict=False):
             if have is not None and row["updated_at"] is not None and have.updated_at >= row["updated_at"]:
                 continue  # imported before (it has the source's time), or changed here since
             todo.setdefault(level, []).append(row)
@@ -552,7 +552,7 @@ class _Items:
         except TrustMemError:
             pass
         done = []
-        for row, op in zip(rows, ops):
+        for row, op in zip(rows, ops, strict=False):
             try:
                 view.batch([op])
                 done.append(row)
@@ -577,7 +577,7 @@ class _Items:
         with store._cursor() as cur:
             cur.execute(_TIMES_SQL, params)
         if store.cache is not None:
-            refs = [(nh + kh).hex() for nh, kh in zip(params[0], params[1])]
+            refs = [(nh + kh).hex() for nh, kh in zip(params[0], params[1], strict=False)]
             store.cache.invalidate(refs, [store.tenant_of(ns) for ns in nss] + [None])
 
 

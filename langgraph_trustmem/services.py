@@ -197,23 +197,23 @@ async def async_pg_pool(
 def redis_client(url: str) -> Any:
     """A Redis client with socket and connect timeouts (a paused or lost
     Redis costs a call at most ``REDIS_TIMEOUT``, then PostgreSQL answers)."""
-    import redis
-    from redis.backoff import NoBackoff
-    from redis.retry import Retry
+    import redis  # noqa: PLC0415
+    from redis.backoff import NoBackoff  # noqa: PLC0415
+    from redis.retry import Retry  # noqa: PLC0415
 
     return redis.Redis.from_url(url, retry=Retry(NoBackoff(), 0), **_REDIS_OPTIONS)
 
 
 def async_redis_client(url: str) -> Any:
-    import redis.asyncio
-    from redis.asyncio.retry import Retry
-    from redis.backoff import NoBackoff
+    import redis.asyncio  # noqa: PLC0415
+    from redis.asyncio.retry import Retry  # noqa: PLC0415
+    from redis.backoff import NoBackoff  # noqa: PLC0415
 
     return redis.asyncio.Redis.from_url(url, retry=Retry(NoBackoff(), 0), **_REDIS_OPTIONS)
 
 
 def _redis_errors() -> tuple[type[BaseException], ...]:
-    import redis
+    import redis  # noqa: PLC0415
 
     return (redis.RedisError, OSError)
 

@@ -207,7 +207,7 @@ class Redactor:
             if isinstance(out, Mapping):
                 return dict(out)
             return {"value": out}
-        except Exception as exc:  # noqa: BLE001 - a bug must not let content through; nor may its log
+        except Exception as exc:
             log.warning("trace redaction failed (%s); the payload was dropped", type(exc).__name__)
             return {"trustmem": _placeholder("redaction failed")}
 
@@ -267,7 +267,7 @@ class Redactor:
             return self._mapping(value, deny, depth, path)
         if isinstance(value, (list, tuple)):
             items = [self._walk(v, deny, depth, path) for v in value]
-            if all(a is b for a, b in zip(items, value)):
+            if all(a is b for a, b in zip(items, value, strict=False)):
                 return value
             return items if isinstance(value, list) or _is_namedtuple(value) else tuple(items)
         if isinstance(value, (set, frozenset)):
@@ -649,7 +649,7 @@ def langsmith_client(level: str | Redactor = "public", **client_kwargs: Any) -> 
         if client_kwargs.get(taken) is not None:
             # an anonymizer replaces the hide hooks inside the client
             raise ConfigurationError(f"langsmith_client sets its own redaction; do not pass {taken}")
-    from langsmith import Client
+    from langsmith import Client  # noqa: PLC0415
 
     hide = _as_redactor(level)
     return Client(hide_inputs=hide, hide_outputs=hide, hide_metadata=hide_identifiers, **client_kwargs)
@@ -660,7 +660,7 @@ def configure_langsmith(level: str | Redactor = "public", **client_kwargs: Any) 
     when tracing is switched on by the environment (``LANGSMITH_TRACING``):
     ``langsmith.configure(client=...)``. Returns the client (flush it at
     shutdown)."""
-    import langsmith
+    import langsmith  # noqa: PLC0415
 
     client = langsmith_client(level, **client_kwargs)
     langsmith.configure(client=client)
@@ -710,7 +710,7 @@ class _SpanRedaction:
     def span(self, span: ReadableSpan) -> ReadableSpan:
         """A copy of a finished span with content removed (spans are
         immutable once ended, so the copy is what travels on)."""
-        from opentelemetry.sdk.trace import Event, ReadableSpan
+        from opentelemetry.sdk.trace import Event, ReadableSpan  # noqa: PLC0415
 
         attrs = self.attributes(span.attributes)
         events = []
@@ -741,7 +741,7 @@ class _SpanRedaction:
     def safe_span(self, span: ReadableSpan) -> ReadableSpan | None:
         try:
             return self.span(span)
-        except Exception as exc:  # noqa: BLE001 - a span we could not clean is not exported
+        except Exception as exc:
             log.warning("span redaction failed (%s); the span was dropped", type(exc).__name__)
             return None
 

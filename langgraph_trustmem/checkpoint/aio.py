@@ -7,9 +7,8 @@ threads, as LangGraph's own async savers do.
 
 from __future__ import annotations
 
-import builtins
-
 import asyncio
+import builtins
 import logging
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -28,7 +27,6 @@ from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from langgraph_trustmem.checkpoint import sql
-from langgraph_trustmem.checkpoint.decoded import DEFAULT_MAX_BYTES
 from langgraph_trustmem.checkpoint.base import (
     ACTIVE,
     Branch,
@@ -42,6 +40,7 @@ from langgraph_trustmem.checkpoint.base import (
     is_run,
     reader_config,
 )
+from langgraph_trustmem.checkpoint.decoded import DEFAULT_MAX_BYTES
 from langgraph_trustmem.checkpoint.hot import AsyncRedisHotTier, LocalHotTier, NullHotTier
 from langgraph_trustmem.config import resolve_keyring, resolve_ladder
 from langgraph_trustmem.crypto import KeyRing

@@ -1055,7 +1055,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
     ) -> list[tuple[str, str, Any]]:
         """A checkpoint's pending writes, opened, in ``writes_sort_key`` order."""
         out = []
-        for (task_id, idx, channel, task_path), blob in sorted(
+        for (task_id, idx, channel, _task_path), blob in sorted(
             writes.items(), key=lambda kv: (kv[0][3], kv[0][0], kv[0][1])
         ):
             typed = self._open_typed(blob, self._write_aad(tk, ns, cid, task_id, idx, channel))

@@ -10,7 +10,6 @@ escalation refused, degrade by fork or terminate.
 from __future__ import annotations
 
 import builtins
-
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace

@@ -8,7 +8,6 @@ methods in the same order, and share everything but I/O through
 from __future__ import annotations
 
 import builtins
-
 import logging
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -28,7 +27,6 @@ from psycopg import Connection
 from psycopg_pool import ConnectionPool
 
 from langgraph_trustmem.checkpoint import sql
-from langgraph_trustmem.checkpoint.decoded import DEFAULT_MAX_BYTES
 from langgraph_trustmem.checkpoint.base import (
     ACTIVE,
     Branch,
@@ -42,6 +40,7 @@ from langgraph_trustmem.checkpoint.base import (
     is_run,
     reader_config,
 )
+from langgraph_trustmem.checkpoint.decoded import DEFAULT_MAX_BYTES
 from langgraph_trustmem.checkpoint.hot import LocalHotTier, NullHotTier, RedisHotTier
 from langgraph_trustmem.config import resolve_keyring, resolve_ladder
 from langgraph_trustmem.crypto import KeyRing

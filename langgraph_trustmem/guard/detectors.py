@@ -182,7 +182,7 @@ _NOT_A_PASSWORD = frozenset(
     would should could can cannot must may might has have had does did do
     one two three four five six seven eight nine ten twelve sixteen twenty characters chars letters
     digits numbers symbols words
-    """.split()  # noqa: SIM905 - a word list reads better as text
+    """.split()
 )
 _ADJ_SUFFIXES = ("ed", "ing", "ive", "ous", "ful", "able", "ible", "less")
 _WORD_PIECE = re.compile(r"^(?:[a-z]+|[A-Z][a-z]+|[A-Z]+|\d+|[A-Z]?[a-z]+(?:[A-Z][a-z]+)+|v\d+)$")
@@ -330,7 +330,7 @@ _URL_CREDENTIALS = re.compile(  # scheme://user:password@host
     r"(?i)(?<![\w+.\-])((?:jdbc:)?[a-z][a-z0-9+.\-]{1,30})://([^\s:/?#@\"'<>]*):([^\s/?#@\"'<>]+)@(?=[\w\[.\-])"
 )
 _DB_SCHEMES = frozenset(
-    "postgres postgresql pgsql pg mysql mariadb mongodb redis rediss valkey amqp amqps mssql sqlserver "  # noqa: SIM905
+    "postgres postgresql pgsql pg mysql mariadb mongodb redis rediss valkey amqp amqps mssql sqlserver "
     "oracle cockroachdb cockroach clickhouse cassandra couchdb neo4j bolt memcached snowflake db2 "
     "timescale yugabyte tidb vertica presto trino jdbc".split()
 )
@@ -375,7 +375,7 @@ _PW_HINTS = (
 )
 # a word right after the keyword that makes the sentence about passwords, not one password
 _PW_BLOCKERS = frozenset(
-    "hint hints policy policies requirement requirements rule rules length manager managers reset resets "  # noqa: SIM905
+    "hint hints policy policies requirement requirements rule rules length manager managers reset resets "
     "change changes expiry expiration strength field box form page link prompt screen dialog hash hashes "
     "hashing must should needs need can cannot could will would may might generator protected protection "
     "less free hygiene history recovery reuse rotation tip tips".split()

@@ -154,12 +154,12 @@ def _load() -> Callable[[str], list[Any]] | None:
     with _lock:
         if _scan_string is None and _load_error is None:
             try:
-                import betterleaks
-                from betterleaks._lib import get_binding
+                import betterleaks  # noqa: PLC0415
+                from betterleaks._lib import get_binding  # noqa: PLC0415
 
                 get_binding()  # load the shared library now, not inside the first put
                 _scan_string = betterleaks.scan_string
-            except Exception as exc:  # noqa: BLE001 - ImportError, OSError, BetterleaksError: type only
+            except Exception as exc:
                 _load_error = type(exc).__name__
     return _scan_string
 
@@ -190,7 +190,7 @@ def engine_scan(document: str, accept: Callable[[str, str], bool] | None = None)
     document = document.replace("\x00", " ")
     try:
         findings = scan(document)
-    except Exception:  # noqa: BLE001 - whatever it raised may quote the input
+    except Exception:
         # the engine's messages could quote the input: raise a fixed one
         raise RuntimeError("the secret-scanning engine failed on a value") from None
     hits = []

@@ -12,9 +12,8 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from langchain.agents.middleware import AgentMiddleware, ModelRequest
-from langgraph.config import get_config
-
 from langchain_core.messages import ToolMessage
+from langgraph.config import get_config
 
 from langgraph_trustmem.nodes.agent import TOOL_REFUSALS, make_post_model_hook, make_pre_model_hook
 from langgraph_trustmem.nodes.recall import model_messages
