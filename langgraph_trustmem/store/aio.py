@@ -84,6 +84,8 @@ class AsyncTrustStore(AsyncPgClient, TrustStoreBase):
         self.conn = conn
         self.pipe = pipe
         self.vectors = vectors
+        if vectors is not None:
+            vectors.use_keyring(keyring)  # vectors are stored and searched sealed under the ring
         self.cache = cache
         self.lock = asyncio.Lock()
         self.loop = asyncio.get_running_loop()

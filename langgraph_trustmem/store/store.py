@@ -83,6 +83,8 @@ class TrustStore(PgClient, TrustStoreBase):
         self.conn = conn
         self.pipe = pipe
         self.vectors = vectors
+        if vectors is not None:
+            vectors.use_keyring(keyring)  # vectors are stored and searched sealed under the ring
         self.cache = cache
         self.lock = threading.Lock()
         self._sweeper: threading.Event | None = None
