@@ -3,7 +3,8 @@ prebuilt ReAct agent with both in place.
 
 ``create_react_agent`` calls its ``pre_model_hook`` before every model
 call, which is exactly where the gate must sit; the hook's update is
-persisted, so recalled memories enter the history once.
+persisted, so the memory block is rewritten only when the turn's relevant
+memories change (a tool loop within one turn writes nothing more).
 """
 
 from __future__ import annotations
@@ -40,9 +41,10 @@ def make_pre_model_hook(
     recall: bool = True,
     channels: Mapping[str, ChannelPolicy] | None = None,
 ):
-    """Recall (optional) then gate, as one node: memories are injected at the
-    session's level, then everything new is labelled and checked (and state
-    keys other than messages lowered on a degrade, per ``channels``)."""
+    """Recall (optional) then gate, as one node: the turn's memories are
+    given at the session's level, then everything new is labelled and
+    checked (and state keys other than messages lowered on a degrade, per
+    ``channels``)."""
     recall_node = make_recall_node(store, namespace=namespace, limit=limit) if recall else None
     gate = make_trust_gate(tool_levels=tool_levels, policy=policy, levels=levels, channels=channels)
 

@@ -1,18 +1,27 @@
-"""The recall node: memories for the latest user turn, at the session's level,
-injected once, where every provider accepts them.
+"""The recall node: the memories relevant to the latest user turn, at the
+session's level, given for that turn, where every provider accepts them.
 
 The store applies the running session's level to the search, so nothing
 above it is recalled. Trusted memories live in one system message, placed
-right after the conversation's leading system messages; it names each
-memory and its version and is rewritten in place when one is added or
-changes, so a 50-turn session pays for a memory once instead of fifty times
-and the label's level taints the model's replies. A memory a tainted
-session wrote is outside content: it enters as a user-role message just
-before the user's turn, never with system authority. Either way the user's
-turn stays last and no system message sits mid-conversation, the two rules
-providers enforce (Anthropic refuses non-consecutive system messages;
-custom model nodes read ``messages[-1]``). ``model_messages`` folds the
-leading system messages into one for the model call.
+right after the conversation's leading system messages; it holds only the
+current turn's relevant memories and is rewritten in place when they
+change (never when they do not: the node then writes nothing). Keeping every memory ever recalled in the history made a 50-turn
+session send each of them on every later call: 4.7x the tokens of putting
+the turn's top 5 in the system prompt. Relevance decides what is sent: the
+store's scores, corrected for memories that resemble every query (the
+packaged static embedder scores some memories high for anything), and cut
+at a margin below the best, so a turn gets the few that stand out (3-4
+on average in the benchmark's sessions), not always five. The block's label is the highest level it holds, so
+the model's replies are tainted by what they saw.
+
+A memory a tainted session wrote is outside content: it enters once as a
+user-role message just before the user's turn, never with system
+authority, and stays in the history (as do memories an earlier release
+kept as their own messages; the block does not repeat them). Either way
+the user's turn stays last and no system message sits mid-conversation,
+the two rules providers enforce (Anthropic refuses non-consecutive system
+messages; custom model nodes read ``messages[-1]``). ``model_messages``
+folds the leading system messages into one for the model call.
 """
 
 from __future__ import annotations
@@ -23,11 +32,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 import orjson
-from langchain_core.messages import BaseMessage, HumanMessage, RemoveMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, RemoveMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig, RunnableLambda
 from langgraph.graph.message import REMOVE_ALL_MESSAGES
 
 from langgraph_trustmem.errors import ConfigurationError
+from langgraph_trustmem.nodes.gate import session_level
 from langgraph_trustmem.trust import DEFAULT_LADDER, LABEL_KEY, Ladder, label, label_of, user_of
 
 MEMORY_SOURCE = "memory"
@@ -83,9 +93,18 @@ def block_entries(messages: Sequence[Any]) -> list[dict[str, str]]:
 
 
 def injected(messages: Sequence[Any]) -> dict[str, str]:
-    """Memories already in the history: memory id -> version (the block's
-    and those carried as their own messages)."""
+    """Memories in the history: memory id -> version (the block's and those
+    carried as their own messages)."""
     out = {e["id"]: e["version"] for e in block_entries(messages) if "id" in e and "version" in e}
+    out.update(carried(messages))
+    return out
+
+
+def carried(messages: Sequence[Any]) -> dict[str, str]:
+    """Memories the history carries as their own messages (tainted ones,
+    ``role="human"`` ones, an earlier release's): they ride along on every
+    call already, so the block does not repeat them."""
+    out: dict[str, str] = {}
     for m in messages:
         meta = _meta(m)
         if isinstance(meta.get("memory"), Mapping):
@@ -181,32 +200,116 @@ def latest_user_text(messages: Sequence[Any]) -> str | None:
     return None
 
 
+def taint_replies(messages: Sequence[Any], ladder: Ladder, fallback: Callable[[], str]) -> dict[str, Any]:
+    """Unlabelled model replies labelled with the highest level of what
+    preceded them (``fallback()``, the session's level, standing for what
+    the gate has not labelled yet), by id: what ``make_post_model_hook``
+    does, for graphs without it."""
+    out: dict[str, Any] = {}
+    context: list[str] = []
+    for m in messages:
+        lab = label_of(m)
+        if lab is None and isinstance(m, AIMessage) and m.id:
+            level = ladder.join(context) if context else fallback()
+            copy = m.model_copy(update={"additional_kwargs": dict(m.additional_kwargs)})
+            out[m.id] = label(copy, level, source="model", ladder=ladder)
+            context.append(level)
+        elif lab is not None:
+            context.append(lab.level if lab.level in ladder else ladder.highest)
+        elif not isinstance(m, AIMessage):
+            context.append(fallback())  # the gate gives people speaking the session's level
+    return out
+
+
+# Tuned on case 7 of the benchmark (bench/recall_case.py) with the packaged
+# embedder: the search's candidate pool, how much of a memory's likeness to
+# all of them is taken off its score, and how far below the best a memory
+# may score and still be sent.
+CANDIDATES = 30
+CENTERING = 0.5
+MARGIN = 0.15
+
+
+def reference_query(candidates: Sequence[Any], render: Callable[[Mapping[str, Any]], str]) -> str:
+    """The text whose score says how generic each candidate is: all of them
+    together (for a static embedder, close to their mean vector)."""
+    return "\n".join(render(item.value) for item in candidates)
+
+
+def select(
+    hits: Sequence[Any],
+    reference: Sequence[Any] = (),
+    *,
+    limit: int = 5,
+    centering: float = CENTERING,
+    margin: float | None = MARGIN,
+    min_score: float | None = None,
+) -> list[Any]:
+    """The memories worth sending for this turn, best first.
+
+    ``hits`` is the store's search for the turn; ``reference`` its search
+    for ``reference_query(hits)``. A memory's score minus ``centering``
+    times its reference score ranks it: a memory as close to every other
+    memory as to the query is generic (a hub of the embedding space) and
+    would ride along on every turn. Then at most ``limit``, and only those
+    within ``margin`` of the best. ``min_score`` cuts the store's raw score.
+    Without scores (a store with no index) the first ``limit`` hits."""
+    kept = [h for h in hits if min_score is None or h.score is None or h.score >= min_score]
+    if any(h.score is None for h in kept):
+        return list(kept[:limit])
+    hub = {(tuple(r.namespace), r.key): r.score for r in reference if r.score is not None}
+    floor = min(hub.values(), default=0.0)
+
+    def adjusted(h: Any) -> float:
+        return h.score - centering * hub.get((tuple(h.namespace), h.key), floor)
+
+    ranked = sorted(kept, key=adjusted, reverse=True)[:limit]
+    if not ranked or margin is None:
+        return ranked
+    best = adjusted(ranked[0])
+    return [h for h in ranked if adjusted(h) >= best - margin]
+
+
 def make_recall_node(
     store: Any = None,
     *,
     namespace: Sequence[str] = ("memories", "{user_id}"),
     limit: int = 5,
     min_score: float | None = None,
+    candidates: int = CANDIDATES,
+    centering: float = CENTERING,
+    margin: float | None = MARGIN,
     messages_key: str = "messages",
     role: Literal["system", "human"] = "system",
     render: Callable[[Mapping[str, Any]], str] = memory_text,
 ):
     """Build the recall node. ``store`` defaults to the graph's store
-    (``get_store()``); ``namespace`` is filled from ``configurable``."""
+    (``get_store()``); ``namespace`` is filled from ``configurable``.
+
+    Each turn the block holds at most ``limit`` memories chosen by
+    ``select`` from the store's best ``candidates`` (``centering=0`` skips
+    the second search that correction costs; ``margin=None`` keeps the
+    ``limit`` best). The defaults were tuned with the packaged embedder;
+    with another, measure before relying on them."""
     if role not in ("system", "human"):
         raise ConfigurationError("role must be 'system' or 'human'")
+    if limit < 1 or candidates < 1:
+        raise ConfigurationError("limit and candidates must be at least 1")
+    pool = max(limit, candidates)
 
-    def _update(hits: Sequence[Any], state_messages: Sequence[Any], ladder: Ladder) -> list[Any]:
-        seen = injected(state_messages)
-        entries = block_entries(state_messages)
-        changed = False
+    def _wants_reference(hits: Sequence[Any]) -> bool:
+        return centering != 0 and len(hits) > 1 and all(h.score is not None for h in hits)
+
+    def _update(
+        chosen: Sequence[Any], state_messages: Sequence[Any], ladder: Ladder, fallback: Callable[[], str]
+    ) -> list[Any]:
+        elsewhere = carried(state_messages)
+        entries: list[dict[str, str]] = []
         before_turn: list[BaseMessage] = []
-        for item in hits:
-            if min_score is not None and item.score is not None and item.score < min_score:
-                continue
+        for item in chosen:
             mid, version = memory_id(item.namespace, item.key), item.updated_at.isoformat()
-            if seen.get(mid) == version:
-                continue
+            if elsewhere.get(mid) == version:
+                continue  # the history carries it already
             level = item.label.level if hasattr(item, "label") else None
             if level is None:
                 continue  # a store without labels cannot say who may see this
@@ -215,24 +318,32 @@ def make_recall_node(
             # system role, and its source degrades (or taints) the session
             tainted = getattr(item, "integrity", TRUSTED) != TRUSTED
             if role == "system" and not tainted:
-                entries = [e for e in entries if e.get("id") != mid]
                 entries.append({"id": mid, "version": version, "level": level, "text": text})
-                changed = True
                 continue
             msg = HumanMessage(f"Memory: {text}", name="memory", id=str(uuid.uuid4()))
             label(msg, level, source=TAINTED_MEMORY_SOURCE if tainted else MEMORY_SOURCE, ladder=ladder)
             msg.additional_kwargs[LABEL_KEY]["memory"] = {"id": mid, "version": version}
             before_turn.append(msg)
-        if not changed and not before_turn:
-            return []
-        block = memory_block(entries, ladder) if changed else _current_block(state_messages)
-        arranged = arrange(state_messages, block, before_turn)
-        at = next((i for i, m in enumerate(state_messages) if getattr(m, "id", None) == MEMORY_BLOCK_ID), None)
-        if not before_turn and at is not None and arranged[at] is block:
-            return [block]  # the block changed where it stands: replaced in place
+        current = _current_block(state_messages)
+        held = {(e.get("id"), e.get("version")) for e in block_entries(state_messages)}
+        wanted = {(e["id"], e["version"]) for e in entries}
+        unchanged = held == wanted and (current is not None) == bool(entries)
+        if unchanged and not before_turn:
+            return []  # same memories as the last call: no write
+        block = current if unchanged else (memory_block(entries, ladder) if entries else None)
+        # a reply not yet labelled is labelled by the gate from what precedes
+        # it; once the block changes that is no longer what it saw
+        replies = {} if unchanged else taint_replies(state_messages, ladder, fallback)
+        if not before_turn:
+            if block is None:
+                return [RemoveMessage(id=MEMORY_BLOCK_ID), *replies.values()]  # nothing relevant this turn
+            at = next((i for i, m in enumerate(state_messages) if m is current), None)
+            if at is not None and arrange(state_messages, block, [])[at] is block:
+                return [block, *replies.values()]  # the block changed where it stands: replaced in place
         # anything else moves messages, which the messages reducer only does
         # by rewriting the list
-        return [RemoveMessage(id=REMOVE_ALL_MESSAGES), *arranged]
+        messages = [replies.get(getattr(m, "id", None) or "", m) for m in state_messages]
+        return [RemoveMessage(id=REMOVE_ALL_MESSAGES), *arrange(messages, block, before_turn)]
 
     def _target(config: RunnableConfig) -> Any:
         if store is not None:
@@ -247,8 +358,16 @@ def make_recall_node(
         if not query:
             return {}
         target = _target(config)
-        hits = target.search(fill_namespace(namespace, config), query=query, limit=limit)
-        update = _update(hits, messages, getattr(target, "ladder", DEFAULT_LADDER))
+        ns = fill_namespace(namespace, config)
+        hits = target.search(ns, query=query, limit=pool)
+        reference = (
+            target.search(ns, query=reference_query(hits, render), limit=len(hits))
+            if _wants_reference(hits)
+            else []
+        )
+        chosen = select(hits, reference, limit=limit, centering=centering, margin=margin, min_score=min_score)
+        ladder = getattr(target, "ladder", DEFAULT_LADDER)
+        update = _update(chosen, messages, ladder, lambda: session_level(config, ladder))
         return {messages_key: update} if update else {}
 
     async def arecall(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, Any]:
@@ -257,8 +376,16 @@ def make_recall_node(
         if not query:
             return {}
         target = _target(config)
-        hits = await target.asearch(fill_namespace(namespace, config), query=query, limit=limit)
-        update = _update(hits, messages, getattr(target, "ladder", DEFAULT_LADDER))
+        ns = fill_namespace(namespace, config)
+        hits = await target.asearch(ns, query=query, limit=pool)
+        reference = (
+            await target.asearch(ns, query=reference_query(hits, render), limit=len(hits))
+            if _wants_reference(hits)
+            else []
+        )
+        chosen = select(hits, reference, limit=limit, centering=centering, margin=margin, min_score=min_score)
+        ladder = getattr(target, "ladder", DEFAULT_LADDER)
+        update = _update(chosen, messages, ladder, lambda: session_level(config, ladder))
         return {messages_key: update} if update else {}
 
     return RunnableLambda(recall, afunc=arecall, name="recall")
@@ -269,9 +396,13 @@ def _current_block(messages: Sequence[Any]) -> Any:
 
 
 __all__ = [
+    "CANDIDATES",
+    "CENTERING",
+    "MARGIN",
     "MEMORY_BLOCK_ID",
     "arrange",
     "block_entries",
+    "carried",
     "fill_namespace",
     "injected",
     "latest_user_text",
@@ -280,4 +411,7 @@ __all__ = [
     "memory_id",
     "memory_text",
     "model_messages",
+    "reference_query",
+    "select",
+    "taint_replies",
 ]

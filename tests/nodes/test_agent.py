@@ -98,10 +98,11 @@ def test_seed_scenario_through_the_real_nodes(saver, store, user):
         assert not ({"personal", "sensitive"} & levels and "cheap flights" in text(inputs))
 
 
-def test_memories_are_injected_once_and_again_when_changed(saver, store, user):
+def test_the_block_holds_the_turns_memories_and_is_written_only_when_they_change(saver, store, user):
     top = store.bound("sensitive")
     ns = ("memories", user)
     top.put(ns, "diet", {"text": "The user is vegetarian."}, level="internal")
+    top.put(ns, "sister", {"text": "The user's sister lives in Porto and visits monthly."}, level="personal")
     model = ScriptedChatModel(respond=lambda ms: AIMessage("ok"))
 
     b = StateGraph(MessagesState)
@@ -112,23 +113,47 @@ def test_memories_are_injected_once_and_again_when_changed(saver, store, user):
     b.add_edge("recall", "gate")
     b.add_edge("gate", "model")
     graph = b.compile(checkpointer=saver, store=store)
-    cfg = {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": user, "trust": "internal"}}
-    for q in ("what should I cook for dinner, vegetarian?", "any vegetarian dessert?", "vegetarian lunch?"):
-        graph.invoke({"messages": [HumanMessage(q)]}, cfg)
-    memory_msgs = [m for m in graph.get_state(cfg).values["messages"] if isinstance(m, SystemMessage)]
-    assert len(memory_msgs) == 1
+    cfg = {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": user, "trust": "personal"}}
+
+    def turn(q: str) -> list:
+        """The recall node's writes for this turn."""
+        steps = list(graph.stream({"messages": [HumanMessage(q)]}, cfg, stream_mode="updates"))
+        return [m for step in steps for m in ((step.get("recall") or {}).get("messages") or [])]
+
+    def block() -> list:
+        return [m for m in graph.get_state(cfg).values["messages"] if isinstance(m, SystemMessage)]
+
+    assert turn("what should I cook for dinner, vegetarian?")
+    assert [m.content for m in block()] == ["Memory: The user is vegetarian."]
+    assert label_of(block()[0]).level == "internal"  # only the diet: the block is no higher than it
+    # the same memories for the next turns: no write at all
+    assert turn("any vegetarian dessert?") == [] and turn("vegetarian lunch?") == []
+    # another topic: the block now holds the sister, not the diet, at her level
+    assert turn("when does my sister from Porto visit?")
+    assert [m.content for m in block()] == ["Memory: The user's sister lives in Porto and visits monthly."]
+    assert label_of(block()[0]).level == "personal"
+    assert "The user is vegetarian." not in text(model.calls[-1])
+    # a changed memory: the block is rewritten in place with the new version
     top.put(ns, "diet", {"text": "The user is vegan now, vegetarian before."}, level="internal")
-    graph.invoke({"messages": [HumanMessage("vegetarian snack?")]}, cfg)
+    assert turn("vegetarian snack?")
     history = graph.get_state(cfg).values["messages"]
-    memory_msgs = [m for m in history if isinstance(m, SystemMessage)]
-    # one memory block, first in the history, rewritten in place with the new version
-    assert len(memory_msgs) == 1 and history[0] is memory_msgs[0]
-    assert memory_msgs[0].content == "Memory: The user is vegan now, vegetarian before."
-    # every model call ended on the user's turn, with no system message after it
+    assert len(block()) == 1 and history[0] is not None and history[0].id == "trustmem-memories"
+    assert history[0].content == "Memory: The user is vegan now, vegetarian before."
+    # nothing to recall any more: the block leaves the history
+    top.delete(ns, "diet")
+    top.delete(ns, "sister")
+    turn("vegetarian supper?")
+    assert block() == [] and "Memory:" not in text(model.calls[-1])
+    # every model call ended on the user's turn, with no system message after the first
     for call in model.calls:
         assert isinstance(call[-1], HumanMessage) and label_of(call[-1]).source == "user"
         assert all(not isinstance(m, SystemMessage) for m in call[1:])
+    # every reply the block outlived was labelled before the block changed:
+    # none is left for the gate to label from a block it never saw
+    replies = [m for m in graph.get_state(cfg).values["messages"] if isinstance(m, AIMessage)]
+    assert all(label_of(m) is not None and label_of(m).level == "personal" for m in replies[:-1])
     # a public session recalls nothing above public
+    top.put(ns, "diet", {"text": "The user is vegetarian."}, level="internal")
     public = {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": user}}
     graph.invoke({"messages": [HumanMessage("vegetarian?")]}, public)
     assert not [m for m in graph.get_state(public).values["messages"] if isinstance(m, SystemMessage)]

@@ -16,11 +16,11 @@ from langchain_core.tools import tool
 from langchain_openai import ChatOpenAI
 from langgraph.graph import START, MessagesState, StateGraph
 
-from langgraph_trustmem import TrustCheckpointSaver, label, label_of
+from langgraph_trustmem import DEFAULT_LADDER, TrustCheckpointSaver, label, label_of
 from langgraph_trustmem.demo import ScriptedChatModel
 from langgraph_trustmem.nodes import create_trust_agent, make_recall_node, make_trust_gate, model_messages
 from langgraph_trustmem.nodes.middleware import TrustMiddleware
-from langgraph_trustmem.nodes.recall import arrange, memory_block
+from langgraph_trustmem.nodes.recall import MEMORY_BLOCK_ID, arrange, block_entries, memory_block
 from langgraph_trustmem.trust import LABEL_KEY
 
 PROMPT = "You are a careful clinic assistant."
@@ -117,10 +117,16 @@ def test_prebuilt_agent_calls_are_accepted_by_anthropic_and_openai(saver, store,
             ANTHROPIC._get_request_payload(call)
             OPENAI_CHAT._get_request_payload(call)
     assert seen_memory
+    assert label_of(model.calls[0][0]).level == "personal"  # the fold keeps the allergy's label
     # the persisted history keeps the user's turn as the last human message and
-    # the memories in one block at its head, labelled with the highest level
+    # the last turn's memories in one block at its head, labelled with the
+    # highest level it holds: the sodium question needs the diet, not the allergy
     history = agent.get_state(cfg).values["messages"]
-    assert isinstance(history[0], SystemMessage) and label_of(history[0]).level == "personal"
+    block = history[0]
+    assert isinstance(block, SystemMessage) and block.id == MEMORY_BLOCK_ID
+    assert DIET in block.content and ALLERGY not in block.content
+    held = [e["level"] for e in block_entries(history)]
+    assert label_of(block).level == DEFAULT_LADDER.join(held) == "internal"
     assert sum(isinstance(m, SystemMessage) for m in history) == 1
 
 
