@@ -139,8 +139,8 @@ def create_trust_agent(
     (if ``remember``) the remember tool, whose results are trusted. The
     model is called with one leading system message (``prompt`` and the
     recalled memories) and the user's turn last, as every provider accepts."""
-    from langgraph.prebuilt import ToolNode, create_react_agent
-    from langgraph.prebuilt.tool_node import ToolInvocationError
+    from langgraph.prebuilt import ToolNode, create_react_agent  # noqa: PLC0415
+    from langgraph.prebuilt.tool_node import ToolInvocationError  # noqa: PLC0415
 
     tools = list(tools)
     levels = dict(tool_levels or {})

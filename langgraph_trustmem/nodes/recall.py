@@ -183,7 +183,7 @@ def _fold(parts: Sequence[Any], ladder: Ladder) -> SystemMessage:
     if labels:
         levels = [lab.level if lab.level in ladder else ladder.highest for lab in labels]
         top = ladder.join(levels)
-        source = next(lab.source for lab, lv in zip(labels, levels) if lv == top)
+        source = next(lab.source for lab, lv in zip(labels, levels, strict=False) if lv == top)
         label(folded, top, source=source, ladder=ladder)
     return folded
 
@@ -348,7 +348,7 @@ def make_recall_node(
     def _target(config: RunnableConfig) -> Any:
         if store is not None:
             return store
-        from langgraph.config import get_store
+        from langgraph.config import get_store  # noqa: PLC0415
 
         return get_store()
 

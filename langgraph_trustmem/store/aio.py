@@ -11,7 +11,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, Literal, cast
 
 from langgraph.store.base import (
     NOT_PROVIDED,
@@ -114,7 +114,7 @@ class AsyncTrustStore(AsyncPgClient, TrustStoreBase):
         vectors = open_avectors(qdrant) if index is not None else None
         cache = None
         if redis_url:
-            from langgraph_trustmem.store.cache import AsyncRowCache
+            from langgraph_trustmem.store.cache import AsyncRowCache  # noqa: PLC0415
 
             cache = AsyncRowCache(async_redis_client(redis_url), keyring)
         async with async_pg_pool(conn_string, pool_size, pool_config=pool_config) as pool:
@@ -134,7 +134,7 @@ class AsyncTrustStore(AsyncPgClient, TrustStoreBase):
         """Create or upgrade the schema, and the vector collection."""
         await self._run(migrate_ops(sql, self.keyring))
         if self.vectors is not None and self.index_config is not None:
-            await self.vectors.asetup(int(self.index_config["dims"]))
+            await self.vectors.asetup(int(cast(Any, self.index_config["dims"])))
 
     # -- readers -----------------------------------------------------------
 
@@ -142,7 +142,7 @@ class AsyncTrustStore(AsyncPgClient, TrustStoreBase):
         config = self._run_config()
         saver = self._saver_in(config)
         session = None
-        if saver is not None and (config.get("configurable") or {}).get("thread_id") is not None:
+        if saver is not None and config and (config.get("configurable") or {}).get("thread_id") is not None:
             session = saver.cached_session(config) or await saver.asession(config)
         return self._reader_from(config, session)
 
@@ -192,8 +192,8 @@ class AsyncTrustStore(AsyncPgClient, TrustStoreBase):
         self,
         namespace: tuple[str, ...],
         key: str,
-        value: dict[str, Any],
-        index: Any = None,
+        value: Mapping[str, Any],
+        index: Literal[False] | list[str] | None = None,
         *,
         ttl: float | None | NotProvided = NOT_PROVIDED,
         level: str | None = None,
@@ -205,7 +205,7 @@ class AsyncTrustStore(AsyncPgClient, TrustStoreBase):
         events: list[AuditEvent] = []
         try:
             await self._put(
-                PutOp(namespace, key, value, index, ttl), reader, events, level, source, confirmed_by
+                PutOp(namespace, key, dict(value), index, cast(Any, ttl)), reader, events, level, source, confirmed_by
             )
         finally:
             await self._audit(events)
@@ -214,8 +214,8 @@ class AsyncTrustStore(AsyncPgClient, TrustStoreBase):
         self,
         namespace: tuple[str, ...],
         key: str,
-        value: dict[str, Any],
-        index: Any = None,
+        value: Mapping[str, Any],
+        index: Literal[False] | list[str] | None = None,
         *,
         ttl: float | None | NotProvided = NOT_PROVIDED,
         level: str | None = None,
@@ -283,14 +283,17 @@ class AsyncTrustStore(AsyncPgClient, TrustStoreBase):
             events.append(self._event("search-hit", reader, row))
         if self._refresh(op.refresh_ttl):
             await self._refresh_ttl([r for r, _ in out if r.ttl_minutes is not None])
-        return [self._item(r, s, search=True) for r, s in out]
+        return [cast(SearchItem, self._item(r, s, search=True)) for r, s in out]
 
-    async def _vector_hits(self, op: SearchOp, params: dict) -> list:
+    async def _vector_hits(
+        self, op: SearchOp, params: dict
+    ) -> tuple[list[tuple[str, float]], dict[str, Row]]:
         vector = await self.embeddings.aembed_query(op.query)
         query = self._vector_query(params)
         want = op.offset + op.limit
         k = max(want * 3, 10)
         while True:
+            assert self.vectors is not None  # use_vectors checked it
             raw_hits = await self.vectors.asearch(vector, query, k)
             rows = await self._rows_for(list(dict.fromkeys(ref for ref, _ in raw_hits)), params)
             hits = select_hits(raw_hits, rows, op.filter, op.offset, op.limit)
@@ -298,7 +301,9 @@ class AsyncTrustStore(AsyncPgClient, TrustStoreBase):
                 return hits, rows
             k *= 4
 
-    async def _filter_hits(self, op: SearchOp, params: dict) -> list:
+    async def _filter_hits(
+        self, op: SearchOp, params: dict
+    ) -> tuple[list[tuple[str, None]], dict[str, Row]]:
         want, page, offset, matched = op.offset + op.limit, max((op.offset + op.limit) * 2, 64), 0, []
         rows: dict[str, Row] = {}
         while True:
@@ -534,9 +539,9 @@ def open_avectors(qdrant: str | VectorIndex | None) -> VectorIndex:
     if qdrant is None:
         raise ValueError("an index config needs qdrant= (a URL, ':memory:' or a directory)")
     if qdrant == ":memory:" or "://" in qdrant:
-        from langgraph_trustmem.store.vectors import AsyncQdrantClientIndex
+        from langgraph_trustmem.store.vectors import AsyncQdrantClientIndex  # noqa: PLC0415
 
         return AsyncQdrantClientIndex.from_location(qdrant)
-    from langgraph_trustmem.store.vectors import QdrantEdgeIndex
+    from langgraph_trustmem.store.vectors import QdrantEdgeIndex  # noqa: PLC0415
 
     return QdrantEdgeIndex(qdrant)

@@ -319,7 +319,7 @@ def _match(item: Any, cond: Any) -> bool:
         return (
             isinstance(item, (list, tuple))
             and len(item) == len(cond)
-            and all(_match(i, c) for i, c in zip(item, cond))
+            and all(_match(i, c) for i, c in zip(item, cond, strict=False))
         )
     return item == cond
 
@@ -351,7 +351,7 @@ def namespace_matches(condition: MatchCondition, namespace: tuple[str, ...]) -> 
     if len(namespace) < len(path):
         return False
     pairs = (
-        zip(namespace, path) if condition.match_type == "prefix" else zip(reversed(namespace), reversed(path))
+        zip(namespace, path, strict=False) if condition.match_type == "prefix" else zip(reversed(namespace), reversed(path), strict=False)
     )
     return all(p == "*" or n == p for n, p in pairs)
 
@@ -382,8 +382,8 @@ class TrustStoreBase(BaseStore):
         self.ttl_config = ttl
         self.index_config = dict(index) if index else None
         if self.index_config is not None:
-            self.embeddings = ensure_embeddings(self.index_config.get("embed"))
-            self._index_fields = list(self.index_config.get("fields") or ["$"])
+            self.embeddings: Any = ensure_embeddings(cast(Any, self.index_config.get("embed")))
+            self._index_fields = list(cast(Any, self.index_config.get("fields")) or ["$"])
         else:
             self.embeddings = None
             self._index_fields = []
@@ -392,7 +392,7 @@ class TrustStoreBase(BaseStore):
         self.trusted_sources = frozenset(trusted_sources)
         self.shared_writable = [tuple(p) for p in shared_writable]
         if guard is None:
-            from langgraph_trustmem.store.guard import Guard
+            from langgraph_trustmem.store.guard import Guard  # noqa: PLC0415
 
             guard = Guard()
         self.guard = guard
@@ -425,12 +425,14 @@ class TrustStoreBase(BaseStore):
         )
 
     def get(self, namespace: tuple[str, ...], key: str, *, refresh_ttl: bool | None = None) -> Item | None:
-        return self.batch([GetOp(tuple(namespace), str(key), refresh_ttl)])[0]
+        # refresh_ttl None: the store's TTL config decides (see ``_refresh``)
+        return cast(Item | None, self.batch([GetOp(tuple(namespace), str(key), cast(bool, refresh_ttl))])[0])
 
     async def aget(
         self, namespace: tuple[str, ...], key: str, *, refresh_ttl: bool | None = None
     ) -> Item | None:
-        return (await self.abatch([GetOp(tuple(namespace), str(key), refresh_ttl)]))[0]
+        op = GetOp(tuple(namespace), str(key), cast(bool, refresh_ttl))
+        return cast(Item | None, (await self.abatch([op]))[0])
 
     def search(
         self,
@@ -443,7 +445,8 @@ class TrustStoreBase(BaseStore):
         offset: int = 0,
         refresh_ttl: bool | None = None,
     ) -> list[SearchItem]:
-        return self.batch([SearchOp(tuple(namespace_prefix), filter, limit, offset, query, refresh_ttl)])[0]
+        op = SearchOp(tuple(namespace_prefix), filter, limit, offset, query, cast(bool, refresh_ttl))
+        return cast(list[SearchItem], self.batch([op])[0])
 
     async def asearch(
         self,
@@ -456,8 +459,8 @@ class TrustStoreBase(BaseStore):
         offset: int = 0,
         refresh_ttl: bool | None = None,
     ) -> list[SearchItem]:
-        op = SearchOp(tuple(namespace_prefix), filter, limit, offset, query, refresh_ttl)
-        return (await self.abatch([op]))[0]
+        op = SearchOp(tuple(namespace_prefix), filter, limit, offset, query, cast(bool, refresh_ttl))
+        return cast(list[SearchItem], (await self.abatch([op]))[0])
 
     def delete(self, namespace: tuple[str, ...], key: str) -> None:
         self.batch([PutOp(tuple(namespace), str(key), None)])
@@ -474,7 +477,9 @@ class TrustStoreBase(BaseStore):
         limit: int = 100,
         offset: int = 0,
     ) -> list[tuple[str, ...]]:
-        return self.batch([self._namespaces_op(prefix, suffix, max_depth, limit, offset)])[0]
+        return cast(
+            list[tuple[str, ...]], self.batch([self._namespaces_op(prefix, suffix, max_depth, limit, offset)])[0]
+        )
 
     async def alist_namespaces(
         self,
@@ -485,7 +490,8 @@ class TrustStoreBase(BaseStore):
         limit: int = 100,
         offset: int = 0,
     ) -> list[tuple[str, ...]]:
-        return (await self.abatch([self._namespaces_op(prefix, suffix, max_depth, limit, offset)]))[0]
+        op = self._namespaces_op(prefix, suffix, max_depth, limit, offset)
+        return cast(list[tuple[str, ...]], (await self.abatch([op]))[0])
 
     # -- identifiers -------------------------------------------------------
 
@@ -621,7 +627,7 @@ class TrustStoreBase(BaseStore):
         return matches_filter(self._upgraded(row)[0].value, flt)
 
     def _item(self, row: Row, score: float | None = None, search: bool = False) -> Item:
-        common = dict(
+        common: dict[str, Any] = dict(
             label=Label(self.ladder.name(row.level), row.source),
             provenance=row.provenance,
             schema_version=row.schema_version,
@@ -645,7 +651,7 @@ class TrustStoreBase(BaseStore):
         as a run of theirs would be; without, it is the application's own
         view across users. An unbound store outside any run reaches no
         user's memories."""
-        import copy
+        import copy  # noqa: PLC0415
 
         view = copy.copy(self)
         view._bound = self.ladder.rank(level)
@@ -654,9 +660,9 @@ class TrustStoreBase(BaseStore):
 
     def _run_config(self) -> dict[str, Any] | None:
         try:
-            from langgraph.config import get_config
+            from langgraph.config import get_config  # noqa: PLC0415
 
-            return get_config()
+            return cast(dict[str, Any], get_config())
         except RuntimeError:
             return None
 
@@ -743,7 +749,7 @@ class TrustStoreBase(BaseStore):
 
     def _readable(self, row: Row, reader: Reader, events: list) -> bool:
         """Whether ``reader`` may see ``row``; a refusal is audited."""
-        from langgraph_trustmem.audit import AuditEvent
+        from langgraph_trustmem.audit import AuditEvent  # noqa: PLC0415
 
         if row.expires_at is not None and row.expires_at.timestamp() <= time.time():
             return False
@@ -805,7 +811,7 @@ class TrustStoreBase(BaseStore):
         return out
 
     def _vector_query(self, params: Mapping[str, Any]) -> Any:
-        from langgraph_trustmem.store.vectors import VectorQuery
+        from langgraph_trustmem.store.vectors import VectorQuery  # noqa: PLC0415
 
         tenants = None
         if params["confined"]:
@@ -849,7 +855,7 @@ class TrustStoreBase(BaseStore):
         return self.keyring.hash_id("thread", reader.thread_id) if reader.thread_id else None
 
     def _event(self, action: str, reader: Reader, row: Row, detail: str | None = None) -> Any:
-        from langgraph_trustmem.audit import AuditEvent
+        from langgraph_trustmem.audit import AuditEvent  # noqa: PLC0415
 
         return AuditEvent(
             action,
@@ -870,7 +876,7 @@ class TrustStoreBase(BaseStore):
         level: int | None,
         detail: str | None = None,
     ) -> Any:
-        from langgraph_trustmem.audit import AuditEvent
+        from langgraph_trustmem.audit import AuditEvent  # noqa: PLC0415
 
         return AuditEvent(
             action, reader.source, self._session_hash(reader), tenant, bytes.fromhex(ref), level, detail
@@ -885,7 +891,7 @@ class TrustStoreBase(BaseStore):
         ttl_minutes: float | None,
         vectors: Sequence[Sequence[float]],
     ) -> list:
-        from langgraph_trustmem.store.vectors import VectorPoint
+        from langgraph_trustmem.store.vectors import VectorPoint  # noqa: PLC0415
 
         expires = time.time() + ttl_minutes * 60 if ttl_minutes is not None else None
         payload = {**self._payload(ns, level, tenant, expires), "ref": ref}
@@ -963,7 +969,7 @@ class TrustStoreBase(BaseStore):
         }
 
     def _ttl_minutes(self, op: PutOp) -> float | None:
-        from langgraph.store.base import NOT_PROVIDED
+        from langgraph.store.base import NOT_PROVIDED  # noqa: PLC0415
 
         ttl = op.ttl
         if ttl is NOT_PROVIDED:

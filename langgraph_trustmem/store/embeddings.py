@@ -65,8 +65,8 @@ class _Model:
 
 
 def _load_model(folder: Path, max_length: int | None) -> _Model:
-    from safetensors.numpy import load_file
-    from tokenizers import Tokenizer
+    from safetensors.numpy import load_file  # noqa: PLC0415
+    from tokenizers import Tokenizer  # noqa: PLC0415
 
     tensors = load_file(str(folder / "model.safetensors"))
     tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))

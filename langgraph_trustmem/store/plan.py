@@ -135,7 +135,7 @@ def retention_ops(rules: Sequence[tuple[int | None, bytes | None, float]]) -> St
 def rotate_ops(store: TrustStoreBase, batch: int) -> Statements:
     """Re-seal up to ``batch`` memories and salts sealed with an older key
     (compare-and-set, so a concurrent write is never overwritten)."""
-    from langgraph_trustmem.crypto import aad
+    from langgraph_trustmem.crypto import aad  # noqa: PLC0415
 
     ring = store.keyring
     old = [k.to_bytes(4, "big") for k in ring.key_ids if k != ring.active_key_id]

@@ -12,7 +12,7 @@ import asyncio
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Literal, cast
 
 from langgraph.store.base import (
     NOT_PROVIDED,
@@ -113,7 +113,7 @@ class TrustStore(PgClient, TrustStoreBase):
         vectors = open_vectors(qdrant) if index is not None else None
         cache = None
         if redis_url:
-            from langgraph_trustmem.store.cache import RowCache
+            from langgraph_trustmem.store.cache import RowCache  # noqa: PLC0415
 
             cache = RowCache(redis_client(redis_url), keyring)
         with pg_pool(conn_string, pool_size, pool_config=pool_config) as pool:
@@ -133,7 +133,7 @@ class TrustStore(PgClient, TrustStoreBase):
         """Create or upgrade the schema, and the vector collection."""
         self._run(migrate_ops(sql, self.keyring))
         if self.vectors is not None and self.index_config is not None:
-            self.vectors.setup(int(self.index_config["dims"]))
+            self.vectors.setup(int(cast(Any, self.index_config["dims"])))
 
     # -- readers -----------------------------------------------------------
 
@@ -141,7 +141,7 @@ class TrustStore(PgClient, TrustStoreBase):
         config = self._run_config()
         saver = self._saver_in(config)
         session = None
-        if saver is not None and (config.get("configurable") or {}).get("thread_id") is not None:
+        if saver is not None and config and (config.get("configurable") or {}).get("thread_id") is not None:
             session = saver.cached_session(config) or saver.session(config)
         return self._reader_from(config, session)
 
@@ -180,8 +180,8 @@ class TrustStore(PgClient, TrustStoreBase):
         self,
         namespace: tuple[str, ...],
         key: str,
-        value: dict[str, Any],
-        index: Any = None,
+        value: Mapping[str, Any],
+        index: Literal[False] | list[str] | None = None,
         *,
         ttl: float | None | NotProvided = NOT_PROVIDED,
         level: str | None = None,
@@ -195,7 +195,7 @@ class TrustStore(PgClient, TrustStoreBase):
         reader = self._reader()
         events: list[AuditEvent] = []
         try:
-            self._put(PutOp(namespace, key, value, index, ttl), reader, events, level, source, confirmed_by)
+            self._put(PutOp(namespace, key, dict(value), index, cast(Any, ttl)), reader, events, level, source, confirmed_by)
         finally:
             self._audit(events)
 
@@ -203,8 +203,8 @@ class TrustStore(PgClient, TrustStoreBase):
         self,
         namespace: tuple[str, ...],
         key: str,
-        value: dict[str, Any],
-        index: Any = None,
+        value: Mapping[str, Any],
+        index: Literal[False] | list[str] | None = None,
         *,
         ttl: float | None | NotProvided = NOT_PROVIDED,
         level: str | None = None,
@@ -276,14 +276,15 @@ class TrustStore(PgClient, TrustStoreBase):
             events.append(self._event("search-hit", reader, row))
         if self._refresh(op.refresh_ttl):
             self._refresh_ttl([r for r, _ in out if r.ttl_minutes is not None])
-        return [self._item(r, s, search=True) for r, s in out]
+        return [cast(SearchItem, self._item(r, s, search=True)) for r, s in out]
 
-    def _vector_hits(self, op: SearchOp, params: dict) -> list:
+    def _vector_hits(self, op: SearchOp, params: dict) -> tuple[list[tuple[str, float]], dict[str, Row]]:
         vector = self.embeddings.embed_query(op.query)
         query = self._vector_query(params)
         want = op.offset + op.limit
         k = max(want * 3, 10)
         while True:
+            assert self.vectors is not None  # use_vectors checked it
             raw_hits = self.vectors.search(vector, query, k)
             rows = self._rows_for(list(dict.fromkeys(ref for ref, _ in raw_hits)), params)
             hits = select_hits(raw_hits, rows, op.filter, op.offset, op.limit)
@@ -291,7 +292,7 @@ class TrustStore(PgClient, TrustStoreBase):
                 return hits, rows
             k *= 4
 
-    def _filter_hits(self, op: SearchOp, params: dict) -> list:
+    def _filter_hits(self, op: SearchOp, params: dict) -> tuple[list[tuple[str, None]], dict[str, Row]]:
         want, page, offset, matched = op.offset + op.limit, max((op.offset + op.limit) * 2, 64), 0, []
         rows: dict[str, Row] = {}
         while True:
@@ -543,9 +544,9 @@ def open_vectors(qdrant: str | VectorIndex | None) -> VectorIndex:
     if qdrant is None:
         raise ValueError("an index config needs qdrant= (a URL, ':memory:' or a directory)")
     if qdrant == ":memory:" or "://" in qdrant:
-        from langgraph_trustmem.store.vectors import QdrantClientIndex
+        from langgraph_trustmem.store.vectors import QdrantClientIndex  # noqa: PLC0415
 
         return QdrantClientIndex.from_location(qdrant)
-    from langgraph_trustmem.store.vectors import QdrantEdgeIndex
+    from langgraph_trustmem.store.vectors import QdrantEdgeIndex  # noqa: PLC0415
 
     return QdrantEdgeIndex(qdrant)

@@ -82,7 +82,7 @@ class _Stream:
     predictable without the seed (numpy's generators make no such claim)."""
 
     def __init__(self, seed: bytes) -> None:
-        from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
+        from cryptography.hazmat.primitives.ciphers import Cipher, algorithms  # noqa: PLC0415
 
         self._enc = Cipher(algorithms.ChaCha20(seed, b"\x00" * 16), mode=None).encryptor()
 
@@ -256,7 +256,7 @@ class VectorIndex:
         out = list(points)
         for tenant, idx in by_tenant.items():
             turned = seal.apply(tenant, [points[i].vector for i in idx]).tolist()
-            for i, v in zip(idx, turned):
+            for i, v in zip(idx, turned, strict=False):
                 out[i] = VectorPoint(points[i].id, v, {**points[i].payload, SEAL_FIELD: SEAL_VERSION})
         return out
 
@@ -376,7 +376,7 @@ class VectorIndex:
 def _client_filter(
     query: VectorQuery | None = None, *, refs: Sequence[str] | None = None, tenant: str | None = None
 ):
-    from qdrant_client import models as m
+    from qdrant_client import models as m  # noqa: PLC0415
 
     must: list[Any] = []
     if refs is not None:
@@ -395,19 +395,19 @@ def _client_filter(
 
 
 def _client_unsealed():
-    from qdrant_client import models as m
+    from qdrant_client import models as m  # noqa: PLC0415
 
     return m.Filter(must=[m.IsEmptyCondition(is_empty=m.PayloadField(key=SEAL_FIELD))])
 
 
 def _collection_args(dims: int):
-    from qdrant_client import models as m
+    from qdrant_client import models as m  # noqa: PLC0415
 
     return {"vectors_config": m.VectorParams(size=dims, distance=m.Distance.COSINE)}
 
 
 def _index_schema(field: str):
-    from qdrant_client import models as m
+    from qdrant_client import models as m  # noqa: PLC0415
 
     if field in INTEGER_FIELDS:
         return m.PayloadSchemaType.INTEGER
@@ -417,13 +417,13 @@ def _index_schema(field: str):
 
 
 def _points(points: Sequence[VectorPoint]):
-    from qdrant_client import models as m
+    from qdrant_client import models as m  # noqa: PLC0415
 
     return [m.PointStruct(id=p.id, vector=list(p.vector), payload=p.payload) for p in points]
 
 
 def _requests(plan: Plan, limit: int):
-    from qdrant_client import models as m
+    from qdrant_client import models as m  # noqa: PLC0415
 
     return [
         m.QueryRequest(query=v, filter=_client_filter(q), limit=limit, with_payload=["ref"]) for v, q in plan
@@ -439,7 +439,7 @@ def _records(records: Any) -> list[VectorPoint]:
 
 
 def _reseal_args(points: Sequence[VectorPoint]) -> dict[str, Any]:
-    from qdrant_client import models as m
+    from qdrant_client import models as m  # noqa: PLC0415
 
     return {
         "points": _points(points),
@@ -468,7 +468,7 @@ class QdrantClientIndex(VectorIndex):
 
     @classmethod
     def from_location(cls, location: str, **kwargs: Any) -> QdrantClientIndex:
-        from qdrant_client import QdrantClient
+        from qdrant_client import QdrantClient  # noqa: PLC0415
 
         client = (
             QdrantClient(location=location, **kwargs)
@@ -522,7 +522,7 @@ class QdrantClientIndex(VectorIndex):
         return self.client.count(self.collection, count_filter=_client_unsealed(), exact=True).count
 
     def delete_refs(self, refs: Sequence[str]) -> None:
-        from qdrant_client import models as m
+        from qdrant_client import models as m  # noqa: PLC0415
 
         if refs:
             self.client.delete(
@@ -530,7 +530,7 @@ class QdrantClientIndex(VectorIndex):
             )
 
     def delete_tenant(self, tenant: str) -> int:
-        from qdrant_client import models as m
+        from qdrant_client import models as m  # noqa: PLC0415
 
         n = self.count(tenant)
         self.client.delete(
@@ -558,7 +558,7 @@ class AsyncQdrantClientIndex(VectorIndex):
 
     @classmethod
     def from_location(cls, location: str, **kwargs: Any) -> AsyncQdrantClientIndex:
-        from qdrant_client import AsyncQdrantClient
+        from qdrant_client import AsyncQdrantClient  # noqa: PLC0415
 
         if location == ":memory:":
             return cls(AsyncQdrantClient(location=location, **kwargs))
@@ -627,7 +627,7 @@ class AsyncQdrantClientIndex(VectorIndex):
         return (await self.client.count(self.collection, count_filter=_client_unsealed(), exact=True)).count
 
     async def adelete_refs(self, refs: Sequence[str]) -> None:
-        from qdrant_client import models as m
+        from qdrant_client import models as m  # noqa: PLC0415
 
         if refs:
             await self.client.delete(
@@ -635,7 +635,7 @@ class AsyncQdrantClientIndex(VectorIndex):
             )
 
     async def adelete_tenant(self, tenant: str) -> int:
-        from qdrant_client import models as m
+        from qdrant_client import models as m  # noqa: PLC0415
 
         n = await self.acount(tenant)
         await self.client.delete(
@@ -693,9 +693,9 @@ class QdrantEdgeIndex(VectorIndex):
                 self.flush()
 
     def _create(self, dims: int) -> None:
-        import os
+        import os  # noqa: PLC0415
 
-        import qdrant_edge as qe
+        import qdrant_edge as qe  # noqa: PLC0415
 
         self.dims = dims
         U = qe.UpdateOperation
@@ -736,7 +736,7 @@ class QdrantEdgeIndex(VectorIndex):
     def _filter(
         query: VectorQuery | None = None, *, refs: Sequence[str] | None = None, tenant: str | None = None
     ):
-        import qdrant_edge as qe
+        import qdrant_edge as qe  # noqa: PLC0415
 
         must: list[Any] = []
         if refs is not None:
@@ -755,12 +755,12 @@ class QdrantEdgeIndex(VectorIndex):
 
     @staticmethod
     def _unsealed_filter():
-        import qdrant_edge as qe
+        import qdrant_edge as qe  # noqa: PLC0415
 
         return qe.Filter(must=[qe.IsEmptyCondition(SEAL_FIELD)])
 
     def _write(self, points: Sequence[VectorPoint]) -> None:
-        import qdrant_edge as qe
+        import qdrant_edge as qe  # noqa: PLC0415
 
         with self._lock:
             self.shard.update(
@@ -769,7 +769,7 @@ class QdrantEdgeIndex(VectorIndex):
         self._dirty.set()
 
     def _query(self, plan: Plan, limit: int) -> list[list[tuple[str, float]]]:
-        import qdrant_edge as qe
+        import qdrant_edge as qe  # noqa: PLC0415
 
         requests = [
             qe.QueryRequest(
@@ -790,7 +790,7 @@ class QdrantEdgeIndex(VectorIndex):
         ]
 
     def _tenants(self, query: VectorQuery) -> list[str]:
-        import qdrant_edge as qe
+        import qdrant_edge as qe  # noqa: PLC0415
 
         limit = _FACET_START
         while True:
@@ -802,7 +802,7 @@ class QdrantEdgeIndex(VectorIndex):
             limit *= 4
 
     def _unsealed(self, limit: int, offset: Any) -> tuple[list[VectorPoint], Any]:
-        import qdrant_edge as qe
+        import qdrant_edge as qe  # noqa: PLC0415
 
         records, nxt = self.shard.scroll(
             qe.ScrollRequest(
@@ -816,7 +816,7 @@ class QdrantEdgeIndex(VectorIndex):
         return _records(records), nxt
 
     def _reseal(self, points: Sequence[VectorPoint]) -> None:
-        import qdrant_edge as qe
+        import qdrant_edge as qe  # noqa: PLC0415
 
         with self._lock:
             self.shard.update(
@@ -829,12 +829,12 @@ class QdrantEdgeIndex(VectorIndex):
         self._dirty.set()
 
     def unsealed_count(self) -> int:
-        import qdrant_edge as qe
+        import qdrant_edge as qe  # noqa: PLC0415
 
         return self.shard.count(qe.CountRequest(exact=True, filter=self._unsealed_filter()))
 
     def delete_refs(self, refs: Sequence[str]) -> None:
-        import qdrant_edge as qe
+        import qdrant_edge as qe  # noqa: PLC0415
 
         if not refs:
             return
@@ -843,7 +843,7 @@ class QdrantEdgeIndex(VectorIndex):
         self._dirty.set()
 
     def delete_tenant(self, tenant: str) -> int:
-        import qdrant_edge as qe
+        import qdrant_edge as qe  # noqa: PLC0415
 
         with self._lock:
             n = self.count(tenant)
@@ -880,7 +880,7 @@ class QdrantEdgeIndex(VectorIndex):
             self.shard.flush()
 
     def count(self, tenant: str | None = None) -> int:
-        import qdrant_edge as qe
+        import qdrant_edge as qe  # noqa: PLC0415
 
         flt = self._filter(tenant=tenant) if tenant is not None else None
         return self.shard.count(qe.CountRequest(exact=True, filter=flt))
