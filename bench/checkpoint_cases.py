@@ -506,7 +506,7 @@ async def case_fork(env: Env, prof: Profile, res: Results) -> None:
         sources = {}
         for impl in order:
             t = tid(f"copysrc-{impl.name}")
-            for r in range(prof.copy_turns):
+            for _ in range(prof.copy_turns):
                 impl.graph.invoke({"messages": labelled_history(per_run)}, cfg(t, **personal))
             sources[impl.name] = t
         counts = {}

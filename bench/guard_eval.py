@@ -37,8 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
 sys.path.insert(0, str(ROOT))
 
-from langgraph_trustmem.errors import SecretRejected
-from langgraph_trustmem.guard import Guard
+from langgraph_trustmem.errors import SecretRejected  # noqa: E402  (after the path setup)
+from langgraph_trustmem.guard import Guard  # noqa: E402
 
 
 @dataclass(frozen=True)

@@ -22,8 +22,8 @@ from typing import Any
 if __package__ in (None, ""):  # ``python bench/run.py``
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import Env, Results, machine_info  # noqa: E402
-from bench.profiles import PROFILES, Profile  # noqa: E402
+from bench.common import Env, Results, machine_info
+from bench.profiles import PROFILES, Profile
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 

@@ -315,12 +315,11 @@ def _forget(env: Env, st: Stores, prof: Profile, res: Results, users: int, per_u
     import redis
     from langgraph.checkpoint.postgres import PostgresSaver
 
+    from bench.checkpoint_cases import chat_graph
     from langgraph_trustmem import TrustCheckpointSaver
     from langgraph_trustmem.config import resolve_keyring
     from langgraph_trustmem.store import TrustStore
     from langgraph_trustmem.store.cache import RowCache
-
-    from bench.checkpoint_cases import chat_graph
 
     case = "6. forget"
     n_mem, n_threads = prof.forget_memories, prof.forget_threads

@@ -134,7 +134,9 @@ def table_counts(url: str) -> dict[str, int]:
 
 def stock_counts(url: str) -> ImportCounts:
     with psycopg.connect(url) as conn:
-        q = lambda sql: conn.execute(sql).fetchone()[0]
+        def q(sql):
+            return conn.execute(sql).fetchone()[0]
+
         return ImportCounts(
             q("SELECT count(DISTINCT thread_id) FROM checkpoints"),
             q("SELECT count(*) FROM checkpoints"),

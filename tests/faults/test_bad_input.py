@@ -4,9 +4,9 @@ what is accepted comes back as it went in."""
 from __future__ import annotations
 
 import math
+import uuid
 from datetime import date, datetime, timezone
 from decimal import Decimal
-import uuid
 
 import pytest
 from hypothesis import HealthCheck, given, settings

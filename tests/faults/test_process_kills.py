@@ -5,8 +5,6 @@ append-only file."""
 
 from __future__ import annotations
 
-import pytest
-
 import os
 import signal
 import subprocess
@@ -17,6 +15,7 @@ import time
 import uuid
 from pathlib import Path
 
+import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.graph import START, MessagesState, StateGraph
 

@@ -4,11 +4,10 @@ comes back, and no call fails or hangs."""
 
 from __future__ import annotations
 
-import pytest
-
 import time
 import uuid
 
+import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.graph import START, MessagesState, StateGraph
 

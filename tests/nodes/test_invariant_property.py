@@ -17,8 +17,6 @@ above its level, and every read sees only what its level allows.
 
 from __future__ import annotations
 
-import pytest
-
 import os
 import re
 import tempfile
@@ -26,6 +24,7 @@ import uuid
 from contextlib import ExitStack
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage

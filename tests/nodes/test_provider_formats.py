@@ -60,7 +60,7 @@ def anthropic_accepts(messages, user_text: str) -> dict:
     payload = ANTHROPIC._get_request_payload(messages)
     assert PROMPT in json.dumps(payload["system"])
     roles = [m["role"] for m in payload["messages"]]
-    assert roles[-1] == "user" and all(a != b for a, b in zip(roles, roles[1:]))
+    assert roles[-1] == "user" and all(a != b for a, b in zip(roles, roles[1:], strict=False))
     assert user_text in json.dumps(payload["messages"][-1])
     no_labels(payload)
     return payload
@@ -154,7 +154,7 @@ def test_a_custom_model_node_reads_the_users_turn_last(saver, store, user):
     for turn in turns:
         graph.invoke({"messages": [HumanMessage(turn)]}, cfg)
     assert [str(m.content) for m in seen_last] == turns
-    for call, turn in zip(model.calls, turns):
+    for call, turn in zip(model.calls, turns, strict=False):
         anthropic_accepts(call, turn)  # consecutive leading system messages are merged by the formatter
         assert OPENAI_CHAT._get_request_payload(call)["messages"][-1]["role"] == "user"
     assert ALLERGY in json.dumps(ANTHROPIC._get_request_payload(model.calls[0])["system"])

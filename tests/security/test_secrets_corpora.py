@@ -16,8 +16,8 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import guard_eval
-from langgraph_trustmem.guard import Guard
+from bench import guard_eval  # noqa: E402  (after the path setup)
+from langgraph_trustmem.guard import Guard  # noqa: E402
 
 
 @pytest.fixture(scope="module")

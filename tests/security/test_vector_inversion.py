@@ -281,8 +281,8 @@ def test_inversion_reads_plain_vectors_and_nothing_from_stored_ones(session):
     assert len(stored) == len(records) + len(SHARED)
     sealed = [stored[session.ref(session.ns(who), k)] for who, (k, _, _) in records]
 
-    control = attack([(text, words, v) for (_, (_, text, words)), v in zip(records, plain)])
-    protected = attack([(text, words, v) for (_, (_, text, words)), v in zip(records, sealed)])
+    control = attack([(text, words, v) for (_, (_, text, words)), v in zip(records, plain, strict=False)])
+    protected = attack([(text, words, v) for (_, (_, text, words)), v in zip(records, sealed, strict=False)])
     mu, ceiling = chance_ceiling([vocab.ids_of(t) for t in texts], len(vocab.atoms))
     print(
         f"\ncontrol: {control.hits} text tokens, {control.sensitive}/{control.sensitive_total} sensitive; "
@@ -340,7 +340,7 @@ def check_same(got: Sequence, ranking: Sequence[tuple[tuple, float]], limit: int
     keys = [(tuple(h.namespace), h.key) for h in got]
     assert len(keys) == len(want) == len(set(keys))
     assert np.allclose([h.score for h in got], [s for _, s in want], atol=TOL, rtol=0)
-    for key, (want_key, want_score) in zip(keys, want):
+    for key, (want_key, want_score) in zip(keys, want, strict=False):
         assert key == want_key or any(k == key and abs(s - want_score) <= TOL for k, s in ranking)
 
 

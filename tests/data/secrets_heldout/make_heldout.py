@@ -741,7 +741,7 @@ for _ in range(5):
 for _ in range(6):
     ben("iban", rng.choice([f"my IBAN for the rent is {iban('DE', 18)}", f"pay the landlord at {iban('FR', 23)}", f"salary goes to {iban('NL', 14)}", f"IBAN {iban('GB', 18)} (joint account)", f"refund to {iban('ES', 20)}"]))
 for _ in range(6):
-    ben("iban-like", rng.choice([f"reference {iban('DE', 18, valid=False)}", f"the form code was {iban('FR', 23, valid=False)}", f"room DE12 on floor 3, desk AB 44", f"part number GB29 NWBK 6016 13 rev B", f"model NL91 ABNA 0417 XC (vacuum filter)"]))
+    ben("iban-like", rng.choice([f"reference {iban('DE', 18, valid=False)}", f"the form code was {iban('FR', 23, valid=False)}", "room DE12 on floor 3, desk AB 44", "part number GB29 NWBK 6016 13 rev B", "model NL91 ABNA 0417 XC (vacuum filter)"]))
 for _ in range(5):
     ben("card look-alike", rng.choice([f"card ending in {r(DG, 4)} was declined", f"the Visa ending {r(DG, 4)} expires soon", f"IMEI {luhn_complete('35' + r(DG, 4), 15)}", f"gift card balance $25, card ending {r(DG, 4)}", f"loyalty number {r(DG, 12)}"]))
 IDS = [
