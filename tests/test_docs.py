@@ -83,6 +83,7 @@ PAGES = [
     "howto/store.html",
     "howto/erasure.html",
     "howto/migrate.html",
+    "howto/agent-server.html",
     "howto/tracing.html",
     "reference/index.html",
     "reference/runtime.html",
@@ -95,6 +96,7 @@ PAGES = [
     "reference/errors.html",
     "reference/hardening.html",
     "reference/importer.html",
+    "reference/server.html",
     "reference/tracing.html",
 ]
 
@@ -106,9 +108,7 @@ def test_page_is_built(site, page):
 
 def test_reference_pages_render_docstrings(site):
     import langgraph_trustmem as tm
-    from langgraph_trustmem import errors
-    from langgraph_trustmem import nodes
-    from langgraph_trustmem import tracing
+    from langgraph_trustmem import errors, nodes, server, tracing
 
     expected = {
         "reference/checkpoint.html": [
@@ -142,6 +142,13 @@ def test_reference_pages_render_docstrings(site):
             tm.ImportRules,
             tm.ImportResult,
             tm.ImportSourceError,
+        ],
+        "reference/server.html": [
+            server.checkpointer,
+            server.store,
+            server.owner_tag,
+            server.admit_run,
+            server.forget,
         ],
         "reference/tracing.html": [
             tracing.redactor,
