@@ -390,6 +390,18 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
         await self._adrop_hot([tk])
         self._forget_session([tk])
 
+    async def alist_threads(self, limit: int = 100) -> builtins.list[dict[str, Any]]:
+        """Threads, most recently used first (see the sync saver's ``list_threads``)."""
+        async with self._cursor() as cur:
+            rows = await (await cur.execute(sql.LIST_THREADS_SQL, (limit,))).fetchall()
+        return self._thread_rows(rows)
+
+    async def abranch_sizes(self, thread_id: str) -> dict[int, int]:
+        """How many checkpoints each branch of a thread holds."""
+        async with self._cursor() as cur:
+            rows = await (await cur.execute(sql.BRANCH_SIZES_SQL, (self.thread_key(str(thread_id)),))).fetchall()
+        return dict(rows)
+
     async def abranches(self, thread_id: str) -> builtins.list[Branch]:
         """The branches of a thread: the head and the sealed ones."""
         async with self._cursor() as cur:
@@ -462,6 +474,24 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
 
     def session(self, config: RunnableConfig) -> Session | None:
         return self._sync(self.asession(config))
+
+    def sweep(self) -> int:
+        return self._sync(self.asweep())  # type: ignore[no-any-return]
+
+    def forget_user(self, user_id: str) -> int:
+        return self._sync(self.aforget_user(user_id))  # type: ignore[no-any-return]
+
+    def branches(self, thread_id: str) -> builtins.list[Branch]:
+        return self._sync(self.abranches(thread_id))  # type: ignore[no-any-return]
+
+    def rotate_keys(self, *, batch: int = 500) -> int:
+        return self._sync(self.arotate_keys(batch=batch))  # type: ignore[no-any-return]
+
+    def list_threads(self, limit: int = 100) -> builtins.list[dict[str, Any]]:
+        return self._sync(self.alist_threads(limit))  # type: ignore[no-any-return]
+
+    def branch_sizes(self, thread_id: str) -> dict[int, int]:
+        return self._sync(self.abranch_sizes(thread_id))  # type: ignore[no-any-return]
 
     def degrade(self, config: RunnableConfig, level: str) -> None:
         return self._sync(self.adegrade(config, level))

@@ -361,6 +361,21 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         typed = self.serde.dumps_typed(value) if present else (_EMPTY, None)
         return self._seal_typed(typed, self._blob_aad(tk, ns, channel, version))
 
+    def _thread_rows(self, rows: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
+        """``list_threads`` rows as operators read them (ids decrypted)."""
+        return [
+            {
+                "thread_id": self._open_thread_id(bytes(tk), bytes(ct)),
+                "level": self.ladder.name(level),
+                "status": status,
+                "head_branch": head,
+                "created_at": created,
+                "touched_at": touched,
+                "checkpoints": n,
+            }
+            for tk, ct, level, status, head, created, touched, n in rows
+        ]
+
     def _drop_hot(self, tks: Iterable[bytes]) -> None:
         """Forget threads in every in-process tier and the hot tier."""
         tks = list(tks)

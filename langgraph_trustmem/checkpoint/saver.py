@@ -7,6 +7,7 @@ methods in the same order, and share everything but I/O through
 
 from __future__ import annotations
 
+import asyncio
 import builtins
 import logging
 import threading
@@ -364,6 +365,11 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
 
     # -- sessions ----------------------------------------------------------
 
+    async def asession(self, config: RunnableConfig) -> Session | None:
+        """:meth:`session` for callers that await (an async store beside
+        this saver), on a worker thread."""
+        return await asyncio.to_thread(self.session, config)
+
     def session(self, config: RunnableConfig) -> Session | None:
         """The thread's session (level, status, head branch), or None for a
         thread that has not started."""
@@ -418,18 +424,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
         checkpoint count and times (for operators; ids are decrypted here)."""
         with self._cursor() as cur:
             rows = cur.execute(sql.LIST_THREADS_SQL, (limit,)).fetchall()
-        return [
-            {
-                "thread_id": self._open_thread_id(bytes(tk), bytes(ct)),
-                "level": self.ladder.name(level),
-                "status": status,
-                "head_branch": head,
-                "created_at": created,
-                "touched_at": touched,
-                "checkpoints": n,
-            }
-            for tk, ct, level, status, head, created, touched, n in rows
-        ]
+        return self._thread_rows(rows)
 
     def branch_sizes(self, thread_id: str) -> dict[int, int]:
         """How many checkpoints each branch of a thread holds."""

@@ -205,7 +205,7 @@ class AsyncTrustStore(AsyncPgClient, TrustStoreBase):
         events: list[AuditEvent] = []
         try:
             await self._put(
-                PutOp(namespace, key, dict(value), index, cast(Any, ttl)), reader, events, level, source, confirmed_by
+                PutOp(namespace, key, cast(dict[str, Any], value), index, cast(Any, ttl)), reader, events, level, source, confirmed_by
             )
         finally:
             await self._audit(events)
@@ -436,6 +436,14 @@ class AsyncTrustStore(AsyncPgClient, TrustStoreBase):
             done += len(rows)
             if progress is not None:
                 progress(done, total)
+
+    async def aoutdated_count(self) -> int:
+        """How many memories are stored at an older schema version."""
+        return int((await self._fetch(sql.COUNT_OUTDATED_SQL, {"version": self.migrations.current}))[0][0])
+
+    async def aaudit_tail(self, n: int = 20) -> list[tuple]:
+        """The latest ``n`` audit events, oldest first."""
+        return list(reversed(await self._fetch(sql.AUDIT_TAIL_SQL, (n,))))
 
     async def asweep_ttl(self) -> int:
         """Delete expired memories, and those past a retention rule, from

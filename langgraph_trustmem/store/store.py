@@ -195,7 +195,7 @@ class TrustStore(PgClient, TrustStoreBase):
         reader = self._reader()
         events: list[AuditEvent] = []
         try:
-            self._put(PutOp(namespace, key, dict(value), index, cast(Any, ttl)), reader, events, level, source, confirmed_by)
+            self._put(PutOp(namespace, key, cast(dict[str, Any], value), index, cast(Any, ttl)), reader, events, level, source, confirmed_by)
         finally:
             self._audit(events)
 
