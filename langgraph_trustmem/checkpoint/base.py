@@ -362,19 +362,28 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         return self._seal_typed(typed, self._blob_aad(tk, ns, channel, version))
 
     def _thread_rows(self, rows: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
-        """``list_threads`` rows as operators read them (ids decrypted)."""
-        return [
-            {
-                "thread_id": self._open_thread_id(bytes(tk), bytes(ct)),
-                "level": self.ladder.name(level),
-                "status": status,
-                "head_branch": head,
-                "created_at": created,
-                "touched_at": touched,
-                "checkpoints": n,
-            }
-            for tk, ct, level, status, head, created, touched, n in rows
-        ]
+        """``list_threads`` rows as operators read them (ids decrypted). A
+        thread whose sealed id fails to open (tampered, or sealed by a key
+        not on this ring) is left out and reported, as listings do."""
+        out = []
+        for tk, ct, level, status, head, created, touched, n in rows:
+            try:
+                thread_id = self._open_thread_id(bytes(tk), bytes(ct))
+            except TamperedDataError:
+                _skipped("a thread's sealed id failed authentication; left out of the listing")
+                continue
+            out.append(
+                {
+                    "thread_id": thread_id,
+                    "level": self.ladder.name(level),
+                    "status": status,
+                    "head_branch": head,
+                    "created_at": created,
+                    "touched_at": touched,
+                    "checkpoints": n,
+                }
+            )
+        return out
 
     def _drop_hot(self, tks: Iterable[bytes]) -> None:
         """Forget threads in every in-process tier and the hot tier."""

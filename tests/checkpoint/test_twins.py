@@ -7,10 +7,12 @@ from __future__ import annotations
 import asyncio
 import uuid
 
+import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.graph import START, MessagesState, StateGraph
 
-from langgraph_trustmem import AsyncTrustCheckpointSaver, TrustCheckpointSaver
+from langgraph_trustmem import AsyncTrustCheckpointSaver, TamperedDataWarning, TrustCheckpointSaver
+from langgraph_trustmem.crypto import generate_key
 from langgraph_trustmem.store import AsyncTrustStore, TrustStore
 
 OPERATOR = [
@@ -54,9 +56,17 @@ async def test_the_async_savers_sync_operator_calls_answer_as_the_async_ones(pg_
         tid = cfg["configurable"]["thread_id"]
         assert await asyncio.to_thread(saver.branches, tid) == await saver.abranches(tid)
         assert await asyncio.to_thread(saver.branch_sizes, tid) == await saver.abranch_sizes(tid)
-        listed = await asyncio.to_thread(saver.list_threads, 1000)
+        # a thread sealed under another key in the same database is left out, not fatal
+        with TrustCheckpointSaver.from_conn_string(pg_url, key=generate_key()) as stranger:
+            other = {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": "u-other"}}
+            await asyncio.to_thread(chat(stranger).invoke, {"messages": [HumanMessage("x")]}, other)
+        with pytest.warns(TamperedDataWarning):
+            listed = await asyncio.to_thread(saver.list_threads, 100_000)
         assert tid in [t["thread_id"] for t in listed]
-        assert [t["thread_id"] for t in await saver.alist_threads(1000)] == [t["thread_id"] for t in listed]
+        assert other["configurable"]["thread_id"] not in [t["thread_id"] for t in listed]
+        with pytest.warns(TamperedDataWarning):
+            again = await saver.alist_threads(100_000)
+        assert [t["thread_id"] for t in again] == [t["thread_id"] for t in listed]
         assert await asyncio.to_thread(saver.forget_user, "u-twin") >= 1
         assert await saver.aget_tuple({"configurable": {"thread_id": tid, "user_id": "u-twin"}}) is None
 
