@@ -36,6 +36,7 @@ from bench import data
 from bench.common import Env, Results, Target, ms_since, now, rotated
 from bench.loader import load_ours, load_stock
 from bench.profiles import Profile
+from langgraph_trustmem.store.base import DEFAULT_HIGH_STAKES, high_stakes
 
 LABELS = {
     "ours-edge": "ours (qdrant-edge)",
@@ -276,8 +277,14 @@ def _measure(st: Stores, prof: Profile, res: Results, case: str, label: str, use
     # put: a new memory (secret scan, PII redaction, embedding, sealing, vector upsert, audit for ours)
     for i in range(prof.warmup + prof.put_reps_store):
         u = rng.randrange(users)
-        text = data.sentence(random.Random(7_000_000 + per_user * 1000 + i), 100)
+        seed = 7_000_000 + per_user * 1000 + i
+        text = data.sentence(random.Random(seed), 100)
         value = {"text": text, "level": data.SEARCH_LEVEL, "kind": "fact"}
+        while high_stakes(("memories", data.user_id(u)), "k", value, DEFAULT_HIGH_STAKES):
+            # a sentence that reads as a permission or a limit needs a person's
+            # confirmation inside a run: measure plain facts on every side
+            seed += 1_000_000
+            value = {"text": data.sentence(random.Random(seed), 100), "level": data.SEARCH_LEVEL, "kind": "fact"}
         for name in rotated(order, i):
             key = f"put-{name}-{per_user}-{i}"
             t0 = now()

@@ -566,7 +566,10 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
                 # a run that addressed a checkpoint stays a fork
                 linear = linear and prev[1]
             self._runs[key] = (runtime, linear)
-            if len(self._runs) > 65536:
+            # the runtime is held (it takes no weak reference) and may carry the
+            # run's context: keep only recent runs; an evicted one is treated
+            # as a fork, which only relaxes the concurrent-run check for it
+            if len(self._runs) > 1024:
                 self._runs.pop(next(iter(self._runs)))
 
     def _linear(self, config: RunnableConfig, tk: bytes, ns: str) -> bool:
