@@ -37,7 +37,7 @@ from langgraph.checkpoint.serde.types import TASKS
 from psycopg.types.json import Jsonb
 
 from langgraph_trustmem.checkpoint import sql
-from langgraph_trustmem.checkpoint.decoded import DEFAULT_MAX_BYTES, DecodedCache, snapshot
+from langgraph_trustmem.checkpoint.decoded import DEFAULT_MAX_BYTES, MIN_BYTES, DecodedCache, snapshot
 from langgraph_trustmem.checkpoint.hot import HotEntry
 from langgraph_trustmem.crypto import KeyRing, aad
 from langgraph_trustmem.errors import (
@@ -675,7 +675,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             version = str(version)
             envelope = self._seal_blob(tk, ns, channel, version, values.get(channel), channel in values)
             blobs[(channel, version)] = envelope
-            if channel in values and (kept := snapshot(values[channel]))[0]:
+            if channel in values and len(envelope) >= MIN_BYTES and (kept := snapshot(values[channel]))[0]:
                 # keyed by this envelope's nonce: reachable only if these bytes are what is stored
                 self.decoded.put((tk, ns, channel, version, envelope[8:20]), len(envelope), kept[1])
         # as the stock savers: the run's configurable fields too (sealed like the rest)

@@ -17,7 +17,8 @@ from langgraph_trustmem.crypto import generate_key
 
 def chat(saver):
     b = StateGraph(MessagesState)
-    b.add_node("model", lambda s: {"messages": [AIMessage("ok " * 50)]})
+    # replies large enough to be cached (small values are decoded, not cached)
+    b.add_node("model", lambda s: {"messages": [AIMessage("ok " * 1000)]})
     b.add_edge(START, "model")
     return b.compile(checkpointer=saver)
 
@@ -65,7 +66,8 @@ def test_a_saved_message_changed_afterwards_is_restored_as_saved(pg_url, key, sc
     """Values cached when saved are copies: a node that edits a message
     object in place after the checkpoint does not change what restores."""
     with TrustCheckpointSaver.from_conn_string(pg_url, key=key) as saver:
-        cfg = turns(saver, n=1)
+        cfg = turns(saver, n=2)
+        assert len(saver.decoded) > 0
         saved = saver.get_tuple(cfg).checkpoint["channel_values"]["messages"]
         live = saver.get_tuple(cfg).checkpoint["channel_values"]["messages"]
         live[0].content = "edited in place"
@@ -124,10 +126,10 @@ def test_tampered_bytes_are_still_caught_and_rotation_and_close_empty_it(pg_url,
 
 
 def test_the_budget_holds(pg_url, key, schema):
-    with TrustCheckpointSaver.from_conn_string(pg_url, key=key, decoded_cache_bytes=20_000) as saver:
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key, decoded_cache_bytes=60_000) as saver:
         for _ in range(5):
             saver.get_tuple(turns(saver, n=4))
-            assert saver.decoded.bytes <= 20_000
+            assert 0 < saver.decoded.bytes <= 60_000
     with TrustCheckpointSaver.from_conn_string(pg_url, key=key, decoded_cache_bytes=0) as saver:
         saver.get_tuple(turns(saver))
         assert len(saver.decoded) == 0
@@ -137,9 +139,9 @@ def test_the_in_process_hot_tier_has_a_byte_budget(pg_url, key, schema):
     from langgraph_trustmem.checkpoint.hot import LocalHotTier
 
     with TrustCheckpointSaver.from_conn_string(pg_url, key=key, local_hot=True) as saver:
-        saver.hot = LocalHotTier(max_bytes=15_000)
+        saver.hot = LocalHotTier(max_bytes=60_000)
         configs = [turns(saver, n=6) for _ in range(8)]
-        assert 0 < saver.hot.bytes <= 15_000
+        assert 0 < saver.hot.bytes <= 60_000
         assert len(saver.hot._entries) < len(configs)  # the oldest threads left
         for cfg in configs:  # and every thread still restores, from PostgreSQL when evicted
             assert len(saver.get_tuple(cfg).checkpoint["channel_values"]["messages"]) == 12
