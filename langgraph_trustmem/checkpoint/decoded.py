@@ -22,7 +22,9 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
-DEFAULT_MAX_BYTES = 32 * 1024 * 1024
+# Cached values are live Python objects the garbage collector walks: a
+# 32 MB budget cost 25% of the 32-session throughput, 4 MB about 7%.
+DEFAULT_MAX_BYTES = 4 * 1024 * 1024
 DEFAULT_MAX_AGE = 300.0
 # Below this size decoding is as cheap as copying a cached value out, so
 # small values are not cached (measured: caching them cost 10% of the
