@@ -62,18 +62,7 @@ def load_ours(
             texts.extend(t)
             meta.append(((nh + kh).hex(), ns, lvl, tenant, len(t)))
             params.append(
-                {
-                    "ns_hash": nh,
-                    "key_hash": kh,
-                    "ns_prefixes": store.ns_prefixes(ns),
-                    "depth": len(ns),
-                    "tenant": tenant,
-                    "level": lvl,
-                    "sealed": sealed,
-                    "schema_version": store.migrations.current,
-                    "indexed": len(t),
-                    "ttl": None,
-                }
+                store._row_params(ns, nh, kh, tenant, lvl, sealed, len(t), None, store.blind.tags(tenant, checked), False)
             )
         t1 = time.perf_counter()
         vectors = store.embeddings.embed_documents(texts) if texts else []

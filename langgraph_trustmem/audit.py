@@ -10,6 +10,15 @@ event, under a key derived from the key ring, so an edit, insertion or
 deletion anywhere breaks every later link; :func:`verify_ops` finds it.
 Appends take a transaction-scoped advisory lock so concurrent writers never
 fork the chain.
+
+Reads do not take that lock: the statement that reads a memory also writes
+its event to a journal (``trustmem_audit_journal``), committed with the read
+and so never lost, even if the process dies right after. Every append folds
+the journal into the chain first, oldest first, and a store folds on its own
+after every few hundred journaled reads; ``verify_ops`` callers fold first.
+Until folded, a journaled event is protected by the database's access
+control only (deleting it is not detected); that window is documented in
+the threat model.
 """
 
 from __future__ import annotations
@@ -83,38 +92,37 @@ def _pseudonymous(salt: bytes | None, e: AuditEvent) -> AuditEvent:
     )
 
 
+JOURNAL_BATCH = 10_000
+
+
 def append_ops(
     keyring: KeyRing, events: Sequence[AuditEvent], salts: dict[bytes, bytes] | None = None
 ) -> Statements:
-    """Append events in one transaction, chained to the current head, in one
-    multi-row insert. ``salts`` caches users' salts across calls."""
-    if not events:
-        return 0
+    """Fold the journal (reads written by their own statements, oldest
+    first), then append ``events``: one transaction, under the chain's lock,
+    chained to the current head. ``salts`` caches users' salts across calls."""
     salts = salts if salts is not None else {}
-    for e in events:
+    yield sql.AUDIT_LOCK_SQL, (), False
+    pending: list[AuditEvent] = []
+    while True:
+        taken = yield sql.JOURNAL_TAKE_SQL, (JOURNAL_BATCH,), True
+        for _id, at, action, actor, session, tenant, item, level in sorted(taken, key=lambda r: r[0]):
+            pending.append(AuditEvent(action, actor, _b(session), _b(tenant), _b(item), level, None, at))
+        if len(taken) < JOURNAL_BATCH:
+            break
+    pending += events
+    if not pending:
+        return 0
+    for e in pending:
         if e.tenant is not None and e.tenant not in salts:
             salts[e.tenant] = yield from _salt_ops(keyring, e.tenant)
-    events = [_pseudonymous(salts.get(e.tenant) if e.tenant else None, e) for e in events]
-    yield sql.AUDIT_LOCK_SQL, (), False
+    pending = [_pseudonymous(salts.get(e.tenant) if e.tenant else None, e) for e in pending]
     head = yield sql.AUDIT_HEAD_SQL, (), True
     seq, prev = (head[0][0], bytes(head[0][1])) if head else (0, GENESIS)
     cols: dict[str, list[Any]] = {
-        k: []
-        for k in (
-            "seq",
-            "at",
-            "action",
-            "actor",
-            "session",
-            "tenant",
-            "item",
-            "level",
-            "detail",
-            "prev",
-            "hash",
-        )
+        k: [] for k in ("seq", "at", "action", "actor", "session", "tenant", "item", "level", "detail", "prev", "hash")
     }
-    for e in events:
+    for e in pending:
         seq += 1
         h = link(keyring, prev, seq, e)
         for k, v in zip(
@@ -126,7 +134,7 @@ def append_ops(
         prev = h
     yield sql.AUDIT_INSERT_MANY_SQL, cols, False
     yield sql.AUDIT_ANCHOR_SQL, {"seq": seq, "hash": prev, "mac": anchor_mac(keyring, seq, prev)}, False
-    return len(events)
+    return len(pending)
 
 
 def anchor_mac(keyring: KeyRing, seq: int, head: bytes) -> bytes:

@@ -148,10 +148,11 @@ class PgClient:
             self.pipe.sync()  # errors surface here, not in the caller's next statement
         return result
 
-    def _fetch(self, query: str, params: Any) -> list[tuple]:
-        """One read, rows in binary."""
+    def _fetch(self, query: str, params: Any, rows: bool = True) -> list[tuple]:
+        """One statement on its own, rows (if any are wanted) in binary."""
         with self._cursor() as cur:
-            return cur.execute(query, params, binary=True).fetchall()
+            cur.execute(query, params, binary=True)
+            return cur.fetchall() if rows else []
 
 
 class AsyncPgClient:
@@ -197,10 +198,11 @@ class AsyncPgClient:
             await self.pipe.sync()  # errors surface here, not in the caller's next statement
         return result
 
-    async def _fetch(self, query: str, params: Any) -> list[tuple]:
-        """One read, rows in binary."""
+    async def _fetch(self, query: str, params: Any, rows: bool = True) -> list[tuple]:
+        """One statement on its own, rows (if any are wanted) in binary."""
         async with self._cursor() as cur:
-            return await (await cur.execute(query, params, binary=True)).fetchall()
+            await cur.execute(query, params, binary=True)
+            return await cur.fetchall() if rows else []
 
 
 __all__ = ["CONNECTION_KWARGS", "AsyncPgClient", "PgClient", "Statements", "check_connection", "migrate_ops"]

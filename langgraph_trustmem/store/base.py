@@ -15,7 +15,7 @@ import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import orjson
 from langgraph.store.base import (
@@ -45,7 +45,11 @@ from langgraph_trustmem.errors import (
     TrustEscalationError,
     TrustMemError,
 )
+from langgraph_trustmem.store.blind import BlindIndex
 from langgraph_trustmem.trust import DEFAULT_LADDER, Label, Ladder, user_of
+
+if TYPE_CHECKING:
+    from langgraph_trustmem.store.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
 
@@ -155,6 +159,37 @@ class Reader:
         when bound to a user, and when nothing says who reads (no run and
         not bound), which then reaches no user at all."""
         return self.in_run or not self.bound or self.user_id is not None
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What a read may see: the one visibility rule (``admits``), whose SQL
+    form is ``sql._VISIBLE`` with :meth:`params`."""
+
+    level: int
+    integrity: bool  # a tainted memory reaches no reader above its level
+    confined: bool  # user memories of ``own`` only (and shared ones)
+    own: bytes | None
+    prefix: bytes | None = None  # hash of the namespace prefix
+    prefix_ns: tuple[str, ...] = ()
+
+    def admits(self, row: Row, now: float) -> bool:
+        if row.level > self.level or (self.integrity and row.tainted and self.level > row.level):
+            return False
+        if row.expires_at is not None and row.expires_at.timestamp() <= now:
+            return False
+        if self.confined and row.tenant is not None and row.tenant != self.own:
+            return False
+        return row.namespace[: len(self.prefix_ns)] == self.prefix_ns  # not moved by edited hashes
+
+    def params(self) -> dict[str, Any]:
+        return {
+            "level": self.level,
+            "integrity": self.integrity,
+            "confined": self.confined,
+            "own": self.own,
+            "prefix": self.prefix,
+        }
 
 
 class _Labelled:
@@ -360,6 +395,8 @@ class TrustStoreBase(BaseStore):
     """Sealing, reader resolution and rules shared by both stores."""
 
     supports_ttl = True
+    vectors: VectorIndex | None = None
+    cache: Any = None  # store.cache.RowCache / AsyncRowCache, matching the twin
 
     def __init__(
         self,
@@ -399,6 +436,8 @@ class TrustStoreBase(BaseStore):
         self.migrations = migrations or ValueMigrations()
         self.audit_enabled = audit
         self._salts: dict[bytes, bytes] = {}  # users' audit salts, cached (erasure drops them)
+        self._journaled = 0  # reads journaled since this store last folded the journal
+        self.blind = BlindIndex(keyring.derive_key("blind-index"))
         self._bound: int | None = None
         self._bound_user: str | None = None
         # retention: {level name: seconds} or {namespace prefix tuple: seconds}
@@ -606,21 +645,57 @@ class TrustStoreBase(BaseStore):
             "ns_hash": row.ns_hash,
             "key_hash": row.key_hash,
             "old_version": row.schema_version,
+            "old_sealed": None,
+            "blind": self.blind.tags(row.tenant, upgraded.value),
+            "tainted": row.tainted,
         }
 
     def _rewrite_params(self, r: Sequence[Any]) -> dict[str, Any]:
         """Batch migration of one (ns_hash, key_hash, sealed, version, level,
-        tenant) row."""
+        tenant) row: the value upgraded, and the SQL-side columns (tags,
+        integrity mirror) written from the opened envelope."""
         nh, kh, sealed, version, level, tenant = bytes(r[0]), bytes(r[1]), bytes(r[2]), r[3], r[4], r[5]
         tenant = bytes(tenant) if tenant is not None else None
         body = self._open(nh, kh, sealed, level, tenant)
         body["value"], new_version = self.migrations.upgrade(body["value"], version)
         return {
-            "sealed": self._seal(nh, kh, body, level, tenant),
+            "sealed": self._seal(nh, kh, body, level, tenant) if new_version != version else sealed,
             "schema_version": new_version,
             "ns_hash": nh,
             "key_hash": kh,
             "old_version": version,
+            "old_sealed": sealed,
+            "blind": self.blind.tags(tenant, body["value"]),
+            "tainted": body.get("integ", TRUSTED) != TRUSTED,
+        }
+
+    def _row_params(
+        self,
+        namespace: Sequence[str],
+        nh: bytes,
+        kh: bytes,
+        tenant: bytes | None,
+        level: int | None,
+        sealed: bytes | None,
+        n_vectors: int,
+        ttl_minutes: float | None,
+        blind: list[bytes] | None,
+        tainted: bool,
+    ) -> dict[str, Any]:
+        """The parameters of ``sql.UPSERT_SQL`` for one memory."""
+        return {
+            "ns_hash": nh,
+            "key_hash": kh,
+            "ns_prefixes": self.ns_prefixes(namespace),
+            "depth": len(namespace),
+            "tenant": tenant,
+            "level": level,
+            "sealed": sealed,
+            "schema_version": self.migrations.current,
+            "indexed": n_vectors,
+            "ttl": ttl_minutes,
+            "blind": blind,
+            "tainted": tainted,
         }
 
     def _filter(self, row: Row, flt: Mapping[str, Any]) -> bool:
@@ -734,71 +809,39 @@ class TrustStoreBase(BaseStore):
             return (*head, reader.user_id)
         return namespace
 
-    def _tenant_visible(self, row_tenant: bytes | None, reader: Reader) -> bool:
-        if not reader.confined or row_tenant is None:
-            return True
-        return reader.user_id is not None and row_tenant == self.user_key(reader.user_id)
+    def _scope(self, reader: Reader, prefix: tuple[str, ...] = ()) -> Scope:
+        """What ``reader`` may see under ``prefix`` (already confined)."""
+        confined = bool(reader.confined and self.tenant_template)
+        own = self.user_key(reader.user_id) if reader.confined and reader.user_id is not None else None
+        return Scope(
+            level=reader.level,
+            integrity=reader.confined,
+            confined=confined,
+            own=own,
+            prefix=self.ns_hash(prefix) if prefix else None,
+            prefix_ns=tuple(prefix),
+        )
 
-    @staticmethod
-    def _level_visible(row: Row, level: int, integrity: bool = True) -> bool:
-        """Confidentiality and integrity: nothing above the reader's level,
-        and a memory written by a tainted session only for readers at or
-        below its level, so it never meets content above it (the
-        application's own unconfined view, ``bound(level)``, sees it)."""
-        return row.level <= level and not (integrity and row.tainted and level > row.level)
+    def _filter_tags(
+        self, scope: Scope, flt: Mapping[str, Any] | None
+    ) -> tuple[list[bytes] | None, list[bytes] | None, bool]:
+        """A filter as blind tags for the reader's own rows and shared ones,
+        and whether part of it is left to the process. Tags are per tenant:
+        a scope across users (no ``own``) filters in process."""
+        if not flt:
+            return None, None, False
+        if scope.confined or self.tenant_template is None:
+            shared, residual = self.blind.filter_tags(None, flt)
+            own = self.blind.filter_tags(scope.own, flt)[0] if scope.own is not None else shared
+            if shared:
+                return own, shared, residual
+        return None, None, True
 
-    def _readable(self, row: Row, reader: Reader, events: list) -> bool:
-        """Whether ``reader`` may see ``row``; a refusal is audited."""
-        from langgraph_trustmem.audit import AuditEvent  # noqa: PLC0415
-
-        if row.expires_at is not None and row.expires_at.timestamp() <= time.time():
-            return False
-        if not self._level_visible(row, reader.level, reader.confined) or not self._tenant_visible(
-            row.tenant, reader
-        ):
-            events.append(
-                AuditEvent(
-                    "refused",
-                    reader.source,
-                    self._session_hash(reader),
-                    row.tenant,
-                    bytes.fromhex(row.ref),
-                    row.level,
-                    "read above level",
-                )
-            )
-            return False
-        return True
-
-    def _visible_rows(self, raw: Mapping[str, Sequence[Any]], params: Mapping[str, Any]) -> dict[str, Row]:
-        """Decode rows and keep those the search's reader may see (checked
-        here whatever tier served them)."""
-        out = {}
-        for ref, r in raw.items():
-            row = self._open_or_skip(r)
-            if row is not None and self._visible(row, params):
-                out[ref] = row
-        return out
-
-    def _visible(self, row: Row, params: Mapping[str, Any]) -> bool:
-        """Whether a search's reader may see a decoded row (checked here
-        whatever tier or index served it)."""
-        if not self._level_visible(row, params["level"], params["integrity"]):
-            return False
-        if row.expires_at is not None and row.expires_at.timestamp() <= time.time():
-            return False
-        if params["confined"] and row.tenant is not None and row.tenant != params["own"]:
-            return False
-        prefix = params["prefix_ns"]
-        return row.namespace[: len(prefix)] == prefix  # not placed here by edited prefix hashes
-
-    def _namespaces_of(
-        self, rows: Iterable[Sequence[Any]], params: Mapping[str, Any]
-    ) -> list[tuple[str, ...]]:
+    def _namespaces_of(self, rows: Iterable[Sequence[Any]], scope: Scope) -> list[tuple[str, ...]]:
         """The namespaces of listed rows (ns_hash, key_hash, sealed, level,
         tenant); rows that fail authentication are skipped."""
         out = []
-        prefix = params["prefix_ns"]
+        prefix = scope.prefix_ns
         for nh, kh, sealed, level, tenant in rows:
             try:
                 ns = tuple(self._open(bytes(nh), bytes(kh), bytes(sealed), level, tenant)["ns"])
@@ -810,16 +853,16 @@ class TrustStoreBase(BaseStore):
                 out.append(ns)
         return out
 
-    def _vector_query(self, params: Mapping[str, Any]) -> Any:
+    def _vector_query(self, scope: Scope) -> Any:
         from langgraph_trustmem.store.vectors import VectorQuery  # noqa: PLC0415
 
         tenants = None
-        if params["confined"]:
-            tenants = ("", params["own"].hex()) if params["own"] else ("",)
+        if scope.confined:
+            tenants = ("", scope.own.hex()) if scope.own else ("",)
         return VectorQuery(
-            level=params["level"],
+            level=scope.level,
             now=time.time(),
-            prefix=params["prefix"].hex() if params["prefix"] else None,
+            prefix=scope.prefix.hex() if scope.prefix else None,
             tenants=tenants,
         )
 
@@ -838,13 +881,13 @@ class TrustStoreBase(BaseStore):
                 return self._confine(tuple(lit), reader, exact=False) if lit else ()
         return ()
 
-    def _search_key(self, op: SearchOp, params: Mapping[str, Any]) -> str:
+    def _search_key(self, op: SearchOp, scope: Scope) -> str:
         return self._cache_key(
             "search",
-            params["level"],
-            params["prefix"],
-            params["confined"],
-            params["integrity"],
+            scope.level,
+            scope.prefix,
+            scope.confined,
+            scope.integrity,
             op.query,
             op.filter,
             op.limit,

@@ -1,23 +1,92 @@
-"""The store's operations as plans: multi-statement transactions written as
-generators of ``(sql, params, fetch)`` (run by the sync or async store), and
-the pure steps that shape results. One copy of the logic for both twins.
+"""Every store operation, written once as a plan both twins run.
+
+A plan is a generator that yields effects and receives their results:
+``Fetch`` (one statement, rows), ``Txn`` (a multi-statement transaction,
+itself a generator of ``(sql, params, fetch)``), and ``Call`` (a method of
+the vector tier, the cache, the embedder or the checkpointer, which the
+async twin awaits as its ``a``-prefixed twin). ``TrustStore`` runs effects
+with blocking I/O and ``AsyncTrustStore`` with asyncio; neither holds any
+logic of its own (see ``store.py``, ``aio.py``), so the twins cannot drift.
+
+A read writes its own audit events: the statement that returns the rows
+inserts them into the journal (``sql._JOURNAL``), durable with the read and
+with no extra round trip; the next append folds them into the hash chain.
 """
 
 from __future__ import annotations
 
+import time
 import uuid
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Generator, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar, cast
 
-from langgraph.store.base import ListNamespacesOp, PutOp
+from langgraph.store.base import (
+    NOT_PROVIDED,
+    GetOp,
+    IndexConfig,
+    Item,
+    ListNamespacesOp,
+    NotProvided,
+    Op,
+    PutOp,
+    Result,
+    SearchItem,
+    SearchOp,
+    TTLConfig,
+)
 
-from langgraph_trustmem.pg import Statements
+from langgraph_trustmem.audit import AuditEvent, AuditReport, append_ops, trail_ops, verify_ops
+from langgraph_trustmem.config import resolve_keyring, resolve_ladder
+from langgraph_trustmem.crypto import KeyRing
+from langgraph_trustmem.errors import SecretRejected, TrustViolation
+from langgraph_trustmem.pg import Statements, check_connection
 from langgraph_trustmem.store import sql
-from langgraph_trustmem.store.base import Reader, Row, matches_filter, namespace_matches
+from langgraph_trustmem.store.base import (
+    Reader,
+    Row,
+    Scope,
+    TrustStoreBase,
+    check_value,
+    namespace_matches,
+    validate_namespace,
+)
+from langgraph_trustmem.store.vectors import VectorIndex
+from langgraph_trustmem.trust import Ladder
 
-if TYPE_CHECKING:
-    from langgraph_trustmem.store.base import TrustStoreBase
+T = TypeVar("T")
 
+
+@dataclass(frozen=True)
+class Fetch:
+    """One statement on its own (autocommit), rows in binary."""
+
+    query: str
+    params: Any
+    rows: bool = True
+
+
+@dataclass(frozen=True)
+class Txn:
+    """A multi-statement operation in one transaction."""
+
+    ops: Statements
+
+
+@dataclass(frozen=True)
+class Call:
+    """``target.name(*args)``; the async twin awaits ``target.aname``
+    (default ``"a" + name``), or runs ``name`` on a worker thread when the
+    target has no async twin."""
+
+    target: Any
+    name: str
+    args: tuple[Any, ...] = ()
+    aname: str | None = None
+
+
+Effect = Fetch | Txn | Call
+Plan = Generator[Effect, Any, T]
 
 # Erasure order: the system of record first (nothing can be read back into
 # a cache from it afterwards), then the derived copies, then sessions. The
@@ -25,98 +94,511 @@ if TYPE_CHECKING:
 # read between a crash and the resume may have refilled a cache.
 ERASURE_STEPS = ("memories", "vectors", "cache", "threads")
 RERUN_STEPS = frozenset({"vectors", "cache"})
+FOLD_EVERY = 256  # journaled reads after which a store folds the journal itself
+N_COLUMNS = 11  # the row columns ``Row`` decodes (and the cache holds)
 
 
-def search_params(store: TrustStoreBase, prefix: tuple[str, ...], reader: Reader) -> dict[str, Any]:
-    own = store.user_key(reader.user_id) if reader.confined and reader.user_id is not None else None
+def cache_call(store: TrustStoreBase, name: str, *args: Any) -> Call:
+    """The cache's twins share method names (the async one's are coroutines)."""
+    return Call(store.cache, name, args, aname=name)
+
+
+# -- who reads ------------------------------------------------------------------
+
+
+def reader_plan(store: TrustStoreBase) -> Plan[Reader]:
+    """The reader of this call: the running session (from the trust
+    checkpointer in the run's config, in memory when it has it), a bound
+    view, or nobody in particular."""
+    config = store._run_config()
+    saver = store._saver_in(config)
+    session = None
+    if saver is not None and config and (config.get("configurable") or {}).get("thread_id") is not None:
+        session = saver.cached_session(config)
+        if session is None:
+            session = yield Call(saver, "session", (config,))
+    return store._reader_from(config, session)
+
+
+# -- batch -------------------------------------------------------------------------
+
+
+class _Audit:
+    """The audit events of one call, and the reads its statements journaled."""
+
+    def __init__(self) -> None:
+        self.events: list[AuditEvent] = []
+        self.journaled = 0
+
+
+def batch_plan(store: TrustStoreBase, ops: Sequence[Op]) -> Plan[list[Result]]:
+    """LangGraph's batch, grouped by type as PostgresStore does: every get
+    in one statement, each search, each listing, then every put (the last
+    put per item wins) in one transaction. Reads see the store as it was
+    before the batch's puts."""
+    reader = yield from reader_plan(store)
+    audit = _Audit()
+    results: list[Result] = [None] * len(ops)
+    gets = [(i, op) for i, op in enumerate(ops) if isinstance(op, GetOp)]
+    puts: dict[tuple[tuple[str, ...], str], PutOp] = {}
+    try:
+        for op in ops:
+            if not isinstance(op, (GetOp, SearchOp, ListNamespacesOp, PutOp)):
+                raise TypeError("unknown store operation")
+        if gets:
+            found = yield from get_plan(store, [op for _, op in gets], reader, audit)
+            for (i, _), item in zip(gets, found, strict=True):
+                results[i] = item
+        for i, op in enumerate(ops):
+            if isinstance(op, SearchOp):
+                results[i] = yield from search_plan(store, op, reader, audit)
+            elif isinstance(op, ListNamespacesOp):
+                results[i] = yield from list_namespaces_plan(store, op, reader)
+            elif isinstance(op, PutOp):
+                puts[(tuple(op.namespace), op.key)] = op
+        if puts:
+            yield from put_plan(store, list(puts.values()), reader, audit)
+    finally:
+        yield from audit_plan(store, audit)
+    return results
+
+
+def audit_plan(store: TrustStoreBase, audit: _Audit) -> Plan[None]:
+    """Append the call's events (folding the journal in); with none, fold
+    only once this store has journaled ``FOLD_EVERY`` reads."""
+    if not store.audit_enabled:
+        return
+    store._journaled += audit.journaled
+    if audit.events or store._journaled >= FOLD_EVERY:
+        store._journaled = 0
+        yield Txn(append_ops(store.keyring, audit.events, store._salts))
+
+
+# -- reads ---------------------------------------------------------------------------
+
+
+def _journal_params(store: TrustStoreBase, reader: Reader, scope: Scope, action: str) -> dict[str, Any]:
     return {
-        "level": reader.level,
-        "prefix": store.ns_hash(prefix) if prefix else None,
-        "prefix_ns": tuple(prefix),
-        "confined": bool(reader.confined and store.tenant_template),
-        "integrity": reader.confined,
-        "own": own,
+        **scope.params(),
+        "version": store.migrations.current,
+        "journal": store.audit_enabled,
+        "action": action,
+        "actor": reader.source,
+        "session": store._session_hash(reader),
     }
 
 
-def select_hits(
-    raw: Sequence[tuple[str, float]],
-    rows: Mapping[str, Row],
-    flt: Mapping[str, Any] | None,
+def _served(
+    store: TrustStoreBase, raw: Sequence[Any], reader: Reader, scope: Scope, audit: _Audit, action: str
+) -> Row | None:
+    """A fetched row (11 columns, then score and journaled) if the reader
+    may see it, with its audit: journaled by SQL, else an event here; a
+    refusal is audited (and withdraws a journaled read: only tampering with
+    the SQL-side columns makes the two disagree). A get's row that fails
+    authentication raises; a search skips it."""
+    journaled = bool(raw[N_COLUMNS + 1])
+    row = store._decode(raw[:N_COLUMNS]) if action == "read" else store._open_or_skip(raw[:N_COLUMNS])
+    if row is None:
+        return None
+    if not scope.admits(row, time.time()):
+        detail = "read above level" + ("; journaled read withdrawn" if journaled else "")
+        audit.events.append(store._event("refused", reader, row, detail))
+        return None
+    if journaled:
+        audit.journaled += 1
+    else:
+        audit.events.append(store._event(action, reader, row))
+    return row
+
+
+def get_plan(
+    store: TrustStoreBase, ops: Sequence[GetOp], reader: Reader, audit: _Audit
+) -> Plan[list[Item | None]]:
+    """Every get in one statement (which journals the reads)."""
+    places = []
+    for op in ops:
+        validate_namespace(tuple(op.namespace))
+        ns = store._confine(tuple(op.namespace), reader, exact=True)
+        places.append((store.ns_hash(ns), store.key_hash(op.key)))
+    scope = store._scope(reader)
+    params = _journal_params(store, reader, scope, "read")
+    if len(places) == 1:  # the common case, without arrays to encode
+        rows = yield Fetch(sql.GET_ONE_SQL, {**params, "ns_hash": places[0][0], "key_hash": places[0][1]})
+    else:
+        rows = yield Fetch(
+            sql.GET_SQL,
+            {**params, "ns_hashes": [nh for nh, _ in places], "key_hashes": [kh for _, kh in places]},
+        )
+    by_ref: dict[bytes, Row] = {}
+    for raw in rows:
+        row = _served(store, raw, reader, scope, audit, "read")
+        if row is not None:
+            by_ref[row.ns_hash + row.key_hash] = row
+    out: list[Item | None] = []
+    refresh = []
+    for op, (nh, kh) in zip(ops, places, strict=True):
+        row = by_ref.get(nh + kh)
+        if row is None:
+            out.append(None)
+            continue
+        row = yield from upgrade_plan(store, row)
+        if store._refresh(op.refresh_ttl) and row.ttl_minutes is not None:
+            refresh.append(row)
+        out.append(store._item(row))
+    yield from refresh_ttl_plan(store, refresh)
+    return out
+
+
+def search_plan(
+    store: TrustStoreBase, op: SearchOp, reader: Reader, audit: _Audit
+) -> Plan[list[SearchItem]]:
+    validate_namespace(tuple(op.namespace_prefix), allow_empty=True)
+    prefix = store._confine(tuple(op.namespace_prefix), reader, exact=False)
+    scope = store._scope(reader, prefix)
+    params = _journal_params(store, reader, scope, "search-hit")
+    own_tags, shared_tags, residual = store._filter_tags(scope, op.filter)
+    params.update(own_tags=own_tags, shared_tags=shared_tags)
+    use_vectors = bool(op.query) and store.embeddings is not None and store.vectors is not None
+    if residual:  # part of the filter only the process can apply
+        found = yield from _residual_plan(store, op, reader, scope, params, use_vectors, audit)
+    elif use_vectors:
+        found = yield from _vector_plan(store, op, reader, scope, params, audit)
+    else:
+        found = yield from _page_plan(
+            store, op, reader, scope, params, audit, op.offset, op.limit, journal=True
+        )
+    shown = []
+    for r, s in found:
+        shown.append(((yield from upgrade_plan(store, r)), s))
+    if store._refresh(op.refresh_ttl):
+        yield from refresh_ttl_plan(store, [r for r, _ in shown if r.ttl_minutes is not None])
+    return [store._item(r, s, search=True) for r, s in shown]  # type: ignore[misc]
+
+
+def _vector_plan(
+    store: TrustStoreBase, op: SearchOp, reader: Reader, scope: Scope, params: dict[str, Any], audit: _Audit
+) -> Plan[list[tuple[Row, float | None]]]:
+    """Nearest vectors of the reader's scope (filtered in the index), then
+    their rows, visible, blind-filtered and paged in one statement that also
+    journals them. Too few after filtering: ask the index for more."""
+    cached_key, cached = "", None
+    if store.cache is not None:
+        cached_key, cached = yield cache_call(store, "get_hits", scope.own, store._search_key(op, scope))
+    if cached is not None:
+        rows = yield from _hits_plan(store, reader, scope, params, audit, cached, 0, op.limit, final=True)
+        return rows or []
+    vector = yield Call(store.embeddings, "embed_query", (op.query,))
+    query = store._vector_query(scope)
+    k = max((op.offset + op.limit) * 3, 10)
+    while True:
+        raw = yield Call(store.vectors, "search", (vector, query, k))
+        final = len(raw) < k
+        rows = yield from _hits_plan(store, reader, scope, params, audit, raw, op.offset, op.limit, final)
+        if rows is not None:
+            if store.cache is not None:
+                hits = [(r.ref, s) for r, s in rows]
+                yield cache_call(store, "put_hits", scope.own, cached_key, hits)
+            return rows
+        k *= 4
+
+
+def _hits_plan(
+    store: TrustStoreBase,
+    reader: Reader,
+    scope: Scope,
+    params: dict[str, Any],
+    audit: _Audit,
+    raw: Sequence[tuple[str, float | None]],
+    offset: int,
+    limit: int | None,
+    final: bool,
+    journal: bool = True,
+) -> Plan[list[tuple[Row, float | None]] | None]:
+    """Rows of vector candidates, best first, paged in SQL; None when the
+    page is short and more candidates exist (nothing was journaled)."""
+    if not raw:
+        return []
+    rows = yield Fetch(
+        sql.HITS_SQL,
+        {
+            **params,
+            "journal": params["journal"] and journal,
+            "ns_hashes": [bytes.fromhex(ref)[:16] for ref, _ in raw],
+            "key_hashes": [bytes.fromhex(ref)[16:] for ref, _ in raw],
+            "scores": [s if s is not None else 0.0 for _, s in raw],
+            "limit": limit,
+            "offset": offset,
+            "final": final,
+        },
+    )
+    if not final and (limit is None or len(rows) < limit):
+        return None
+    out = []
+    for r in rows:
+        row = _served(store, r, reader, scope, audit, "search-hit") if journal else store._open_or_skip(r[:N_COLUMNS])
+        if row is not None:
+            out.append((row, r[N_COLUMNS]))
+    return out
+
+
+def _page_plan(
+    store: TrustStoreBase,
+    op: SearchOp,
+    reader: Reader,
+    scope: Scope,
+    params: dict[str, Any],
+    audit: _Audit,
     offset: int,
     limit: int,
-) -> list[tuple[str, float]]:
-    """Vector hits to results: one per memory (its best score), visible
-    rows only, the value filter applied, best first, then paged."""
-    best: dict[str, float] = {}
-    for ref, score in raw:
-        if ref in rows and (ref not in best or score > best[ref]):
-            best[ref] = score
-    hits = [
-        (ref, score)
-        for ref, score in sorted(best.items(), key=lambda kv: -kv[1])
-        if not flt or matches_filter(rows[ref].value, flt)
-    ]
-    return hits[offset : offset + limit]
+    journal: bool,
+) -> Plan[list[tuple[Row, float | None]]]:
+    """Newest first, filtered by prefix and tags in SQL, one page."""
+    rows = yield Fetch(
+        sql.FILTER_SQL,
+        {**params, "journal": params["journal"] and journal, "limit": limit, "offset": offset},
+    )
+    out: list[tuple[Row, float | None]] = []
+    for r in rows:
+        row = _served(store, r, reader, scope, audit, "search-hit") if journal else store._open_or_skip(r[:N_COLUMNS])
+        if row is not None:
+            out.append((row, None))
+    return out
 
 
-def list_namespaces_result(
-    namespaces: Sequence[tuple[str, ...]], op: ListNamespacesOp
-) -> list[tuple[str, ...]]:
+def _residual_plan(
+    store: TrustStoreBase,
+    op: SearchOp,
+    reader: Reader,
+    scope: Scope,
+    params: dict[str, Any],
+    use_vectors: bool,
+    audit: _Audit,
+) -> Plan[list[tuple[Row, float | None]]]:
+    """A filter with conditions SQL cannot judge (ranges, ``$ne``, lists):
+    candidates narrowed in SQL as far as the tags go, the rest applied here
+    to the opened values, and the shown rows audited afterwards."""
+    want = op.offset + op.limit
+    flt = op.filter or {}
+    matched: list[tuple[Row, float | None]] = []
+    if use_vectors:
+        vector = yield Call(store.embeddings, "embed_query", (op.query,))
+        query = store._vector_query(scope)
+        k = max(want * 3, 10)
+        while True:
+            raw = yield Call(store.vectors, "search", (vector, query, k))
+            found = yield from _hits_plan(
+                store, reader, scope, params, audit, raw, 0, None, final=True, journal=False
+            )
+            matched = [(r, s) for r, s in found or [] if scope.admits(r, time.time()) and store._filter(r, flt)]
+            if len(matched) >= want or len(raw) < k:
+                break
+            k *= 4
+    else:
+        page, offset = max(want * 2, 64), 0
+        while len(matched) < want:
+            found = yield from _page_plan(store, op, reader, scope, params, audit, offset, page, journal=False)
+            matched += [(r, s) for r, s in found if scope.admits(r, time.time()) and store._filter(r, flt)]
+            if len(found) < page:
+                break
+            offset += page
+    shown = matched[op.offset : want]
+    audit.events.extend(store._event("search-hit", reader, r) for r, _ in shown)
+    return shown
+
+
+def list_namespaces_plan(
+    store: TrustStoreBase, op: ListNamespacesOp, reader: Reader
+) -> Plan[list[tuple[str, ...]]]:
+    scope = store._scope(reader, store._namespaces_prefix(op, reader))
+    rows = yield Fetch(sql.LIST_NAMESPACES_SQL, scope.params())
     out = set()
-    for ns in namespaces:
+    for ns in store._namespaces_of(rows, scope):
         if op.match_conditions and not all(namespace_matches(c, ns) for c in op.match_conditions):
             continue
         out.add(ns[: op.max_depth] if op.max_depth is not None else ns)
     return sorted(out)[op.offset : op.offset + op.limit]
 
 
-def put_ops(
-    store: TrustStoreBase,
-    op: PutOp,
-    reader: Reader,
-    confirmed_by: str | None,
-    nh: bytes,
-    kh: bytes,
-    tenant: bytes | None,
-    level: int,
-    sealed: bytes,
-    n_vectors: int,
-    ttl_minutes: float | None,
-) -> Statements:
-    """Check the overwrite rules against the stored row (locked) and write.
-    Returns whether a row was there before."""
-    rows = yield sql.GET_FOR_WRITE_SQL, {"ns_hash": nh, "key_hash": kh}, True
-    store._check_write(rows[0][0] if rows else None, op, reader, confirmed_by)
-    yield (
-        sql.UPSERT_SQL,
-        {
-            "ns_hash": nh,
-            "key_hash": kh,
-            "ns_prefixes": store.ns_prefixes(op.namespace),
-            "depth": len(op.namespace),
-            "tenant": tenant,
-            "level": level,
-            "sealed": sealed,
-            "schema_version": store.migrations.current,
-            "indexed": n_vectors,
-            "ttl": ttl_minutes,
-        },
-        True,
-    )
-    return bool(rows)
+def upgrade_plan(store: TrustStoreBase, row: Row) -> Plan[Row]:
+    """A row older than the schema (or than the SQL-side columns) is
+    rewritten on read (lazy migration)."""
+    upgraded, resealed = store._upgraded(row)
+    if resealed is not None:
+        yield Fetch(sql.REWRITE_SQL, store._lazy_params(row, upgraded, resealed), rows=False)
+        if store.cache is not None:
+            yield cache_call(store, "invalidate", [row.ref], [])
+    return upgraded
 
 
-def delete_ops(store: TrustStoreBase, op: PutOp, reader: Reader, confirmed_by: str | None) -> Statements:
-    """Delete under the same rules as an overwrite. Returns (level, tenant,
-    indexed) of the deleted row, or None if there was none."""
-    nh, kh = store.ns_hash(op.namespace), store.key_hash(op.key)
-    rows = yield sql.GET_FOR_WRITE_SQL, {"ns_hash": nh, "key_hash": kh}, True
+def refresh_ttl_plan(store: TrustStoreBase, rows: Sequence[Row]) -> Plan[None]:
     if not rows:
-        return None
-    store._check_write(rows[0][0], op, reader, confirmed_by)
-    gone = yield sql.DELETE_SQL, {"ns_hash": nh, "key_hash": kh}, True
-    return gone[0] if gone else None
+        return
+    yield Fetch(
+        sql.REFRESH_TTL_SQL,
+        {"ns_hashes": [r.ns_hash for r in rows], "key_hashes": [r.key_hash for r in rows]},
+        rows=False,
+    )
+    if store.cache is not None:  # cached search results carry the old expiry
+        yield cache_call(store, "invalidate", [r.ref for r in rows], [])
+
+
+# -- writes ----------------------------------------------------------------------------
+
+
+@dataclass
+class _Write:
+    """One put, prepared before its transaction."""
+
+    op: PutOp
+    nh: bytes
+    kh: bytes
+    tenant: bytes | None
+    texts: list[str]
+    level: int | None = None
+    sealed: bytes | None = None
+    blind: list[bytes] | None = None
+    ttl: float | None = None
+    redacted: Sequence[str] = ()
+
+    @property
+    def ref(self) -> str:
+        return (self.nh + self.kh).hex()
+
+
+def put_plan(
+    store: TrustStoreBase,
+    ops: Sequence[PutOp],
+    reader: Reader,
+    audit: _Audit,
+    level: str | None = None,
+    source: str | None = None,
+    confirmed_by: str | None = None,
+) -> Plan[None]:
+    """Puts and deletes: checked, guarded, embedded together, sealed, and
+    written in one transaction under the overwrite rules; then their
+    vectors, and the cache dropped. A refusal is audited and raised; the
+    transaction writes all of the batch or none of it."""
+    writes: list[_Write] = []
+    for op in ops:
+        validate_namespace(tuple(op.namespace))
+        ns = store._confine(tuple(op.namespace), reader, exact=True, write=True)
+        op = op._replace(namespace=ns)
+        w = _Write(op, store.ns_hash(ns), store.key_hash(op.key), store.tenant_of(ns), [])
+        writes.append(w)
+    at: list[_Write] = []  # the write being checked when a refusal comes
+    try:
+        texts: list[str] = []
+        for w in writes:
+            at[:] = [w]
+            if w.op.value is None:
+                continue
+            value, w.redacted = store.guard.check(check_value(w.op.value), namespace=w.op.namespace, key=w.op.key)
+            w.op = w.op._replace(value=value)
+            w.level = store._write_level(reader, level)
+            w.texts = store._texts(w.op, value)
+            texts += w.texts
+            w.sealed = store._seal(w.nh, w.kh, store._body(w.op, value, reader, source), w.level, w.tenant)
+            w.blind = store.blind.tags(w.tenant, value)
+            w.ttl = store._ttl_minutes(w.op)
+        vectors = (yield Call(store.embeddings, "embed_documents", (texts,))) if texts else []
+        outcome = yield Txn(write_ops(store, writes, reader, confirmed_by, at))
+    except (TrustViolation, SecretRejected) as refusal:
+        for w in at:
+            audit.events.append(
+                store._write_event("refused", reader, w.tenant, w.ref, None, type(refusal).__name__)
+            )
+        raise
+    if store.vectors is not None:
+        stale = [w.ref for w, (existed, indexed, _) in zip(writes, outcome, strict=True) if existed and indexed]
+        if stale:
+            yield Call(store.vectors, "delete_refs", (stale,))
+        points, pos = [], 0
+        for w in writes:
+            if w.op.value is not None and w.texts:
+                assert w.level is not None
+                points += store._points(w.ref, w.op.namespace, w.level, w.tenant, w.ttl, vectors[pos : pos + len(w.texts)])
+                pos += len(w.texts)
+        if points:
+            yield Call(store.vectors, "upsert", (points,))
+    if store.cache is not None:
+        yield cache_call(store, "invalidate", [w.ref for w in writes], [*{w.tenant for w in writes}, None])
+    for w, (existed, _indexed, gone_level) in zip(writes, outcome, strict=True):
+        if w.op.value is None:
+            if existed:
+                audit.events.append(store._write_event("delete", reader, w.tenant, w.ref, gone_level))
+            continue
+        assert w.level is not None
+        if w.redacted:
+            audit.events.append(store._write_event("redacted", reader, w.tenant, w.ref, w.level, ",".join(w.redacted)))
+        audit.events.append(store._write_event("write", reader, w.tenant, w.ref, w.level))
+
+
+def write_ops(
+    store: TrustStoreBase, writes: Sequence[_Write], reader: Reader, confirmed_by: str | None, at: list[_Write]
+) -> Statements:
+    """Each row locked, the overwrite rules checked against it, then written
+    or deleted. Returns per write: (existed, had vectors, level) — the
+    level of a deleted row, None for a put."""
+    out: list[tuple[bool, bool, int | None]] = []
+    for w in writes:
+        at[:] = [w]
+        key = {"ns_hash": w.nh, "key_hash": w.kh}
+        rows = yield sql.GET_FOR_WRITE_SQL, key, True
+        if w.op.value is None and not rows:
+            out.append((False, False, None))
+            continue
+        store._check_write(rows[0][0] if rows else None, w.op, reader, confirmed_by)
+        if w.op.value is None:
+            gone = yield sql.DELETE_SQL, key, True
+            out.append((True, bool(gone and gone[0][2]), gone[0][0] if gone else None))
+            continue
+        yield sql.UPSERT_SQL, store._row_params(w.op.namespace, w.nh, w.kh, w.tenant, w.level, w.sealed,
+                                                len(w.texts), w.ttl, w.blind, reader.tainted), False
+        out.append((bool(rows), bool(rows) and bool(rows[0][3]), None))
+    at.clear()
+    return out
+
+
+# -- lifecycle -------------------------------------------------------------------------
+
+
+def migrate_plan(store: TrustStoreBase, batch: int, progress: Any) -> Plan[int]:
+    """Rewrite every row older than the current schema, or than the
+    SQL-side columns (tags, integrity), now; ``progress(done, total)``
+    after each batch."""
+    version = store.migrations.current
+    total = (yield Fetch(sql.COUNT_OUTDATED_SQL, {"version": version}))[0][0]
+    done = 0
+    while True:
+        rows = yield Fetch(sql.OUTDATED_SQL, {"version": version, "limit": batch})
+        if not rows:
+            return done
+        for r in rows:
+            yield Fetch(sql.REWRITE_SQL, store._rewrite_params(r), rows=False)
+        if store.cache is not None:
+            yield cache_call(store, "invalidate", [(bytes(r[0]) + bytes(r[1])).hex() for r in rows], [])
+        done += len(rows)
+        if progress is not None:
+            progress(done, total)
+
+
+def outdated_plan(store: TrustStoreBase) -> Plan[int]:
+    rows = yield Fetch(sql.COUNT_OUTDATED_SQL, {"version": store.migrations.current})
+    return int(rows[0][0])
+
+
+def sweep_plan(store: TrustStoreBase) -> Plan[int]:
+    """Expired memories, and those past a retention rule, out of every tier."""
+    gone = yield Txn(sweep_ops())
+    if store.retention_rules:
+        gone += yield Txn(retention_ops(store.retention_rules))
+    refs = [(bytes(nh) + bytes(kh)).hex() for nh, kh, _t, _i in gone]
+    if store.vectors is not None and refs:
+        yield Call(store.vectors, "delete_refs", (refs,))
+    if store.cache is not None and refs:
+        tenants = [bytes(t) if t is not None else None for _n, _k, t, _i in gone]
+        yield cache_call(store, "invalidate", refs, [*set(tenants), None])
+    return len(refs)
 
 
 def sweep_ops() -> Statements:
@@ -130,6 +612,13 @@ def retention_ops(rules: Sequence[tuple[int | None, bytes | None, float]]) -> St
     for level, prefix, age in rules:
         gone += yield sql.SWEEP_RETENTION_SQL, {"level": level, "prefix": prefix, "age": age}, True
     return gone
+
+
+def rotate_plan(store: TrustStoreBase, batch: int) -> Plan[int]:
+    total = 0
+    while n := (yield Txn(rotate_ops(store, batch))):
+        total += n
+    return total
 
 
 def rotate_ops(store: TrustStoreBase, batch: int) -> Statements:
@@ -159,6 +648,53 @@ def rotate_ops(store: TrustStoreBase, batch: int) -> Statements:
         )
         done += 1
     return done
+
+
+# -- erasure ---------------------------------------------------------------------------
+
+
+def forget_plan(store: TrustStoreBase, user_id: str, checkpointer: Any) -> Plan[dict[str, Any]]:
+    """Erase a user from every tier, each step recorded as it completes,
+    so a call after a crash resumes where the last one stopped."""
+    tenant = store.user_key(user_id)
+    if store.audit_enabled:  # their journaled reads are chained (pseudonymous) before the salt goes
+        yield Txn(append_ops(store.keyring, [], store._salts))
+    store._salts.pop(tenant, None)
+    receipt_id, removed = yield Txn(erasure_start_ops(tenant))
+    pending = []
+    for step in ERASURE_STEPS:
+        if step in removed and step not in RERUN_STEPS:
+            continue
+        if step == "memories":
+            removed[step] = yield Txn(erase_memories_ops(receipt_id, tenant))
+            continue
+        before = removed.get(step, 0)
+        if step == "vectors":
+            # what there is before deleting: a resumed call reports what the killed one removed
+            here = (yield Call(store.vectors, "count", (tenant.hex(),))) if store.vectors is not None else 0
+            if store.vectors is not None:
+                yield Txn(erasure_step_ops(receipt_id, step, max(before, here)))
+                yield Call(store.vectors, "delete_tenant", (tenant.hex(),))
+            removed[step] = max(before, here)
+        elif step == "cache":
+            dropped = (yield cache_call(store, "drop_tenant", tenant)) if store.cache is not None else 0
+            if dropped is None:  # Redis unreachable: owed, and done by the next call
+                pending.append(step)
+                continue
+            removed[step] = before + dropped
+        elif step == "threads":
+            n = (yield Call(checkpointer, "forget_user", (user_id,))) if checkpointer is not None else 0
+            removed[step] = before + n
+            if getattr(getattr(checkpointer, "hot", None), "pending", 0):
+                pending.append("hot tier")  # owed by this process, done before it uses Redis again
+        yield Txn(erasure_step_ops(receipt_id, step, removed[step]))
+    receipt = yield Txn(erasure_finish_ops(receipt_id, finished="cache" not in pending))
+    if pending:
+        receipt["pending"] = pending
+    if store.audit_enabled:
+        event = AuditEvent("erased", "forget", None, None, None, None, f"receipt {receipt['receipt_id']}")
+        yield Txn(append_ops(store.keyring, [event], store._salts))
+    return receipt
 
 
 def erasure_start_ops(tenant: bytes) -> Statements:
@@ -193,5 +729,200 @@ def erasure_finish_ops(receipt_id: uuid.UUID, finished: bool = True) -> Statemen
     }
 
 
-def pending_erasures_ops() -> Statements:
-    return [r[0] for r in (yield sql.ERASURE_PENDING_SQL, (), True)]
+# -- audit -----------------------------------------------------------------------------
+
+
+def _fold(store: TrustStoreBase) -> Plan[None]:
+    if store.audit_enabled:
+        store._journaled = 0
+        yield Txn(append_ops(store.keyring, [], store._salts))
+
+
+def audit_trail_plan(store: TrustStoreBase, namespace: tuple[str, ...], key: str) -> Plan[list[tuple]]:
+    yield from _fold(store)
+    ref = store.ns_hash(namespace) + store.key_hash(key)
+    return (yield Txn(trail_ops(store.keyring, store.tenant_of(namespace), ref)))
+
+
+def audit_tail_plan(store: TrustStoreBase, n: int) -> Plan[list[tuple]]:
+    yield from _fold(store)
+    return list(reversed((yield Fetch(sql.AUDIT_TAIL_SQL, (n,)))))
+
+
+def verify_audit_plan(store: TrustStoreBase) -> Plan[AuditReport]:
+    yield from _fold(store)
+    return (yield Txn(verify_ops(store.keyring)))
+
+
+
+def single_put_plan(
+    store: TrustStoreBase, op: PutOp, level: str | None, source: str | None, confirmed_by: str | None
+) -> Plan[None]:
+    reader = yield from reader_plan(store)
+    audit = _Audit()
+    try:
+        yield from put_plan(store, [op], reader, audit, level, source, confirmed_by)
+    finally:
+        yield from audit_plan(store, audit)
+
+
+# -- the public surface, once for both twins -------------------------------------------
+
+
+class PlannedStore(TrustStoreBase):
+    """Every public operation of the store, as a plan: ``TrustStore`` and
+    ``AsyncTrustStore`` supply only ``_drive`` (run a plan, blocking) and
+    ``_adrive`` (run it on asyncio), so both have the same surface."""
+
+    def __init__(
+        self,
+        conn: Any,
+        *,
+        key: KeyRing | str | bytes | None = None,
+        pipe: Any = None,
+        vectors: VectorIndex | None = None,
+        cache: Any = None,
+        index: IndexConfig | None = None,
+        ttl: TTLConfig | None = None,
+        levels: Ladder | list[str] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        keyring = resolve_keyring(key, required=True)
+        assert keyring is not None
+        super().__init__(keyring=keyring, ladder=resolve_ladder(levels), index=index, ttl=ttl, **kwargs)
+        check_connection(conn, pipe)
+        self.conn = conn
+        self.pipe = pipe
+        self.vectors = vectors
+        if vectors is not None:
+            vectors.use_keyring(keyring)  # vectors are stored and searched sealed under the ring
+        self.cache = cache
+        if self.index_config is not None and vectors is None:
+            raise ValueError("an index config needs a vector tier (qdrant=...)")
+        self._init_io()
+
+    def _init_io(self) -> None:
+        """The twin's lock (and loop)."""
+        raise NotImplementedError
+
+    def _drive(self, plan: Plan[T]) -> T:
+        raise NotImplementedError
+
+    async def _adrive(self, plan: Plan[T]) -> T:
+        raise NotImplementedError
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        return self._drive(batch_plan(self, list(ops)))
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        return await self._adrive(batch_plan(self, list(ops)))
+
+    def put(
+        self,
+        namespace: tuple[str, ...],
+        key: str,
+        value: Mapping[str, Any],
+        index: Literal[False] | list[str] | None = None,
+        *,
+        ttl: float | None | NotProvided = NOT_PROVIDED,
+        level: str | None = None,
+        source: str | None = None,
+        confirmed_by: str | None = None,
+    ) -> None:
+        """Store a memory. ``level`` may lower the label below the writer's
+        level (never raise it); ``source`` names the writer; ``confirmed_by``
+        names the trusted source that confirmed an overwrite of a high-stakes
+        memory."""
+        op = PutOp(tuple(namespace), str(key), cast(dict[str, Any], value), index, cast(Any, ttl))
+        self._drive(single_put_plan(self, op, level, source, confirmed_by))
+
+    async def aput(
+        self,
+        namespace: tuple[str, ...],
+        key: str,
+        value: Mapping[str, Any],
+        index: Literal[False] | list[str] | None = None,
+        *,
+        ttl: float | None | NotProvided = NOT_PROVIDED,
+        level: str | None = None,
+        source: str | None = None,
+        confirmed_by: str | None = None,
+    ) -> None:
+        """Async :meth:`put`."""
+        op = PutOp(tuple(namespace), str(key), cast(dict[str, Any], value), index, cast(Any, ttl))
+        await self._adrive(single_put_plan(self, op, level, source, confirmed_by))
+
+    def migrate(self, *, batch: int = 500, progress: Any = None) -> int:
+        """Upgrade every row older than the current schema version (or than
+        the SQL-side filter tags) now; reads upgrade lazily anyway.
+        ``progress(done, total)`` is called after each batch. Returns the
+        number of rows rewritten."""
+        return self._drive(migrate_plan(self, batch, progress))
+
+    async def amigrate(self, *, batch: int = 500, progress: Any = None) -> int:
+        """Async :meth:`migrate`."""
+        return await self._adrive(migrate_plan(self, batch, progress))
+
+    def outdated_count(self) -> int:
+        """How many memories :meth:`migrate` would rewrite."""
+        return self._drive(outdated_plan(self))
+
+    async def aoutdated_count(self) -> int:
+        """Async :meth:`outdated_count`."""
+        return await self._adrive(outdated_plan(self))
+
+    def sweep_ttl(self) -> int:
+        """Delete expired memories, and those past a retention rule, from
+        every tier; returns how many."""
+        return self._drive(sweep_plan(self))
+
+    async def asweep_ttl(self) -> int:
+        """Async :meth:`sweep_ttl`."""
+        return await self._adrive(sweep_plan(self))
+
+    def rotate_keys(self, *, batch: int = 500) -> int:
+        """Re-seal memories and audit salts sealed with an older key under the
+        active one; returns how many rows were re-sealed."""
+        return self._drive(rotate_plan(self, batch))
+
+    async def arotate_keys(self, *, batch: int = 500) -> int:
+        """Async :meth:`rotate_keys`."""
+        return await self._adrive(rotate_plan(self, batch))
+
+    def forget(self, user_id: str, *, checkpointer: Any = None) -> dict[str, Any]:
+        """Erase a user's memories from Qdrant, Redis and PostgreSQL (and,
+        given a checkpointer, their threads). Each step is recorded as it
+        completes, so a call after a crash resumes where the last one
+        stopped; calling it again is harmless. Returns the receipt: what each
+        tier removed, under an id that names no one."""
+        return self._drive(forget_plan(self, user_id, checkpointer))
+
+    async def aforget(self, user_id: str, *, checkpointer: Any = None) -> dict[str, Any]:
+        """Async :meth:`forget`."""
+        return await self._adrive(forget_plan(self, user_id, checkpointer))
+
+    def audit_trail(self, namespace: tuple[str, ...], key: str) -> list[tuple]:
+        """The audit events of one memory, oldest first:
+        (seq, at, action, actor, level, detail). Nothing names its content."""
+        return self._drive(audit_trail_plan(self, namespace, key))
+
+    async def aaudit_trail(self, namespace: tuple[str, ...], key: str) -> list[tuple]:
+        """Async :meth:`audit_trail`."""
+        return await self._adrive(audit_trail_plan(self, namespace, key))
+
+    def audit_tail(self, n: int = 20) -> list[tuple]:
+        """The latest ``n`` audit events, oldest first."""
+        return self._drive(audit_tail_plan(self, n))
+
+    async def aaudit_tail(self, n: int = 20) -> list[tuple]:
+        """Async :meth:`audit_tail`."""
+        return await self._adrive(audit_tail_plan(self, n))
+
+    def verify_audit(self) -> AuditReport:
+        """Walk the audit chain (journaled reads folded in first) and report
+        the first broken link, if any."""
+        return self._drive(verify_audit_plan(self))
+
+    async def averify_audit(self) -> AuditReport:
+        """Async :meth:`verify_audit`."""
+        return await self._adrive(verify_audit_plan(self))

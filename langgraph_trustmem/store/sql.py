@@ -73,6 +73,29 @@ MIGRATIONS = [
         hash BYTEA NOT NULL,
         mac  BYTEA NOT NULL
     )""",
+    # Blind indexes: a keyed tag (per tenant) of each scalar field value, so
+    # equality filters run in SQL without the database seeing any value.
+    # ``tainted`` mirrors the sealed integrity flag for SQL-side visibility
+    # (the envelope stays the authority). Rows written before these columns
+    # have ``blind`` NULL and are filtered in process until re-indexed.
+    "ALTER TABLE trustmem_memories ADD COLUMN IF NOT EXISTS blind BYTEA[]",
+    "ALTER TABLE trustmem_memories ADD COLUMN IF NOT EXISTS tainted BOOLEAN NOT NULL DEFAULT false",
+    "CREATE INDEX IF NOT EXISTS trustmem_memories_blind_idx ON trustmem_memories USING GIN (blind)",
+    # The audit journal: read events written by the read's own statement
+    # (durable with it, no lock, no extra round trip), folded into the hash
+    # chain in id order at the next append. Identifiers here are keyed
+    # hashes; they become per-user pseudonyms when folded.
+    """
+    CREATE TABLE IF NOT EXISTS trustmem_audit_journal (
+        id      BIGSERIAL PRIMARY KEY,
+        at      TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
+        action  TEXT NOT NULL,
+        actor   TEXT,
+        session BYTEA,
+        tenant  BYTEA,
+        item    BYTEA,
+        level   SMALLINT
+    )""",
 ]
 
 SELECT_MIGRATION_SQL = "SELECT v FROM trustmem_store_migrations ORDER BY v DESC LIMIT 1"
@@ -85,53 +108,94 @@ _COLUMNS = """m.ns_hash, m.key_hash, m.level, m.sealed, m.schema_version, m.crea
     m.expires_at, m.ttl_minutes, m.tenant, m.indexed"""
 # Inside a run, a reader sees shared memories (no tenant) and its own.
 _CONFINED = "(NOT %(confined)s OR m.tenant IS NULL OR m.tenant = %(own)s)"
+# Who may see a row: ``plan.Scope.admits`` in SQL (the scope's params).
+_VISIBLE = f"""(m.level <= %(level)s AND NOT (%(integrity)s AND m.tainted AND m.level < %(level)s)
+    AND {_CONFINED} AND {_LIVE})"""
+_PREFIX = "(%(prefix)s::bytea IS NULL OR m.ns_prefixes @> ARRAY[%(prefix)s::bytea])"
+# Rows whose SQL-side columns are current: blind tags of the stored
+# version and the integrity mirror. Older rows are judged in process.
+_CURRENT = "(m.blind IS NOT NULL AND m.schema_version >= %(version)s)"
+# A filter's equality conditions as blind tags (per tenant); a row that is
+# not current passes, for the process to judge.
+_BLIND = f"""(%(own_tags)s::bytea[] IS NULL OR NOT {_CURRENT}
+    OR (m.tenant IS NULL AND m.blind @> %(shared_tags)s::bytea[])
+    OR (m.tenant IS NOT NULL AND m.blind @> %(own_tags)s::bytea[]))"""
+# The read's audit events, written by the read's own statement.
+_JOURNAL = """INSERT INTO trustmem_audit_journal (action, actor, session, tenant, item, level)
+    SELECT %(action)s, %(actor)s, %(session)s, h.tenant, h.ns_hash || h.key_hash, h.level
+    FROM hit h WHERE h.journaled"""
 
-# One row whatever its level: the caller decides (and audits) what to show.
-GET_SQL = f"""
-SELECT {_COLUMNS} FROM trustmem_memories m
-WHERE m.ns_hash = %(ns_hash)s AND m.key_hash = %(key_hash)s AND {_LIVE}
+# Gets, whatever the level (the process audits a refusal); the visible,
+# current ones are journaled as read by the same statement.
+def _get_sql(source: str) -> str:
+    return f"""
+WITH hit AS (
+    SELECT {_COLUMNS}, NULL::float8 AS score, (%(journal)s AND {_VISIBLE} AND {_CURRENT}) AS journaled
+    FROM {source}
+    JOIN trustmem_memories m ON m.ns_hash = u.ns_hash AND m.key_hash = u.key_hash
+    WHERE {_LIVE}
+), j AS ({_JOURNAL})
+SELECT * FROM hit
+"""
+
+
+GET_SQL = _get_sql("unnest(%(ns_hashes)s::bytea[], %(key_hashes)s::bytea[]) AS u(ns_hash, key_hash)")
+GET_ONE_SQL = _get_sql("(SELECT %(ns_hash)s::bytea AS ns_hash, %(key_hash)s::bytea AS key_hash) AS u")
+
+# Vector candidates to results: one per memory (its best score), visible,
+# blind-filtered, best first, paged; journaled when the page is complete
+# (``final``: no more candidates exist, or the page is full).
+HITS_SQL = f"""
+WITH c AS (
+    SELECT u.ns_hash, u.key_hash, max(u.score) AS score
+    FROM unnest(%(ns_hashes)s::bytea[], %(key_hashes)s::bytea[], %(scores)s::float8[])
+        AS u(ns_hash, key_hash, score)
+    GROUP BY u.ns_hash, u.key_hash
+), hit AS (
+    SELECT {_COLUMNS}, c.score, (%(journal)s AND {_CURRENT}) AS journaled
+    FROM c JOIN trustmem_memories m ON m.ns_hash = c.ns_hash AND m.key_hash = c.key_hash
+    WHERE {_VISIBLE} AND {_PREFIX} AND {_BLIND}
+    ORDER BY c.score DESC, m.ns_hash, m.key_hash
+    LIMIT %(limit)s OFFSET %(offset)s
+), j AS ({_JOURNAL} AND (%(final)s OR (SELECT count(*) FROM hit) >= %(limit)s))
+SELECT * FROM hit
+"""
+
+# Filter-only search: newest first, narrowed in SQL by prefix and tags.
+FILTER_SQL = f"""
+WITH hit AS (
+    SELECT {_COLUMNS}, NULL::float8 AS score, (%(journal)s AND {_CURRENT}) AS journaled
+    FROM trustmem_memories m
+    WHERE {_VISIBLE} AND {_PREFIX} AND {_BLIND}
+    ORDER BY m.updated_at DESC, m.ns_hash, m.key_hash
+    LIMIT %(limit)s OFFSET %(offset)s
+), j AS ({_JOURNAL})
+SELECT * FROM hit
 """
 
 # Used by writes: the row whatever its level, to apply overwrite rules.
 GET_FOR_WRITE_SQL = """
-SELECT level, sealed, schema_version FROM trustmem_memories
+SELECT level, sealed, schema_version, indexed FROM trustmem_memories
 WHERE ns_hash = %(ns_hash)s AND key_hash = %(key_hash)s FOR UPDATE
 """
 
 UPSERT_SQL = """
 INSERT INTO trustmem_memories (ns_hash, key_hash, ns_prefixes, depth, tenant, level, sealed,
-    schema_version, indexed, expires_at, ttl_minutes)
+    schema_version, indexed, expires_at, ttl_minutes, blind, tainted)
 VALUES (%(ns_hash)s, %(key_hash)s, %(ns_prefixes)s, %(depth)s, %(tenant)s, %(level)s, %(sealed)s,
     %(schema_version)s, %(indexed)s,
     CASE WHEN %(ttl)s::float8 IS NULL THEN NULL ELSE now() + make_interval(secs => %(ttl)s * 60) END,
-    %(ttl)s)
+    %(ttl)s, %(blind)s, %(tainted)s)
 ON CONFLICT (ns_hash, key_hash) DO UPDATE SET
     level = EXCLUDED.level, sealed = EXCLUDED.sealed, schema_version = EXCLUDED.schema_version,
     tenant = EXCLUDED.tenant, indexed = EXCLUDED.indexed, updated_at = now(),
-    expires_at = EXCLUDED.expires_at, ttl_minutes = EXCLUDED.ttl_minutes
-RETURNING created_at, updated_at
+    expires_at = EXCLUDED.expires_at, ttl_minutes = EXCLUDED.ttl_minutes,
+    blind = EXCLUDED.blind, tainted = EXCLUDED.tainted
 """
 
 DELETE_SQL = """
 DELETE FROM trustmem_memories WHERE ns_hash = %(ns_hash)s AND key_hash = %(key_hash)s
 RETURNING level, tenant, indexed
-"""
-
-# Rows of many items at once (vector hits), at a reader's level.
-GET_MANY_SQL = f"""
-SELECT {_COLUMNS} FROM trustmem_memories m
-JOIN unnest(%(ns_hashes)s::bytea[], %(key_hashes)s::bytea[]) AS u(ns_hash, key_hash)
-    ON m.ns_hash = u.ns_hash AND m.key_hash = u.key_hash
-WHERE m.level <= %(level)s AND {_LIVE} AND {_CONFINED}
-"""
-
-# Filter-only search: newest first, the namespace prefix narrowed in SQL.
-SEARCH_SQL = f"""
-SELECT {_COLUMNS} FROM trustmem_memories m
-WHERE m.level <= %(level)s AND {_LIVE} AND {_CONFINED}
-    AND (%(prefix)s::bytea IS NULL OR m.ns_prefixes @> ARRAY[%(prefix)s::bytea])
-ORDER BY m.updated_at DESC, m.ns_hash, m.key_hash
-LIMIT %(limit)s OFFSET %(offset)s
 """
 
 LIST_NAMESPACES_SQL = f"""
@@ -176,16 +240,21 @@ ROTATE_SALTS_SQL = (
 )
 RESEAL_SALT_SQL = "UPDATE trustmem_subjects SET salt = %s WHERE subject = %s AND salt = %s"
 
-# Lazy migration: rewrite one row when its stored schema version is older.
+# Lazy migration: rewrite one row (value, tags, integrity mirror) when its
+# schema version is older or it predates the SQL-side columns; compare and
+# set on both, so a concurrent write is never overwritten.
 REWRITE_SQL = """
-UPDATE trustmem_memories SET sealed = %(sealed)s, schema_version = %(schema_version)s
+UPDATE trustmem_memories SET sealed = %(sealed)s, schema_version = %(schema_version)s,
+    blind = %(blind)s, tainted = %(tainted)s
 WHERE ns_hash = %(ns_hash)s AND key_hash = %(key_hash)s AND schema_version = %(old_version)s
+    AND (%(old_sealed)s::bytea IS NULL OR sealed = %(old_sealed)s)
 """
-OUTDATED_SQL = """
+_OUTDATED = "(schema_version < %(version)s OR blind IS NULL)"
+OUTDATED_SQL = f"""
 SELECT ns_hash, key_hash, sealed, schema_version, level, tenant FROM trustmem_memories
-WHERE schema_version < %(version)s ORDER BY ns_hash, key_hash LIMIT %(limit)s
+WHERE {_OUTDATED} ORDER BY ns_hash, key_hash LIMIT %(limit)s
 """
-COUNT_OUTDATED_SQL = "SELECT count(*) FROM trustmem_memories WHERE schema_version < %(version)s"
+COUNT_OUTDATED_SQL = f"SELECT count(*) FROM trustmem_memories WHERE {_OUTDATED}"
 
 # Erasure.
 DELETE_TENANT_SQL = "DELETE FROM trustmem_memories WHERE tenant = %s RETURNING ns_hash, key_hash"
@@ -206,7 +275,6 @@ RETURNING receipt_id, started_at, finished_at, removed
 ERASURE_STATUS_SQL = (
     "SELECT receipt_id, started_at, finished_at, removed FROM trustmem_erasures WHERE receipt_id = %s"
 )
-ERASURE_PENDING_SQL = "SELECT receipt_id FROM trustmem_erasures WHERE finished_at IS NULL"
 
 SUBJECT_SALT_INSERT_SQL = (
     "INSERT INTO trustmem_subjects (subject, salt) VALUES (%s, %s) ON CONFLICT DO NOTHING"
@@ -226,6 +294,12 @@ SELECT * FROM unnest(%(seq)s::bigint[], %(at)s::timestamptz[], %(action)s::text[
 AUDIT_ANCHOR_SQL = """
 INSERT INTO trustmem_audit_anchor (id, seq, hash, mac) VALUES (1, %(seq)s, %(hash)s, %(mac)s)
 ON CONFLICT (id) DO UPDATE SET seq = EXCLUDED.seq, hash = EXCLUDED.hash, mac = EXCLUDED.mac
+"""
+# Folding the journal: taken oldest first under the chain's lock.
+JOURNAL_TAKE_SQL = """
+DELETE FROM trustmem_audit_journal WHERE id IN (
+    SELECT id FROM trustmem_audit_journal ORDER BY id LIMIT %s)
+RETURNING id, at, action, actor, session, tenant, item, level
 """
 AUDIT_ANCHOR_READ_SQL = "SELECT seq, hash, mac FROM trustmem_audit_anchor WHERE id = 1"
 AUDIT_TRAIL_SQL = """

@@ -1,95 +1,44 @@
 """TrustStore: the synchronous long-term memory store.
 
 PostgreSQL holds every memory (sealed); Qdrant holds vectors and the
-payload needed to filter them; Redis (optional) caches hot rows and recent
-search results. Its async twin is ``aio.AsyncTrustStore``, with the same
-methods in the same order.
+payload needed to filter them; Redis (optional) caches recent search
+results. Every operation is a plan (``plan.py``); this twin only runs a
+plan's effects with blocking I/O. Its async twin is ``aio.AsyncTrustStore``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, Literal, cast
+from typing import Any, cast
 
-from langgraph.store.base import (
-    NOT_PROVIDED,
-    GetOp,
-    IndexConfig,
-    Item,
-    ListNamespacesOp,
-    NotProvided,
-    Op,
-    PutOp,
-    Result,
-    SearchItem,
-    SearchOp,
-    TTLConfig,
-)
+from langgraph.store.base import IndexConfig, TTLConfig
 from psycopg import Connection
 from psycopg_pool import ConnectionPool
 
-from langgraph_trustmem.audit import AuditEvent, AuditReport, append_ops, trail_ops, verify_ops
-from langgraph_trustmem.config import resolve_keyring, resolve_ladder
+from langgraph_trustmem.config import resolve_keyring
 from langgraph_trustmem.crypto import KeyRing
-from langgraph_trustmem.errors import SecretRejected, TrustViolation
-from langgraph_trustmem.pg import PgClient, check_connection, migrate_ops
+from langgraph_trustmem.pg import PgClient, migrate_ops
 from langgraph_trustmem.services import pg_pool, redis_client
 from langgraph_trustmem.store import sql
-from langgraph_trustmem.store.base import Reader, Row, TrustStoreBase, check_value, validate_namespace
-from langgraph_trustmem.store.plan import (
-    ERASURE_STEPS,
-    RERUN_STEPS,
-    delete_ops,
-    erase_memories_ops,
-    erasure_finish_ops,
-    erasure_start_ops,
-    erasure_step_ops,
-    list_namespaces_result,
-    put_ops,
-    retention_ops,
-    rotate_ops,
-    search_params,
-    select_hits,
-    sweep_ops,
-)
+from langgraph_trustmem.store.plan import Effect, Fetch, Plan, PlannedStore, T, Txn
 from langgraph_trustmem.store.vectors import VectorIndex
-from langgraph_trustmem.trust import Ladder
+
+log = logging.getLogger(__name__)
 
 
-class TrustStore(PgClient, TrustStoreBase):
+class TrustStore(PgClient, PlannedStore):
     """A LangGraph ``BaseStore`` whose every memory carries a trust label
     and provenance, read only at the reader's level."""
 
-    def __init__(
-        self,
-        conn: Connection | ConnectionPool,
-        *,
-        key: KeyRing | str | bytes | None = None,
-        pipe: Any = None,
-        vectors: VectorIndex | None = None,
-        cache: Any = None,
-        index: IndexConfig | None = None,
-        ttl: TTLConfig | None = None,
-        levels: Ladder | list[str] | None = None,
-        **kwargs: Any,
-    ) -> None:
-        keyring = resolve_keyring(key, required=True)
-        assert keyring is not None
-        super().__init__(keyring=keyring, ladder=resolve_ladder(levels), index=index, ttl=ttl, **kwargs)
-        check_connection(conn, pipe)
-        self.conn = conn
-        self.pipe = pipe
-        self.vectors = vectors
-        if vectors is not None:
-            vectors.use_keyring(keyring)  # vectors are stored and searched sealed under the ring
-        self.cache = cache
+    conn: Connection | ConnectionPool
+
+    def _init_io(self) -> None:
         self.lock = threading.Lock()
         self._sweeper: threading.Event | None = None
-        if self.index_config is not None and vectors is None:
-            raise ValueError("an index config needs a vector tier (qdrant=...)")
 
     @classmethod
     @contextmanager
@@ -135,325 +84,31 @@ class TrustStore(PgClient, TrustStoreBase):
         if self.vectors is not None and self.index_config is not None:
             self.vectors.setup(int(cast(Any, self.index_config["dims"])))
 
-    # -- readers -----------------------------------------------------------
+    def _drive(self, plan: Plan[T]) -> T:
+        """Run a plan, each effect with blocking I/O; an effect's error is
+        raised inside the plan (its ``finally`` still audits)."""
+        sent: Any = None
+        error: BaseException | None = None
+        while True:
+            try:
+                effect = plan.throw(error) if error is not None else plan.send(sent)
+            except StopIteration as done:
+                return cast(T, done.value)
+            try:
+                sent, error = self._effect(effect), None
+            except Exception as exc:
+                sent, error = None, exc
 
-    def _reader(self) -> Reader:
-        config = self._run_config()
-        saver = self._saver_in(config)
-        session = None
-        if saver is not None and config and (config.get("configurable") or {}).get("thread_id") is not None:
-            session = saver.cached_session(config) or saver.session(config)
-        return self._reader_from(config, session)
+    def _effect(self, effect: Effect) -> Any:
+        if isinstance(effect, Fetch):
+            return self._fetch(effect.query, effect.params, effect.rows)
+        if isinstance(effect, Txn):
+            return self._run(effect.ops)
+        return getattr(effect.target, effect.name)(*effect.args)
 
-    def _audit(self, events: list[AuditEvent]) -> None:
-        if self.audit_enabled and events:
-            self._run(append_ops(self.keyring, events, self._salts))
-
-    # -- BaseStore -----------------------------------------------------------
-
-    def batch(self, ops: Iterable[Op]) -> list[Result]:
-        reader = self._reader()
-        events: list[AuditEvent] = []
-        results: list[Result] = []
-        try:
-            for op in ops:
-                if isinstance(op, GetOp):
-                    results.append(self._get(op, reader, events))
-                elif isinstance(op, SearchOp):
-                    results.append(self._search(op, reader, events))
-                elif isinstance(op, ListNamespacesOp):
-                    results.append(self._list_namespaces(op, reader))
-                elif isinstance(op, PutOp):
-                    self._put(op, reader, events)
-                    results.append(None)
-                else:
-                    raise TypeError("unknown store operation")
-        finally:
-            self._audit(events)
-        return results
-
-    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+    async def _adrive(self, plan: Plan[T]) -> T:
         # to_thread carries the run's context, so the session is still found.
-        return await asyncio.to_thread(self.batch, list(ops))
-
-    def put(
-        self,
-        namespace: tuple[str, ...],
-        key: str,
-        value: Mapping[str, Any],
-        index: Literal[False] | list[str] | None = None,
-        *,
-        ttl: float | None | NotProvided = NOT_PROVIDED,
-        level: str | None = None,
-        source: str | None = None,
-        confirmed_by: str | None = None,
-    ) -> None:
-        """Store a memory. ``level`` may lower the label below the writer's
-        level (never raise it); ``source`` names the writer; ``confirmed_by``
-        names the trusted source that confirmed an overwrite of a high-stakes
-        memory."""
-        reader = self._reader()
-        events: list[AuditEvent] = []
-        try:
-            self._put(PutOp(namespace, key, cast(dict[str, Any], value), index, cast(Any, ttl)), reader, events, level, source, confirmed_by)
-        finally:
-            self._audit(events)
-
-    async def aput(
-        self,
-        namespace: tuple[str, ...],
-        key: str,
-        value: Mapping[str, Any],
-        index: Literal[False] | list[str] | None = None,
-        *,
-        ttl: float | None | NotProvided = NOT_PROVIDED,
-        level: str | None = None,
-        source: str | None = None,
-        confirmed_by: str | None = None,
-    ) -> None:
-        """Async :meth:`put` (on a worker thread, which keeps the run's context)."""
-        await asyncio.to_thread(
-            self.put,
-            namespace,
-            key,
-            value,
-            index,
-            ttl=ttl,
-            level=level,
-            source=source,
-            confirmed_by=confirmed_by,
-        )
-
-    # -- operations ----------------------------------------------------------
-
-    def _get(self, op: GetOp, reader: Reader, events: list[AuditEvent]) -> Item | None:
-        validate_namespace(op.namespace)
-        ns = self._confine(tuple(op.namespace), reader, exact=True)
-        nh, kh = self.ns_hash(ns), self.key_hash(op.key)
-        ref = (nh + kh).hex()
-        raw = self.cache.get_rows([ref]).get(ref) if self.cache else None
-        if raw is None:
-            rows = self._fetch(sql.GET_SQL, {"ns_hash": nh, "key_hash": kh})
-            if not rows:
-                return None
-            raw = rows[0]
-            if self.cache:
-                self.cache.put_rows({ref: raw})
-        row = self._decode(raw)
-        if not self._readable(row, reader, events):
-            return None
-        row = self._lazy_upgrade(row)
-        if self._refresh(op.refresh_ttl) and row.ttl_minutes is not None:
-            self._refresh_ttl([row])
-        events.append(self._event("read", reader, row))
-        return self._item(row)
-
-    def _search(self, op: SearchOp, reader: Reader, events: list[AuditEvent]) -> list[SearchItem]:
-        validate_namespace(tuple(op.namespace_prefix), allow_empty=True)
-        prefix = self._confine(tuple(op.namespace_prefix), reader, exact=False)
-        params = search_params(self, prefix, reader)
-        use_vectors = bool(op.query) and self.embeddings is not None and self.vectors is not None
-        cached_key, hits = (
-            self.cache.get_hits(params["own"], self._search_key(op, params)) if self.cache else (None, None)
-        )
-        rows = None  # the rows a fresh search fetched already
-        if hits is None:
-            if use_vectors:
-                hits, rows = self._vector_hits(op, params)
-            else:
-                hits, rows = self._filter_hits(op, params)
-            if self.cache:
-                self.cache.put_hits(params["own"], cached_key, hits)
-        if rows is None:
-            rows = self._rows_for([ref for ref, _ in hits], params)
-        out = []
-        for ref, score in hits:
-            row = rows.get(ref)
-            if row is None:
-                continue
-            row = self._lazy_upgrade(row)
-            out.append((row, score))
-            events.append(self._event("search-hit", reader, row))
-        if self._refresh(op.refresh_ttl):
-            self._refresh_ttl([r for r, _ in out if r.ttl_minutes is not None])
-        return [cast(SearchItem, self._item(r, s, search=True)) for r, s in out]
-
-    def _vector_hits(self, op: SearchOp, params: dict) -> tuple[list[tuple[str, float]], dict[str, Row]]:
-        vector = self.embeddings.embed_query(op.query)
-        query = self._vector_query(params)
-        want = op.offset + op.limit
-        k = max(want * 3, 10)
-        while True:
-            assert self.vectors is not None  # use_vectors checked it
-            raw_hits = self.vectors.search(vector, query, k)
-            rows = self._rows_for(list(dict.fromkeys(ref for ref, _ in raw_hits)), params)
-            hits = select_hits(raw_hits, rows, op.filter, op.offset, op.limit)
-            if len(hits) >= op.limit or len(raw_hits) < k:
-                return hits, rows
-            k *= 4
-
-    def _filter_hits(self, op: SearchOp, params: dict) -> tuple[list[tuple[str, None]], dict[str, Row]]:
-        want, page, offset, matched = op.offset + op.limit, max((op.offset + op.limit) * 2, 64), 0, []
-        rows: dict[str, Row] = {}
-        while True:
-            raw = self._fetch(sql.SEARCH_SQL, {**params, "limit": page, "offset": offset})
-            for r in raw:
-                row = self._open_or_skip(r)
-                if row is None or not self._visible(row, params):
-                    continue
-                if op.filter and not self._filter(row, op.filter):
-                    continue
-                matched.append((row.ref, None))
-                rows[row.ref] = row
-                if self.cache:
-                    self.cache.put_rows({row.ref: r})
-            if len(matched) >= want or len(raw) < page:
-                return matched[op.offset : want], rows
-            offset += page
-
-    def _rows_for(self, refs: Sequence[str], params: dict) -> dict[str, Row]:
-        """Rows for references, from the cache or PostgreSQL, at the reader's
-        level and tenancy (checked again here, whatever served them)."""
-        if not refs:
-            return {}
-        raw = self.cache.get_rows(refs) if self.cache else {}
-        missing = [r for r in refs if r not in raw]
-        if missing:
-            fetched = self._fetch(
-                sql.GET_MANY_SQL,
-                {
-                    **params,
-                    "ns_hashes": [bytes.fromhex(r)[:16] for r in missing],
-                    "key_hashes": [bytes.fromhex(r)[16:] for r in missing],
-                },
-            )
-            new = {(bytes(f[0]) + bytes(f[1])).hex(): f for f in fetched}
-            if self.cache and new:
-                self.cache.put_rows(new)
-            raw.update(new)
-        return self._visible_rows(raw, params)
-
-    def _list_namespaces(self, op: ListNamespacesOp, reader: Reader) -> list[tuple[str, ...]]:
-        params = search_params(self, self._namespaces_prefix(op, reader), reader)
-        rows = self._fetch(sql.LIST_NAMESPACES_SQL, params)
-        namespaces = self._namespaces_of(rows, params)
-        return list_namespaces_result(namespaces, op)
-
-    def _put(
-        self,
-        op: PutOp,
-        reader: Reader,
-        events: list[AuditEvent],
-        level: str | None = None,
-        source: str | None = None,
-        confirmed_by: str | None = None,
-    ) -> None:
-        validate_namespace(tuple(op.namespace))
-        ns = self._confine(tuple(op.namespace), reader, exact=True, write=True)
-        op = op._replace(namespace=ns)
-        nh, kh = self.ns_hash(ns), self.key_hash(op.key)
-        ref = (nh + kh).hex()
-        tenant = self.tenant_of(ns)
-        try:
-            if op.value is None:
-                gone = self._run(delete_ops(self, op, reader, confirmed_by))
-                if gone is None:
-                    return
-                lvl = gone[0]
-                if self.vectors is not None and gone[2]:
-                    self.vectors.delete_refs([ref])
-            else:
-                value, redacted = self.guard.check(check_value(op.value), namespace=ns, key=op.key)
-                lvl = self._write_level(reader, level)
-                texts = self._texts(op, value)
-                vectors = self.embeddings.embed_documents(texts) if texts else []
-                sealed = self._seal(nh, kh, self._body(op, value, reader, source), lvl, tenant)
-                ttl_min = self._ttl_minutes(op)
-                previous = self._run(
-                    put_ops(
-                        self, op, reader, confirmed_by, nh, kh, tenant, lvl, sealed, len(vectors), ttl_min
-                    )
-                )
-                if self.vectors is not None:
-                    if previous:
-                        self.vectors.delete_refs([ref])
-                    self.vectors.upsert(self._points(ref, ns, lvl, tenant, ttl_min, vectors))
-                if redacted:
-                    events.append(self._write_event("redacted", reader, tenant, ref, lvl, ",".join(redacted)))
-        except (TrustViolation, SecretRejected) as refusal:
-            events.append(self._write_event("refused", reader, tenant, ref, None, type(refusal).__name__))
-            raise
-        if self.cache:
-            self.cache.invalidate([ref], [tenant, None])
-        events.append(self._write_event("delete" if op.value is None else "write", reader, tenant, ref, lvl))
-
-    # -- lifecycle -----------------------------------------------------------
-
-    def _lazy_upgrade(self, row: Row) -> Row:
-        upgraded, resealed = self._upgraded(row)
-        if resealed is not None:
-            with self._cursor() as cur:
-                cur.execute(sql.REWRITE_SQL, self._lazy_params(row, upgraded, resealed))
-            if self.cache:
-                self.cache.invalidate([row.ref], [])
-        return upgraded
-
-    def _refresh_ttl(self, rows: Sequence[Row]) -> None:
-        if rows:
-            with self._cursor() as cur:
-                cur.execute(
-                    sql.REFRESH_TTL_SQL,
-                    {"ns_hashes": [r.ns_hash for r in rows], "key_hashes": [r.key_hash for r in rows]},
-                )
-            if self.cache:  # cached rows carry the old expiry
-                self.cache.invalidate([r.ref for r in rows], [])
-
-    def migrate(self, *, batch: int = 500, progress: Any = None) -> int:
-        """Upgrade every row older than the current schema version now
-        (reads do it lazily anyway). ``progress(done, total)`` is called
-        after each batch. Returns the number of rows upgraded."""
-        version = self.migrations.current
-        total = self._fetch(sql.COUNT_OUTDATED_SQL, {"version": version})[0][0]
-        done = 0
-        while True:
-            rows = self._fetch(sql.OUTDATED_SQL, {"version": version, "limit": batch})
-            if not rows:
-                return done
-            for row in rows:
-                with self._cursor() as cur:
-                    cur.execute(sql.REWRITE_SQL, self._rewrite_params(row))
-                if self.cache:
-                    self.cache.invalidate([(bytes(row[0]) + bytes(row[1])).hex()], [])
-            done += len(rows)
-            if progress is not None:
-                progress(done, total)
-
-    def outdated_count(self) -> int:
-        """How many memories are stored at an older schema version."""
-        return self._fetch(sql.COUNT_OUTDATED_SQL, {"version": self.migrations.current})[0][0]
-
-    def sweep_ttl(self) -> int:
-        """Delete expired memories, and those past a retention rule, from
-        every tier; returns how many."""
-        gone = self._run(sweep_ops())
-        if self.retention_rules:
-            gone += self._run(retention_ops(self.retention_rules))
-        refs = [(bytes(nh) + bytes(kh)).hex() for nh, kh, _t, _i in gone]
-        if self.vectors is not None and refs:
-            self.vectors.delete_refs(refs)
-        if self.cache and refs:
-            self.cache.invalidate(
-                refs, [bytes(t) if t is not None else None for _n, _k, t, _i in gone] + [None]
-            )
-        return len(refs)
-
-    def rotate_keys(self, *, batch: int = 500) -> int:
-        """Re-seal memories and audit salts sealed with an older key under the
-        active one; returns how many rows were re-sealed."""
-        total = 0
-        while n := self._run(rotate_ops(self, batch)):
-            total += n
-        return total
+        return await asyncio.to_thread(self._drive, plan)
 
     def start_ttl_sweeper(self, sweep_interval_minutes: int | None = None) -> threading.Event:
         """Sweep expired memories periodically on a daemon thread."""
@@ -465,74 +120,18 @@ class TrustStore(PgClient, TrustStoreBase):
                 try:
                     self.sweep_ttl()
                 except Exception:  # keep sweeping; the next round retries
-                    pass
+                    log.exception("TTL sweep failed")
 
         threading.Thread(target=loop, name="trustmem-ttl-sweeper", daemon=True).start()
         self._sweeper = stop
         return stop
 
     def stop_ttl_sweeper(self, timeout: float | None = None) -> bool:
+        """Stop the sweeper; a round under way finishes on its own thread."""
         if self._sweeper is not None:
             self._sweeper.set()
             self._sweeper = None
         return True
-
-    def forget(self, user_id: str, *, checkpointer: Any = None) -> dict[str, Any]:
-        """Erase a user's memories from Qdrant, Redis and PostgreSQL (and,
-        given a checkpointer, their threads). Each step is recorded as it
-        completes, so a call after a crash resumes where the last one
-        stopped; calling it again is harmless. Returns the receipt: what each
-        tier removed, under an id that names no one."""
-        tenant = self.user_key(user_id)
-        self._salts.pop(tenant, None)
-        receipt_id, removed = self._run(erasure_start_ops(tenant))
-        pending = []
-        for step in ERASURE_STEPS:
-            if step in removed and step not in RERUN_STEPS:
-                continue
-            if step == "memories":
-                removed[step] = self._run(erase_memories_ops(receipt_id, tenant))
-                continue
-            before = removed.get(step, 0)
-            if step == "vectors":
-                # what there is before deleting: a resumed call reports what the killed one removed
-                here = self.vectors.count(tenant.hex()) if self.vectors is not None else 0
-                if self.vectors is not None:
-                    self._run(erasure_step_ops(receipt_id, step, max(before, here)))
-                    self.vectors.delete_tenant(tenant.hex())
-                removed[step] = max(before, here)
-            elif step == "cache":
-                dropped = self.cache.drop_tenant(tenant) if self.cache else 0
-                if dropped is None:  # Redis unreachable: owed, and done by the next call
-                    pending.append(step)
-                    continue
-                removed[step] = before + dropped
-            elif step == "threads":
-                removed[step] = before + (checkpointer.forget_user(user_id) if checkpointer is not None else 0)
-                if getattr(getattr(checkpointer, "hot", None), "pending", 0):
-                    pending.append("hot tier")  # owed by this process, done before it uses Redis again
-            self._run(erasure_step_ops(receipt_id, step, removed[step]))
-        receipt = self._run(erasure_finish_ops(receipt_id, finished="cache" not in pending))
-        if pending:
-            receipt["pending"] = pending
-        self._audit(
-            [AuditEvent("erased", "forget", None, None, None, None, f"receipt {receipt['receipt_id']}")]
-        )
-        return receipt
-
-    def audit_trail(self, namespace: tuple[str, ...], key: str) -> list[tuple]:
-        """The audit events of one memory, oldest first:
-        (seq, at, action, actor, level, detail). Nothing names its content."""
-        ref = self.ns_hash(namespace) + self.key_hash(key)
-        return self._run(trail_ops(self.keyring, self.tenant_of(namespace), ref))
-
-    def audit_tail(self, n: int = 20) -> list[tuple]:
-        """The latest ``n`` audit events, oldest first."""
-        return list(reversed(self._fetch(sql.AUDIT_TAIL_SQL, (n,))))
-
-    def verify_audit(self) -> AuditReport:
-        """Walk the audit chain and report the first broken link, if any."""
-        return self._run(verify_ops(self.keyring))
 
 
 def open_vectors(qdrant: str | VectorIndex | None) -> VectorIndex:

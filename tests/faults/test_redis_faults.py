@@ -116,7 +116,8 @@ def test_the_store_works_with_redis_down_and_never_serves_a_stale_row(
         s.setup()
         mine = s.bound("personal", user_id=user)
         mine.put(ns, "k", {"text": "first"})
-        assert mine.get(ns, "k").value == {"text": "first"}  # cached now
+        assert mine.get(ns, "k").value == {"text": "first"}
+        assert [i.value["text"] for i in mine.search(ns, query="first")] == ["first"]  # cached now
         own_redis.pause()
         try:
             mine.put(ns, "k", {"text": "second"})  # succeeds; the invalidation is owed
@@ -126,6 +127,7 @@ def test_the_store_works_with_redis_down_and_never_serves_a_stale_row(
             own_redis.resume()
         time.sleep(1.1)  # past the cooldown: the cache is used again, after the owed invalidation
         assert mine.get(ns, "k").value == {"text": "second"}
+        assert [i.value["text"] for i in mine.search(ns, query="first")] == ["second"]  # not the cached hit
         assert s.cache.pending == 0
         own_redis.kill()  # Redis gone for good: every call still answers from PostgreSQL
         mine.put(ns, "k2", {"text": "third"})

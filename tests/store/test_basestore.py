@@ -64,24 +64,28 @@ async def test_put_get_update_delete(bstore, root):
     await bstore.adelete(ns, "a")  # deleting what is gone is fine
 
 
-async def test_batch_runs_mixed_ops_in_order(bstore, root):
+async def test_batch_reads_see_the_store_before_its_puts(bstore, root):
+    """As LangGraph's PostgresStore and InMemoryStore: a batch's gets,
+    searches and listings see the store as it was before the batch; its
+    puts apply after them, the last put per item winning."""
     ns = (root, "b")
+    first = await bstore.abatch([PutOp(ns, "k1", {"v": 1}), PutOp(ns, "k2", {"v": 0}), PutOp(ns, "k2", {"v": 2})])
+    assert first == [None, None, None]
     results = await bstore.abatch(
         [
-            PutOp(ns, "k1", {"v": 1}),
-            PutOp(ns, "k2", {"v": 2}),
             GetOp(ns, "k1"),
             SearchOp((root,), filter={"v": 2}, limit=10),
             ListNamespacesOp(match_conditions=(MatchCondition("prefix", (root,)),)),
             PutOp(ns, "k1", None),
             GetOp(ns, "k1"),
+            GetOp(ns, "nope"),
         ]
     )
-    assert results[0] is None and results[1] is None
-    assert results[2].value == {"v": 1}
-    assert [i.key for i in results[3]] == ["k2"]
-    assert results[4] == [ns]
-    assert results[6] is None
+    assert results[0].value == {"v": 1} and results[4].value == {"v": 1}
+    assert [i.key for i in results[1]] == ["k2"]
+    assert results[2] == [ns]
+    assert results[3] is None and results[5] is None
+    assert await bstore.aget(ns, "k1") is None
 
 
 async def test_search_filters_and_operators(bstore, root):
