@@ -188,18 +188,22 @@ def _journal_params(store: TrustStoreBase, reader: Reader, scope: Scope, action:
     }
 
 
-def _served(
-    store: TrustStoreBase, raw: Sequence[Any], reader: Reader, scope: Scope, audit: _Audit, action: str
-) -> Row | None:
-    """A fetched row (11 columns, then score and journaled) if the reader
-    may see it, with its audit: journaled by SQL, else an event here; a
-    refusal is audited (and withdraws a journaled read: only tampering with
-    the SQL-side columns makes the two disagree). A get's row that fails
-    authentication raises; a search skips it."""
-    journaled = bool(raw[N_COLUMNS + 1])
-    row = store._decode(raw[:N_COLUMNS]) if action == "read" else store._open_or_skip(raw[:N_COLUMNS])
-    if row is None:
-        return None
+SCORE, JOURNALED, CURRENT = N_COLUMNS, N_COLUMNS + 1, N_COLUMNS + 2  # after the row's columns
+
+
+def _raw_event(store: TrustStoreBase, action: str, reader: Reader, raw: Sequence[Any], detail: str) -> AuditEvent:
+    """An event about a fetched row that may not open (named by its columns)."""
+    tenant = bytes(raw[9]) if raw[9] is not None else None
+    return store._write_event(action, reader, tenant, (bytes(raw[0]) + bytes(raw[1])).hex(), raw[2], detail)
+
+
+def _served(store: TrustStoreBase, raw: Sequence[Any], reader: Reader, scope: Scope, audit: _Audit) -> Row | None:
+    """A fetched get's row if the reader may see it, with its audit: journaled
+    by SQL, else an event here; a refusal is audited (and withdraws a
+    journaled read: only edited SQL-side columns make the two disagree). A
+    row that fails authentication raises."""
+    journaled = bool(raw[JOURNALED])
+    row = store._decode(raw[:N_COLUMNS])
     if not scope.admits(row, time.time()):
         detail = "read above level" + ("; journaled read withdrawn" if journaled else "")
         audit.events.append(store._event("refused", reader, row, detail))
@@ -207,7 +211,7 @@ def _served(
     if journaled:
         audit.journaled += 1
     else:
-        audit.events.append(store._event(action, reader, row))
+        audit.events.append(store._event("read", reader, row))
     return row
 
 
@@ -231,7 +235,7 @@ def get_plan(
         )
     by_ref: dict[bytes, Row] = {}
     for raw in rows:
-        row = _served(store, raw, reader, scope, audit, "read")
+        row = _served(store, raw, reader, scope, audit)
         if row is not None:
             by_ref[row.ns_hash + row.key_hash] = row
     out: list[Item | None] = []
@@ -252,6 +256,10 @@ def get_plan(
 def search_plan(
     store: TrustStoreBase, op: SearchOp, reader: Reader, audit: _Audit
 ) -> Plan[list[SearchItem]]:
+    """Semantic or filter-only search. Narrowed in SQL (level, tenant,
+    prefix, blind tags) and journaled by the statement that fetches the
+    page; filtered in process where SQL cannot judge (range conditions,
+    rows from before the tags) or disagrees (edited tags)."""
     validate_namespace(tuple(op.namespace_prefix), allow_empty=True)
     prefix = store._confine(tuple(op.namespace_prefix), reader, exact=False)
     scope = store._scope(reader, prefix)
@@ -259,14 +267,17 @@ def search_plan(
     own_tags, shared_tags, residual = store._filter_tags(scope, op.filter)
     params.update(own_tags=own_tags, shared_tags=shared_tags)
     use_vectors = bool(op.query) and store.embeddings is not None and store.vectors is not None
-    if residual:  # part of the filter only the process can apply
-        found = yield from _residual_plan(store, op, reader, scope, params, use_vectors, audit)
-    elif use_vectors:
-        found = yield from _vector_plan(store, op, reader, scope, params, audit)
-    else:
-        found = yield from _page_plan(
-            store, op, reader, scope, params, audit, op.offset, op.limit, journal=True
-        )
+    found = None
+    if not residual:
+        if use_vectors:
+            found = yield from _vector_plan(store, op, reader, scope, params, audit)
+        else:
+            raws = yield from _fetch_page(params, op.offset, op.limit, journal=True)
+            found = _judge(store, raws, reader, scope, audit, op.filter, complete=True)
+        if found is None:  # SQL's narrowing disagreed with the sealed values: trust only the latter
+            params.update(own_tags=None, shared_tags=None)
+    if found is None:
+        found = yield from _in_process_plan(store, op, reader, scope, params, use_vectors, audit)
     shown = []
     for r, s in found:
         shown.append(((yield from upgrade_plan(store, r)), s))
@@ -275,9 +286,41 @@ def search_plan(
     return [store._item(r, s, search=True) for r, s in shown]  # type: ignore[misc]
 
 
+def _judge(
+    store: TrustStoreBase,
+    raws: Sequence[Sequence[Any]],
+    reader: Reader,
+    scope: Scope,
+    audit: _Audit,
+    flt: Mapping[str, Any] | None,
+    complete: bool,
+) -> list[tuple[Row, float | None]] | None:
+    """A page SQL selected, as shown, and audited (journaled by its
+    statement when every row was current); None when the process disagrees
+    with SQL about any row (it fails to open, or is not visible or not
+    matching by its sealed value): the journaled hits are then withdrawn
+    and the caller filters in process."""
+    journaled = complete and all(r[JOURNALED] for r in raws)
+    now = time.time()
+    rows = [store._open_or_skip(r[:N_COLUMNS]) for r in raws]
+    if any(
+        row is None or not scope.admits(row, now) or (flt and not store._filter(row, flt)) for row in rows
+    ):
+        if journaled:
+            audit.events.extend(_raw_event(store, "withdrawn", reader, r, "journaled search hit not shown") for r in raws)
+        return None
+    for row in rows:
+        assert row is not None
+        if journaled:
+            audit.journaled += 1
+        else:
+            audit.events.append(store._event("search-hit", reader, row))
+    return [(row, r[SCORE]) for row, r in zip(rows, raws, strict=True) if row is not None]
+
+
 def _vector_plan(
     store: TrustStoreBase, op: SearchOp, reader: Reader, scope: Scope, params: dict[str, Any], audit: _Audit
-) -> Plan[list[tuple[Row, float | None]]]:
+) -> Plan[list[tuple[Row, float | None]] | None]:
     """Nearest vectors of the reader's scope (filtered in the index), then
     their rows, visible, blind-filtered and paged in one statement that also
     journals them. Too few after filtering: ask the index for more."""
@@ -285,35 +328,32 @@ def _vector_plan(
     if store.cache is not None:
         cached_key, cached = yield cache_call(store, "get_hits", scope.own, store._search_key(op, scope))
     if cached is not None:
-        rows = yield from _hits_plan(store, reader, scope, params, audit, cached, 0, op.limit, final=True)
-        return rows or []
+        raws = yield from _fetch_hits(params, cached, 0, op.limit, final=True, journal=True)
+        return _judge(store, raws or [], reader, scope, audit, op.filter, complete=True)
     vector = yield Call(store.embeddings, "embed_query", (op.query,))
     query = store._vector_query(scope)
     k = max((op.offset + op.limit) * 3, 10)
     while True:
         raw = yield Call(store.vectors, "search", (vector, query, k))
         final = len(raw) < k
-        rows = yield from _hits_plan(store, reader, scope, params, audit, raw, op.offset, op.limit, final)
-        if rows is not None:
-            if store.cache is not None:
-                hits = [(r.ref, s) for r, s in rows]
+        raws = yield from _fetch_hits(params, raw, op.offset, op.limit, final, journal=True)
+        if raws is not None:
+            found = _judge(store, raws, reader, scope, audit, op.filter, complete=True)
+            if found is not None and store.cache is not None:
+                hits = [(r.ref, s) for r, s in found]
                 yield cache_call(store, "put_hits", scope.own, cached_key, hits)
-            return rows
+            return found
         k *= 4
 
 
-def _hits_plan(
-    store: TrustStoreBase,
-    reader: Reader,
-    scope: Scope,
+def _fetch_hits(
     params: dict[str, Any],
-    audit: _Audit,
     raw: Sequence[tuple[str, float | None]],
     offset: int,
     limit: int | None,
     final: bool,
-    journal: bool = True,
-) -> Plan[list[tuple[Row, float | None]] | None]:
+    journal: bool,
+) -> Plan[list[tuple] | None]:
     """Rows of vector candidates, best first, paged in SQL; None when the
     page is short and more candidates exist (nothing was journaled)."""
     if not raw:
@@ -333,39 +373,18 @@ def _hits_plan(
     )
     if not final and (limit is None or len(rows) < limit):
         return None
-    out = []
-    for r in rows:
-        row = _served(store, r, reader, scope, audit, "search-hit") if journal else store._open_or_skip(r[:N_COLUMNS])
-        if row is not None:
-            out.append((row, r[N_COLUMNS]))
-    return out
+    return list(rows)
 
 
-def _page_plan(
-    store: TrustStoreBase,
-    op: SearchOp,
-    reader: Reader,
-    scope: Scope,
-    params: dict[str, Any],
-    audit: _Audit,
-    offset: int,
-    limit: int,
-    journal: bool,
-) -> Plan[list[tuple[Row, float | None]]]:
-    """Newest first, filtered by prefix and tags in SQL, one page."""
+def _fetch_page(params: dict[str, Any], offset: int, limit: int, journal: bool) -> Plan[list[tuple]]:
+    """Newest first, narrowed by prefix and tags in SQL, one page."""
     rows = yield Fetch(
-        sql.FILTER_SQL,
-        {**params, "journal": params["journal"] and journal, "limit": limit, "offset": offset},
+        sql.FILTER_SQL, {**params, "journal": params["journal"] and journal, "limit": limit, "offset": offset}
     )
-    out: list[tuple[Row, float | None]] = []
-    for r in rows:
-        row = _served(store, r, reader, scope, audit, "search-hit") if journal else store._open_or_skip(r[:N_COLUMNS])
-        if row is not None:
-            out.append((row, None))
-    return out
+    return list(rows)
 
 
-def _residual_plan(
+def _in_process_plan(
     store: TrustStoreBase,
     op: SearchOp,
     reader: Reader,
@@ -374,31 +393,38 @@ def _residual_plan(
     use_vectors: bool,
     audit: _Audit,
 ) -> Plan[list[tuple[Row, float | None]]]:
-    """A filter with conditions SQL cannot judge (ranges, ``$ne``, lists):
-    candidates narrowed in SQL as far as the tags go, the rest applied here
-    to the opened values, and the shown rows audited afterwards."""
+    """Candidates narrowed in SQL as far as the tags go, judged here by
+    their opened values (visibility and the whole filter), paged, and the
+    shown rows audited afterwards (nothing of this is journaled)."""
     want = op.offset + op.limit
     flt = op.filter or {}
     matched: list[tuple[Row, float | None]] = []
+
+    def keep(raws: Sequence[Sequence[Any]]) -> list[tuple[Row, float | None]]:
+        now = time.time()
+        out = []
+        for r in raws:
+            row = store._open_or_skip(r[:N_COLUMNS])
+            if row is not None and scope.admits(row, now) and store._filter(row, flt):
+                out.append((row, r[SCORE]))
+        return out
+
     if use_vectors:
         vector = yield Call(store.embeddings, "embed_query", (op.query,))
         query = store._vector_query(scope)
         k = max(want * 3, 10)
         while True:
             raw = yield Call(store.vectors, "search", (vector, query, k))
-            found = yield from _hits_plan(
-                store, reader, scope, params, audit, raw, 0, None, final=True, journal=False
-            )
-            matched = [(r, s) for r, s in found or [] if scope.admits(r, time.time()) and store._filter(r, flt)]
+            matched = keep((yield from _fetch_hits(params, raw, 0, None, final=True, journal=False)) or [])
             if len(matched) >= want or len(raw) < k:
                 break
             k *= 4
     else:
         page, offset = max(want * 2, 64), 0
         while len(matched) < want:
-            found = yield from _page_plan(store, op, reader, scope, params, audit, offset, page, journal=False)
-            matched += [(r, s) for r, s in found if scope.admits(r, time.time()) and store._filter(r, flt)]
-            if len(found) < page:
+            raws = yield from _fetch_page(params, offset, page, journal=False)
+            matched += keep(raws)
+            if len(raws) < page:
                 break
             offset += page
     shown = matched[op.offset : want]

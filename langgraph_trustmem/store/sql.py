@@ -124,13 +124,17 @@ _BLIND = f"""(%(own_tags)s::bytea[] IS NULL OR NOT {_CURRENT}
 _JOURNAL = """INSERT INTO trustmem_audit_journal (action, actor, session, tenant, item, level)
     SELECT %(action)s, %(actor)s, %(session)s, h.tenant, h.ns_hash || h.key_hash, h.level
     FROM hit h WHERE h.journaled"""
+# A search page is journaled only if SQL could judge every row of it (the
+# process decides, and audits, a page with an older row).
+_WHOLE_PAGE = "NOT EXISTS (SELECT 1 FROM hit x WHERE NOT x.current)"
 
 # Gets, whatever the level (the process audits a refusal); the visible,
 # current ones are journaled as read by the same statement.
 def _get_sql(source: str) -> str:
     return f"""
 WITH hit AS (
-    SELECT {_COLUMNS}, NULL::float8 AS score, (%(journal)s AND {_VISIBLE} AND {_CURRENT}) AS journaled
+    SELECT {_COLUMNS}, NULL::float8 AS score,
+        (%(journal)s AND {_VISIBLE} AND {_CURRENT}) AS journaled, {_CURRENT} AS current
     FROM {source}
     JOIN trustmem_memories m ON m.ns_hash = u.ns_hash AND m.key_hash = u.key_hash
     WHERE {_LIVE}
@@ -152,24 +156,24 @@ WITH c AS (
         AS u(ns_hash, key_hash, score)
     GROUP BY u.ns_hash, u.key_hash
 ), hit AS (
-    SELECT {_COLUMNS}, c.score, (%(journal)s AND {_CURRENT}) AS journaled
+    SELECT {_COLUMNS}, c.score, (%(journal)s AND {_CURRENT}) AS journaled, {_CURRENT} AS current
     FROM c JOIN trustmem_memories m ON m.ns_hash = c.ns_hash AND m.key_hash = c.key_hash
     WHERE {_VISIBLE} AND {_PREFIX} AND {_BLIND}
     ORDER BY c.score DESC, m.ns_hash, m.key_hash
     LIMIT %(limit)s OFFSET %(offset)s
-), j AS ({_JOURNAL} AND (%(final)s OR (SELECT count(*) FROM hit) >= %(limit)s))
+), j AS ({_JOURNAL} AND {_WHOLE_PAGE} AND (%(final)s OR (SELECT count(*) FROM hit) >= %(limit)s))
 SELECT * FROM hit
 """
 
 # Filter-only search: newest first, narrowed in SQL by prefix and tags.
 FILTER_SQL = f"""
 WITH hit AS (
-    SELECT {_COLUMNS}, NULL::float8 AS score, (%(journal)s AND {_CURRENT}) AS journaled
+    SELECT {_COLUMNS}, NULL::float8 AS score, (%(journal)s AND {_CURRENT}) AS journaled, {_CURRENT} AS current
     FROM trustmem_memories m
     WHERE {_VISIBLE} AND {_PREFIX} AND {_BLIND}
     ORDER BY m.updated_at DESC, m.ns_hash, m.key_hash
     LIMIT %(limit)s OFFSET %(offset)s
-), j AS ({_JOURNAL})
+), j AS ({_JOURNAL} AND {_WHOLE_PAGE})
 SELECT * FROM hit
 """
 
