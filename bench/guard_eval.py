@@ -1,23 +1,28 @@
-"""Evaluates the store's secret guard: recall, false-positive rate and speed on two corpora.
+"""Evaluates the store's secret guard: recall, false-positive rate and speed on every corpus.
 
 * tuning: ``tests/data/secrets.txt`` + ``benign.txt`` (one sentence per memory) and
   ``tests/data/secrets_tuning/tuning.jsonl`` (structured memories, evasions, labels);
   rules may be tuned on it.
-* held-out: ``tests/data/secrets_heldout/heldout.jsonl``, frozen before tuning; never tune
-  on it (its README says why and how it was made).
+* heldout: ``tests/data/secrets_heldout/heldout.jsonl``, the first held-out corpus, frozen
+  before the first round of tuning. Its misses were read and tuned on in the second round,
+  so it is tuning data now (reported to show it, not as a held-out figure).
+* heldout2: ``tests/data/secrets_heldout2/heldout2.jsonl``, frozen before the second round
+  of tuning and never tuned on: the held-out figure of record (its README says how it was
+  made).
 
 Each record is checked exactly as ``TrustStore.put`` checks it:
 ``Guard().check(value, namespace=..., key=...)``. A secret counts as caught when the check
 refuses it or redacts anything in it; a benign memory is a false positive when it is
-refused or anything in it is redacted. Speed is the median time of ``Guard().check`` on
-memories of ~200 characters assembled from the corpus's benign texts.
+refused or anything in it is redacted. Speed is the best of seven rounds of
+``Guard().check`` over 300 memories of ~200 characters assembled from the corpus's benign
+texts.
 
-    python bench/guard_eval.py                 # both corpora, a table
+    python bench/guard_eval.py                  # every corpus, a table
     python bench/guard_eval.py --json out.json
-    python bench/guard_eval.py --misses tuning # what the tuning corpus misses / flags
+    python bench/guard_eval.py --misses tuning  # what a corpus misses / flags
 
-Missed held-out records are never printed unless ``--misses heldout`` is given, which is
-meant for the final report only.
+Missed records of the held-out corpus are never printed unless ``--misses heldout2`` is
+given, which is meant for the final report only.
 """
 
 from __future__ import annotations
@@ -86,16 +91,27 @@ def tuning_corpus() -> list[Record]:
 
 
 def heldout_corpus() -> list[Record]:
-    """The frozen held-out corpus."""
+    """The first held-out corpus (frozen; tuned on since its misses were read)."""
     return _jsonl(DATA / "secrets_heldout" / "heldout.jsonl")
 
 
+def heldout2_corpus() -> list[Record]:
+    """The second held-out corpus: frozen, never tuned on."""
+    return _jsonl(DATA / "secrets_heldout2" / "heldout2.jsonl")
+
+
+CORPORA = {"tuning": tuning_corpus, "heldout": heldout_corpus, "heldout2": heldout2_corpus}
+
+
 def outcome(guard: Guard, rec: Record) -> tuple[bool, list[str]]:
-    """(flagged, kinds): refused, or something redacted."""
+    """(flagged, kinds): refused, or something redacted. A check that raises anything else
+    (a bug: the put would fail with it) counts as flagged, its kind starting with "error"."""
     try:
         _, redacted = guard.check(rec.value, namespace=rec.namespace, key=rec.key)
     except SecretRejected as exc:
         return True, list(exc.kinds)
+    except Exception as exc:  # reported, never hidden: see Report.errors
+        return True, [f"error {type(exc).__name__}: {exc}"]
     return bool(redacted), [f"redacted {k}" for k in redacted]
 
 
@@ -154,6 +170,7 @@ class Report:
     fp_rate_hard: float
     ms_per_200_chars: float
     ms_per_200_chars_median: float
+    errors: int = 0  # checks that raised something other than SecretRejected (counted as flagged)
     missed_kinds: dict[str, int] = field(default_factory=dict)
 
 
@@ -189,6 +206,7 @@ def evaluate(
         fp_rate_hard=round(rate(hard_b, True), 4),
         ms_per_200_chars=round(best, 3),
         ms_per_200_chars_median=round(median, 3),
+        errors=sum(1 for r in recs if any(k.startswith("error") for k in hits[r.id][1])),
         missed_kinds=dict(Counter(r.kind for r in misses).most_common()),
     )
     return report, misses, fps
@@ -263,29 +281,27 @@ def compare_engines(recs: list[Record]) -> list[dict[str, Any]]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--corpus", choices=["tuning", "heldout", "both"], default="both")
-    ap.add_argument(
-        "--misses", choices=["tuning", "heldout"], help="print missed secrets and false positives"
-    )
+    ap.add_argument("--corpus", choices=[*CORPORA, "all"], default="all")
+    ap.add_argument("--misses", choices=list(CORPORA), help="print missed secrets and false positives")
     ap.add_argument("--json", help="write the reports to this file")
     ap.add_argument(
         "--engines", action="store_true", help="also compare the candidate engines alone (tuning corpus)"
     )
     args = ap.parse_args(argv)
     guard = Guard()
-    corpora = {"tuning": tuning_corpus, "heldout": heldout_corpus}
-    names = ["tuning", "heldout"] if args.corpus == "both" else [args.corpus]
+    names = list(CORPORA) if args.corpus == "all" else [args.corpus]
     reports = []
     print(
-        f"{'corpus':8} {'secrets':>7} {'benign':>6} {'recall':>7} {'(hard)':>7} {'FP':>6} {'(hard)':>7} {'ms/200ch':>8}"
+        f"{'corpus':9} {'secrets':>7} {'benign':>6} {'recall':>7} {'(hard)':>7} {'FP':>6} {'(hard)':>7} {'ms/200ch':>8}"
     )
     for name in names:
-        report, misses, fps = evaluate(name, corpora[name](), guard)
+        report, misses, fps = evaluate(name, CORPORA[name](), guard)
         reports.append(report)
         print(
-            f"{name:8} {report.secrets:7d} {report.benign:6d} {report.recall:7.3f} {report.recall_hard:7.3f} "
+            f"{name:9} {report.secrets:7d} {report.benign:6d} {report.recall:7.3f} {report.recall_hard:7.3f} "
             f"{report.fp_rate:6.3f} {report.fp_rate_hard:7.3f} {report.ms_per_200_chars:8.3f}"
             f"  (median {report.ms_per_200_chars_median:.3f})"
+            + (f"  {report.errors} checks RAISED" if report.errors else "")
         )
         if args.misses == name:
             for r in misses:

@@ -2,11 +2,12 @@
 
 * Secrets are refused: :class:`Guard` raises
   :class:`~langgraph_trustmem.errors.SecretRejected`, naming the kinds found and never a
-  value. Detection is a maintained rule engine (betterleaks, :mod:`.engine`) under our own
-  detectors for what memories hold and code does not (:mod:`.detectors`: passwords and PINs
-  in prose, card numbers, recovery phrases, detect-secrets' keyword and entropy checks),
-  applied to every string a put persists, to field names as context, and to the disguised
-  forms of the text (:mod:`.normalize`).
+  value. Detection is a maintained rule engine (betterleaks, :mod:`.engine`, with our token
+  rules written in its format, :mod:`.rules`) under our own detectors for what memories
+  hold and code does not (:mod:`.detectors`: passwords and PINs in prose, card numbers,
+  recovery phrases, config lines, detect-secrets' keyword and entropy checks), applied to
+  every string a put persists, to field names as context, and to the disguised forms of
+  the text (:mod:`.normalize`).
 * Personal identifiers are kept unless the app opts in to redaction, except those that work
   as credentials (card numbers, SSNs): see :mod:`.pii`.
 

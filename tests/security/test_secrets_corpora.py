@@ -1,8 +1,12 @@
-"""The guard's recall, false-positive rate and speed on both labelled corpora.
+"""The guard's recall, false-positive rate and speed on the labelled corpora.
 
 The figures are those of ``bench/guard_eval.py`` (recorded in ``bench/README.md``): every
 record is checked as ``TrustStore.put`` checks it, a refusal or a redaction counts as
 caught for a secret and as a false positive for a benign memory. No server is needed.
+
+Corpora: the tuning corpus and the first held-out corpus (``secrets_heldout``, tuned on
+since its misses were read) are what the rules were tuned on; the second held-out corpus
+(``secrets_heldout2``) was frozen before that tuning and is the held-out figure of record.
 """
 
 from __future__ import annotations
@@ -19,6 +23,11 @@ if str(ROOT) not in sys.path:
 from bench import guard_eval  # noqa: E402  (after the path setup)
 from langgraph_trustmem.guard import Guard  # noqa: E402
 
+# The issue's targets, on a corpus the guard was not tuned on.
+TARGET_RECALL = 0.97
+TARGET_FP = 0.01
+TARGET_MS = 0.5
+
 
 @pytest.fixture(scope="module")
 def guard() -> Guard:
@@ -28,27 +37,39 @@ def guard() -> Guard:
 def test_tuning_corpus(guard):
     report, misses, fps = guard_eval.evaluate("tuning", guard_eval.tuning_corpus(), guard, timing=False)
     assert report.secrets >= 500 and report.benign >= 500
+    assert report.errors == 0
     assert report.recall >= 0.99, [r.id for r in misses]
     assert report.recall_hard >= 0.99, [r.id for r in misses]
-    assert report.fp_rate <= 0.01, [r.id for r, _ in fps]
+    assert report.fp_rate <= TARGET_FP, [r.id for r, _ in fps]
 
 
-def test_heldout_corpus_meets_what_it_measured(guard):
-    """The held-out corpus was frozen before tuning (its README). The issue's targets are
-    recall >= 0.97, FP <= 0.01 and <= 0.5 ms per 200-character memory; recall on it is
-    0.937 (0.963 on structured records and evasions), short of the target: asserted as
-    measured, so a regression shows, and reported as a gap in bench/README.md."""
-    recs = guard_eval.heldout_corpus()
-    report, _, _ = guard_eval.evaluate("heldout", recs, guard, timing=False)
+def test_first_heldout_corpus_is_tuning_data_now(guard):
+    """Its misses were read and tuned on: it is held to the tuning corpus's standard."""
+    report, misses, fps = guard_eval.evaluate("heldout", guard_eval.heldout_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
-    assert report.recall >= 0.935  # target 0.97: not met
-    assert report.recall_hard >= 0.95
-    assert report.fp_rate <= 0.01  # target met
+    assert report.errors == 0
+    assert report.recall >= 0.99, [r.id for r in misses]
+    assert report.recall_hard >= 0.99, [r.id for r in misses]
+    assert report.fp_rate <= TARGET_FP, [r.id for r, _ in fps]
 
 
-def test_heldout_speed_per_200_char_memory(guard):
+def test_second_heldout_corpus(guard):
+    """Frozen before the tuning it measures (its README). Recall on it is 0.898 (0.880 on
+    structured records and evasions), short of the 0.97 target: asserted as measured, so a
+    regression shows, and reported as a gap in bench/README.md. The false-positive target is
+    met."""
+    report, _, _ = guard_eval.evaluate("heldout2", guard_eval.heldout2_corpus(), guard, timing=False)
+    assert report.secrets >= 300 and report.benign >= 300
+    assert report.errors == 0  # no check raises anything but SecretRejected
+    assert report.recall >= 0.89  # target TARGET_RECALL: not met
+    assert report.recall_hard >= 0.87
+    assert report.fp_rate <= TARGET_FP
+
+
+@pytest.mark.parametrize("corpus", ["heldout", "heldout2"])
+def test_speed_per_200_char_memory(guard, corpus):
     """Best of seven rounds over 300 memories: the other rounds measure the machine's load."""
-    texts = guard_eval.memories_200(guard_eval.heldout_corpus())
+    texts = guard_eval.memories_200(guard_eval.CORPORA[corpus]())
     best, median = guard_eval.ms_per_memory(guard, texts)
-    print(f"\nGuard.check per 200-char memory: best {best:.3f} ms, median {median:.3f} ms")
-    assert best <= 0.5
+    print(f"\nGuard.check per 200-char memory ({corpus}): best {best:.3f} ms, median {median:.3f} ms")
+    assert best <= TARGET_MS
