@@ -280,9 +280,11 @@ def _measure(st: Stores, prof: Profile, res: Results, case: str, label: str, use
         seed = 7_000_000 + per_user * 1000 + i
         text = data.sentence(random.Random(seed), 100)
         value = {"text": text, "level": data.SEARCH_LEVEL, "kind": "fact"}
-        while high_stakes(("memories", data.user_id(u)), "k", value, DEFAULT_HIGH_STAKES):
+        while high_stakes(("memories", data.user_id(u)), "k", value, DEFAULT_HIGH_STAKES) or _refused(st, value):
             # a sentence that reads as a permission or a limit needs a person's
-            # confirmation inside a run: measure plain facts on every side
+            # confirmation inside a run, and a run of twelve wallet words reads as
+            # a recovery phrase (the word list is common English): measure plain
+            # facts on every side
             seed += 1_000_000
             value = {"text": data.sentence(random.Random(seed), 100), "level": data.SEARCH_LEVEL, "kind": "fact"}
         for name in rotated(order, i):
@@ -310,6 +312,16 @@ def _measure(st: Stores, prof: Profile, res: Results, case: str, label: str, use
             res.compare(case, op, label, "ours-client", stock)
     for name in ("ours-edge", "ours-client"):
         res.compare(case, "load (s)", label, name, "PostgresStore")
+
+
+def _refused(st: Stores, value: dict) -> bool:
+    from langgraph_trustmem.errors import SecretRejected
+
+    try:
+        st.s["ours-edge"].guard.check(value)
+    except SecretRejected:
+        return True
+    return False
 
 
 def _forget(env: Env, st: Stores, prof: Profile, res: Results, users: int, per_user: int) -> None:

@@ -95,6 +95,13 @@ def _pseudonymous(salt: bytes | None, e: AuditEvent) -> AuditEvent:
 JOURNAL_BATCH = 10_000
 
 
+def journal_ops(events: Sequence[AuditEvent]) -> Statements:
+    """Journal events inside the caller's transaction (writes: the event
+    commits with the write); the next append chains them."""
+    cols = list(zip(*((e.at, e.action, e.actor, e.session, e.tenant, e.item, e.level, e.detail) for e in events), strict=True))
+    yield sql.JOURNAL_INSERT_SQL, [list(c) for c in cols], False
+
+
 def append_ops(
     keyring: KeyRing, events: Sequence[AuditEvent], salts: dict[bytes, bytes] | None = None
 ) -> Statements:
@@ -106,8 +113,8 @@ def append_ops(
     pending: list[AuditEvent] = []
     while True:
         taken = yield sql.JOURNAL_TAKE_SQL, (JOURNAL_BATCH,), True
-        for _id, at, action, actor, session, tenant, item, level in sorted(taken, key=lambda r: r[0]):
-            pending.append(AuditEvent(action, actor, _b(session), _b(tenant), _b(item), level, None, at))
+        for _id, at, action, actor, session, tenant, item, level, detail in sorted(taken, key=lambda r: r[0]):
+            pending.append(AuditEvent(action, actor, _b(session), _b(tenant), _b(item), level, detail, at))
         if len(taken) < JOURNAL_BATCH:
             break
     pending += events

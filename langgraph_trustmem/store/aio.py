@@ -22,7 +22,7 @@ from langgraph_trustmem.crypto import KeyRing
 from langgraph_trustmem.pg import AsyncPgClient, migrate_ops
 from langgraph_trustmem.services import async_pg_pool, async_redis_client
 from langgraph_trustmem.store import sql
-from langgraph_trustmem.store.plan import Effect, Fetch, Plan, PlannedStore, T, Txn
+from langgraph_trustmem.store.plan import Effect, Fetch, Plan, PlannedStore, T, Txn, fold_plan
 from langgraph_trustmem.store.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
@@ -69,6 +69,10 @@ class AsyncTrustStore(AsyncPgClient, PlannedStore):
                 yield store
             finally:
                 store.stop_ttl_sweeper()
+                try:  # chain the journal now rather than at the next process's first write
+                    await store._adrive(fold_plan(store))
+                except Exception:
+                    log.warning("the audit journal could not be folded at close; the next append will")
                 if vectors is not None:
                     await vectors.aclose()
                 if cache is not None:

@@ -36,7 +36,7 @@ from langgraph.store.base import (
     TTLConfig,
 )
 
-from langgraph_trustmem.audit import AuditEvent, AuditReport, append_ops, trail_ops, verify_ops
+from langgraph_trustmem.audit import AuditEvent, AuditReport, append_ops, journal_ops, trail_ops, verify_ops
 from langgraph_trustmem.config import resolve_keyring, resolve_ladder
 from langgraph_trustmem.crypto import KeyRing
 from langgraph_trustmem.errors import SecretRejected, TrustViolation
@@ -535,7 +535,7 @@ def put_plan(
             )
         raise
     if store.vectors is not None:
-        stale = [w.ref for w, (existed, indexed, _) in zip(writes, outcome, strict=True) if existed and indexed]
+        stale = [w.ref for w, (existed, indexed, _l, _n) in zip(writes, outcome, strict=True) if existed and indexed]
         if stale:
             yield Call(store.vectors, "delete_refs", (stale,))
         points, pos = [], 0
@@ -548,40 +548,43 @@ def put_plan(
             yield Call(store.vectors, "upsert", (points,))
     if store.cache is not None:
         yield cache_call(store, "invalidate", [w.ref for w in writes], [*{w.tenant for w in writes}, None])
-    for w, (existed, _indexed, gone_level) in zip(writes, outcome, strict=True):
-        if w.op.value is None:
-            if existed:
-                audit.events.append(store._write_event("delete", reader, w.tenant, w.ref, gone_level))
-            continue
-        assert w.level is not None
-        if w.redacted:
-            audit.events.append(store._write_event("redacted", reader, w.tenant, w.ref, w.level, ",".join(w.redacted)))
-        audit.events.append(store._write_event("write", reader, w.tenant, w.ref, w.level))
+    audit.journaled += sum(1 for o in outcome if o[3])
 
 
 def write_ops(
     store: TrustStoreBase, writes: Sequence[_Write], reader: Reader, confirmed_by: str | None, at: list[_Write]
 ) -> Statements:
     """Each row locked, the overwrite rules checked against it, then written
-    or deleted. Returns per write: (existed, had vectors, level) — the
-    level of a deleted row, None for a put."""
-    out: list[tuple[bool, bool, int | None]] = []
+    or deleted; the writes' audit events journaled in the same transaction,
+    so a write is never without its event. Returns per write: (existed, had
+    vectors, level of a deleted row, events journaled)."""
+    out: list[tuple[bool, bool, int | None, int]] = []
+    events: list[AuditEvent] = []
     for w in writes:
         at[:] = [w]
         key = {"ns_hash": w.nh, "key_hash": w.kh}
         rows = yield sql.GET_FOR_WRITE_SQL, key, True
         if w.op.value is None and not rows:
-            out.append((False, False, None))
+            out.append((False, False, None, 0))
             continue
         store._check_write(rows[0][0] if rows else None, w.op, reader, confirmed_by)
         if w.op.value is None:
             gone = yield sql.DELETE_SQL, key, True
-            out.append((True, bool(gone and gone[0][2]), gone[0][0] if gone else None))
+            level = gone[0][0] if gone else None
+            events.append(store._write_event("delete", reader, w.tenant, w.ref, level))
+            out.append((True, bool(gone and gone[0][2]), level, 1))
             continue
-        yield sql.UPSERT_SQL, store._row_params(w.op.namespace, w.nh, w.kh, w.tenant, w.level, w.sealed,
-                                                len(w.texts), w.ttl, w.blind, reader.tainted), False
-        out.append((bool(rows), bool(rows) and bool(rows[0][3]), None))
+        params = store._row_params(
+            w.op.namespace, w.nh, w.kh, w.tenant, w.level, w.sealed, len(w.texts), w.ttl, w.blind, reader.tainted
+        )
+        yield sql.UPSERT_SQL, params, False
+        if w.redacted:
+            events.append(store._write_event("redacted", reader, w.tenant, w.ref, w.level, ",".join(w.redacted)))
+        events.append(store._write_event("write", reader, w.tenant, w.ref, w.level))
+        out.append((bool(rows), bool(rows) and bool(rows[0][3]), None, 1 + bool(w.redacted)))
     at.clear()
+    if store.audit_enabled and events:
+        yield from journal_ops(events)
     return out
 
 
@@ -758,25 +761,26 @@ def erasure_finish_ops(receipt_id: uuid.UUID, finished: bool = True) -> Statemen
 # -- audit -----------------------------------------------------------------------------
 
 
-def _fold(store: TrustStoreBase) -> Plan[None]:
+def fold_plan(store: TrustStoreBase) -> Plan[None]:
+    """Chain what the journal holds (a store does it when it closes, too)."""
     if store.audit_enabled:
         store._journaled = 0
         yield Txn(append_ops(store.keyring, [], store._salts))
 
 
 def audit_trail_plan(store: TrustStoreBase, namespace: tuple[str, ...], key: str) -> Plan[list[tuple]]:
-    yield from _fold(store)
+    yield from fold_plan(store)
     ref = store.ns_hash(namespace) + store.key_hash(key)
     return (yield Txn(trail_ops(store.keyring, store.tenant_of(namespace), ref)))
 
 
 def audit_tail_plan(store: TrustStoreBase, n: int) -> Plan[list[tuple]]:
-    yield from _fold(store)
+    yield from fold_plan(store)
     return list(reversed((yield Fetch(sql.AUDIT_TAIL_SQL, (n,)))))
 
 
 def verify_audit_plan(store: TrustStoreBase) -> Plan[AuditReport]:
-    yield from _fold(store)
+    yield from fold_plan(store)
     return (yield Txn(verify_ops(store.keyring)))
 
 

@@ -96,6 +96,7 @@ MIGRATIONS = [
         item    BYTEA,
         level   SMALLINT
     )""",
+    "ALTER TABLE trustmem_audit_journal ADD COLUMN IF NOT EXISTS detail TEXT",
 ]
 
 SELECT_MIGRATION_SQL = "SELECT v FROM trustmem_store_migrations ORDER BY v DESC LIMIT 1"
@@ -303,7 +304,12 @@ ON CONFLICT (id) DO UPDATE SET seq = EXCLUDED.seq, hash = EXCLUDED.hash, mac = E
 JOURNAL_TAKE_SQL = """
 DELETE FROM trustmem_audit_journal WHERE id IN (
     SELECT id FROM trustmem_audit_journal ORDER BY id LIMIT %s)
-RETURNING id, at, action, actor, session, tenant, item, level
+RETURNING id, at, action, actor, session, tenant, item, level, detail
+"""
+JOURNAL_INSERT_SQL = """
+INSERT INTO trustmem_audit_journal (at, action, actor, session, tenant, item, level, detail)
+SELECT * FROM unnest(%s::timestamptz[], %s::text[], %s::text[], %s::bytea[], %s::bytea[], %s::bytea[],
+    %s::smallint[], %s::text[])
 """
 AUDIT_ANCHOR_READ_SQL = "SELECT seq, hash, mac FROM trustmem_audit_anchor WHERE id = 1"
 AUDIT_TRAIL_SQL = """

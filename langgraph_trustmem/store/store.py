@@ -24,7 +24,7 @@ from langgraph_trustmem.crypto import KeyRing
 from langgraph_trustmem.pg import PgClient, migrate_ops
 from langgraph_trustmem.services import pg_pool, redis_client
 from langgraph_trustmem.store import sql
-from langgraph_trustmem.store.plan import Effect, Fetch, Plan, PlannedStore, T, Txn
+from langgraph_trustmem.store.plan import Effect, Fetch, Plan, PlannedStore, T, Txn, fold_plan
 from langgraph_trustmem.store.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
@@ -71,6 +71,10 @@ class TrustStore(PgClient, PlannedStore):
                 yield store
             finally:
                 store.stop_ttl_sweeper()
+                try:  # chain the journal now rather than at the next process's first write
+                    store._drive(fold_plan(store))
+                except Exception:
+                    log.warning("the audit journal could not be folded at close; the next append will")
                 if vectors is not None:
                     vectors.close()
                 if cache is not None:
