@@ -272,15 +272,17 @@ class Guard:
         check.redacted.update(done)
         return new
 
-    def _join(self, items: Iterable[Any], check: _Check) -> None:
+    def _join(self, items: Iterable[Any], check: _Check, path: tuple[Any, ...] = ()) -> None:
         """Consecutive short items joined: a token or card number split across fields or
-        list items (``{"part1": "ghp_ab...", "part2": "...cd"}``) is whole again."""
+        list items (``{"part1": "ghp_ab...", "part2": "...cd"}``) is whole again. ``path``
+        (the field names above) may say that a list of words is a wallet's."""
         if not self.reject_secrets:
             return
         items = list(items)
         if len(items) >= 12:  # a recovery phrase kept as a list of words
             words = [item.strip().lower() for item in items if isinstance(item, str)]
-            if len(words) >= 12 and detectors.recovery_phrase(words):
+            cued = detectors.wallet_cued(" ".join(str(p) for p in path))
+            if len(words) >= 12 and detectors.recovery_phrase(words, cued):
                 check.secrets.add(detectors.RECOVERY_PHRASE)
         run: list[str] = []
         for item in [*items, None]:
@@ -337,13 +339,13 @@ class Guard:
                             n += 1
                         new_key = f"{new_key} ({n})"
                     out[new_key] = self._walk(v, check, (*path, k) if isinstance(k, str) else path, seen)
-                self._join(value.values(), check)
+                self._join(value.values(), check, (*path, *(k for k in value if isinstance(k, str))))
                 if self.reject_secrets and "code" in value:
                     self._siblings(value, check)
                 return out
             items = [self._walk(v, check, path, seen) for v in value]
             if not isinstance(value, (set, frozenset)):
-                self._join(value, check)
+                self._join(value, check, path)
             if isinstance(value, list):
                 return items
             if isinstance(value, tuple) and hasattr(value, "_fields"):

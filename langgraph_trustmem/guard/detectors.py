@@ -33,7 +33,7 @@ import hashlib
 import math
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from re import Pattern
 from typing import Any
 
@@ -982,17 +982,52 @@ _WORD = re.compile(r"[a-z]+")
 _PHRASE_MIN = 12  # the shortest BIP-39 phrase
 
 
-def recovery_phrase(words: Iterable[str]) -> bool:
-    """Twelve or more BIP-39 words in a row (at least eight of them different): a wallet's
-    recovery phrase, whatever introduces it (numbering and commas between words allowed)."""
+_BIP39_INDEX = {w: i for i, w in enumerate(sorted(BIP39_WORDS))}  # the list is in alphabetical order
+_PHRASE_LENGTHS = (12, 15, 18, 21, 24)
+
+
+def _bip39_checksum_ok(words: Sequence[str]) -> bool:
+    """Whether ``words`` (12-24 of them) carry a valid BIP-39 checksum: the
+    last ``len/3`` bits are the head of the SHA-256 of the rest. Every phrase
+    a wallet issues has one; a run of common words has it one time in 16
+    (12 words) to 256 (24)."""
+    bits = 0
+    for w in words:
+        bits = (bits << 11) | _BIP39_INDEX[w]
+    cs = len(words) // 3
+    ent = len(words) * 11 - cs
+    entropy = (bits >> cs).to_bytes(ent // 8, "big")
+    return hashlib.sha256(entropy).digest()[0] >> (8 - cs) == bits & ((1 << cs) - 1)
+
+
+# Words that say a run of wallet words is a wallet's phrase.
+WALLET_CUES = ("wallet", "mnemonic", "seed", "recovery", "phrase", "words", "bip39", "bip-39", "ledger", "metamask")
+
+
+def wallet_cued(text: str) -> bool:
+    low = text.lower()
+    return any(cue in low for cue in WALLET_CUES)
+
+
+def recovery_phrase(words: Iterable[str], cued: bool = False) -> bool:
+    """A wallet's recovery phrase: twelve or more BIP-39 words in a row (at
+    least eight of them different). With a cue (``wallet_cued``) that is
+    enough; with nothing to introduce it the words, taken as a phrase of a
+    standard length, must also carry its checksum, so a twelve-item shopping
+    list of common words stays a shopping list. Numbering and commas between
+    words are allowed."""
     run: list[str] = []
-    for word in words:
+    for word in [*words, ""]:
         if word in BIP39_WORDS:
             run.append(word)
-            if len(run) >= _PHRASE_MIN and len(set(run)) >= 8:
+            continue
+        if len(run) >= _PHRASE_MIN and len(set(run)) >= 8:
+            if cued:
                 return True
-        else:
-            run = []
+            for n in _PHRASE_LENGTHS:
+                if any(_bip39_checksum_ok(run[i : i + n]) for i in range(len(run) - n + 1)):
+                    return True
+        run = []
     return False
 
 
@@ -1009,7 +1044,7 @@ def _scan_misc(line: str, low: str, found: set[str]) -> None:
             found.add(RECOVERY_PHRASE)
     if RECOVERY_PHRASE not in found and low.count(" ") >= _PHRASE_MIN - 1:
         words = _WORD.findall(low)
-        if len(BIP39_WORDS.intersection(words)) >= 8 and recovery_phrase(words):
+        if len(BIP39_WORDS.intersection(words)) >= 8 and recovery_phrase(words, wallet_cued(low)):
             found.add(RECOVERY_PHRASE)
     if _card_spans(line):
         found.add(CREDIT_CARD)

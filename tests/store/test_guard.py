@@ -808,3 +808,25 @@ def test_the_rules_reach_the_engine_without_writing_a_file_on_linux():
     if sys.platform.startswith("linux"):
         assert path.startswith("/proc/self/fd/")
     assert rules.config_path() == path  # one configuration per process
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        # twelve wallet-list words that are a shopping list, not a phrase (no checksum, no cue)
+        {"text": "shopping: apple banana bread butter cheese coffee egg lemon rice salad sugar tomato"},
+        {"items": "apple banana bread butter cheese coffee egg lemon rice salad sugar tomato".split()},
+        {"text": "Review blue concert prefers old family doctor hotel warm concert soup ticket old music trip second."},
+    ],
+)
+def test_word_lists_that_are_not_recovery_phrases_pass(value):
+    assert Guard().check(value) == (value, [])
+
+
+def test_an_unannounced_phrase_is_known_by_its_checksum():
+    phrase = "legal winner thank year wave sausage worth useful legal winner thank yellow"  # BIP-39 test vector
+    with pytest.raises(SecretRejected) as info:
+        Guard().check({"text": f"keep this safe: {phrase}"})
+    assert "recovery phrase" in info.value.kinds
+    with pytest.raises(SecretRejected):
+        Guard().check({"notes": phrase.split()})
