@@ -80,12 +80,20 @@ def _salt_ops(keyring: KeyRing, tenant: bytes) -> Statements:
     return keyring.decrypt(bytes(rows[0][0]), where)
 
 
-def _pseudonymous(salt: bytes | None, e: AuditEvent) -> AuditEvent:
+def _pseudonymous(
+    salt: bytes | None, e: AuditEvent, memo: dict[tuple[bytes, str, bytes], bytes] | None = None
+) -> AuditEvent:
     if salt is None:
         return e
+    memo = memo if memo is not None else {}
 
     def ps(v: bytes | None, kind: str) -> bytes | None:
-        return pseudonym(salt, kind, v) if v is not None else None
+        if v is None:
+            return None
+        got = memo.get((salt, kind, v))
+        if got is None:
+            got = memo[(salt, kind, v)] = pseudonym(salt, kind, v)
+        return got
 
     return replace(
         e, tenant=ps(e.tenant, "tenant"), session=ps(e.session, "session"), item=ps(e.item, "item")
@@ -102,12 +110,25 @@ def journal_ops(events: Sequence[AuditEvent]) -> Statements:
     yield sql.JOURNAL_INSERT_SQL, [list(c) for c in cols], False
 
 
+def fold_ops(keyring: KeyRing, salts: dict[bytes, bytes], batch: int = JOURNAL_BATCH) -> Statements:
+    """Chain up to ``batch`` journaled events, oldest first, in one
+    transaction under the chain's lock; returns how many were taken. Small
+    batches keep each fold short (it runs beside requests)."""
+    yield sql.AUDIT_LOCK_SQL, (), False
+    taken = yield sql.JOURNAL_TAKE_SQL, (batch,), True
+    events = [
+        AuditEvent(action, actor, _b(session), _b(tenant), _b(item), level, detail, at)
+        for _id, at, action, actor, session, tenant, item, level, detail in sorted(taken, key=lambda r: r[0])
+    ]
+    yield from _chain_ops(keyring, events, salts)
+    return len(taken)
+
+
 def append_ops(
     keyring: KeyRing, events: Sequence[AuditEvent], salts: dict[bytes, bytes] | None = None
 ) -> Statements:
-    """Fold the journal (reads written by their own statements, oldest
-    first), then append ``events``: one transaction, under the chain's lock,
-    chained to the current head. ``salts`` caches users' salts across calls."""
+    """Fold the whole journal, then append ``events``: one transaction,
+    under the chain's lock. ``salts`` caches users' salts across calls."""
     salts = salts if salts is not None else {}
     yield sql.AUDIT_LOCK_SQL, (), False
     pending: list[AuditEvent] = []
@@ -118,12 +139,19 @@ def append_ops(
         if len(taken) < JOURNAL_BATCH:
             break
     pending += events
-    if not pending:
-        return 0
-    for e in pending:
+    yield from _chain_ops(keyring, pending, salts)
+    return len(pending)
+
+
+def _chain_ops(keyring: KeyRing, events: Sequence[AuditEvent], salts: dict[bytes, bytes]) -> Statements:
+    """Pseudonymise and link ``events`` after the head (the lock is held)."""
+    if not events:
+        return
+    for e in events:
         if e.tenant is not None and e.tenant not in salts:
             salts[e.tenant] = yield from _salt_ops(keyring, e.tenant)
-    pending = [_pseudonymous(salts.get(e.tenant) if e.tenant else None, e) for e in pending]
+    memo: dict[tuple[bytes, str, bytes], bytes] = {}  # a fold repeats tenants and sessions
+    pending = [_pseudonymous(salts.get(e.tenant) if e.tenant else None, e, memo) for e in events]
     head = yield sql.AUDIT_HEAD_SQL, (), True
     seq, prev = (head[0][0], bytes(head[0][1])) if head else (0, GENESIS)
     cols: dict[str, list[Any]] = {
@@ -141,7 +169,6 @@ def append_ops(
         prev = h
     yield sql.AUDIT_INSERT_MANY_SQL, cols, False
     yield sql.AUDIT_ANCHOR_SQL, {"seq": seq, "hash": prev, "mac": anchor_mac(keyring, seq, prev)}, False
-    return len(pending)
 
 
 def anchor_mac(keyring: KeyRing, seq: int, head: bytes) -> bytes:
@@ -197,4 +224,4 @@ def pseudonym(salt: bytes, kind: str, value: bytes) -> bytes:
     return hmac.new(salt, kind.encode() + b"\x00" + value, hashlib.sha256).digest()[:16]
 
 
-__all__ = ["AuditEvent", "AuditReport", "append_ops", "link", "pseudonym", "trail_ops", "verify_ops"]
+__all__ = ["AuditEvent", "AuditReport", "append_ops", "fold_ops", "journal_ops", "link", "pseudonym", "trail_ops", "verify_ops"]

@@ -38,6 +38,18 @@ class AsyncTrustStore(AsyncPgClient, PlannedStore):
         self.lock = asyncio.Lock()
         self.loop = asyncio.get_running_loop()
         self._sweeper: asyncio.Task | None = None
+        self._folder: asyncio.Task | None = None
+
+    def _fold_soon(self) -> None:
+        if self._folder is not None and not self._folder.done():
+            return
+        self._folder = self.loop.create_task(self._fold_now(), name="trustmem-audit-fold")
+
+    async def _fold_now(self) -> None:
+        try:
+            await self._adrive(fold_plan(self))
+        except Exception:  # the journal keeps the events; the next fold chains them
+            log.warning("folding the audit journal failed; the next fold retries")
 
     @classmethod
     @asynccontextmanager
@@ -69,10 +81,9 @@ class AsyncTrustStore(AsyncPgClient, PlannedStore):
                 yield store
             finally:
                 store.stop_ttl_sweeper()
-                try:  # chain the journal now rather than at the next process's first write
-                    await store._adrive(fold_plan(store))
-                except Exception:
-                    log.warning("the audit journal could not be folded at close; the next append will")
+                if store._folder is not None:
+                    await asyncio.gather(store._folder, return_exceptions=True)
+                await store._fold_now()  # chain the journal now rather than at another process's next fold
                 if vectors is not None:
                     await vectors.aclose()
                 if cache is not None:

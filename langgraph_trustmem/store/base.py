@@ -448,6 +448,11 @@ class TrustStoreBase(BaseStore):
             else:
                 self.retention_rules.append((self.ladder.rank(target), None, float(age)))
 
+    def _fold_soon(self) -> None:
+        """Start folding the audit journal into the chain in the background
+        (the sync twin: a thread; the async twin: a task on its loop)."""
+        raise NotImplementedError
+
     # -- BaseStore entry points that would refuse '.' in labels ----------------
 
     @staticmethod

@@ -36,7 +36,15 @@ from langgraph.store.base import (
     TTLConfig,
 )
 
-from langgraph_trustmem.audit import AuditEvent, AuditReport, append_ops, journal_ops, trail_ops, verify_ops
+from langgraph_trustmem.audit import (
+    AuditEvent,
+    AuditReport,
+    append_ops,
+    fold_ops,
+    journal_ops,
+    trail_ops,
+    verify_ops,
+)
 from langgraph_trustmem.config import resolve_keyring, resolve_ladder
 from langgraph_trustmem.crypto import KeyRing
 from langgraph_trustmem.errors import SecretRejected, TrustViolation
@@ -94,7 +102,8 @@ Plan = Generator[Effect, Any, T]
 # read between a crash and the resume may have refilled a cache.
 ERASURE_STEPS = ("memories", "vectors", "cache", "threads")
 RERUN_STEPS = frozenset({"vectors", "cache"})
-FOLD_EVERY = 256  # journaled reads after which a store folds the journal itself
+FOLD_EVERY = 256  # journaled events after which a store folds the journal (in the background)
+FOLD_BATCH = 256  # events chained per fold transaction
 N_COLUMNS = 11  # the row columns ``Row`` decodes (and the cache holds)
 
 
@@ -164,14 +173,18 @@ def batch_plan(store: TrustStoreBase, ops: Sequence[Op]) -> Plan[list[Result]]:
 
 
 def audit_plan(store: TrustStoreBase, audit: _Audit) -> Plan[None]:
-    """Append the call's events (folding the journal in); with none, fold
-    only once this store has journaled ``FOLD_EVERY`` reads."""
+    """Journal the call's own events (refusals, reads judged in process) in
+    one statement; once this store has journaled ``FOLD_EVERY`` events, its
+    twin folds the journal into the chain in the background, off every
+    request's path."""
     if not store.audit_enabled:
         return
-    store._journaled += audit.journaled
-    if audit.events or store._journaled >= FOLD_EVERY:
+    if audit.events:
+        yield Txn(journal_ops(audit.events))
+    store._journaled += audit.journaled + len(audit.events)
+    if store._journaled >= FOLD_EVERY:
         store._journaled = 0
-        yield Txn(append_ops(store.keyring, audit.events, store._salts))
+        store._fold_soon()
 
 
 # -- reads ---------------------------------------------------------------------------
@@ -762,10 +775,12 @@ def erasure_finish_ops(receipt_id: uuid.UUID, finished: bool = True) -> Statemen
 
 
 def fold_plan(store: TrustStoreBase) -> Plan[None]:
-    """Chain what the journal holds (a store does it when it closes, too)."""
+    """Chain what the journal holds, a short transaction at a time (a store
+    does it in the background, before audit reads, and when it closes)."""
     if store.audit_enabled:
         store._journaled = 0
-        yield Txn(append_ops(store.keyring, [], store._salts))
+        while (yield Txn(fold_ops(store.keyring, store._salts, FOLD_BATCH))) == FOLD_BATCH:
+            pass
 
 
 def audit_trail_plan(store: TrustStoreBase, namespace: tuple[str, ...], key: str) -> Plan[list[tuple]]:

@@ -118,9 +118,9 @@ _PREFIX = "(%(prefix)s::bytea IS NULL OR m.ns_prefixes @> ARRAY[%(prefix)s::byte
 _CURRENT = "(m.blind IS NOT NULL AND m.schema_version >= %(version)s)"
 # A filter's equality conditions as blind tags (per tenant); a row that is
 # not current passes, for the process to judge.
-_BLIND = f"""(%(own_tags)s::bytea[] IS NULL OR NOT {_CURRENT}
-    OR (m.tenant IS NULL AND m.blind @> %(shared_tags)s::bytea[])
-    OR (m.tenant IS NOT NULL AND m.blind @> %(own_tags)s::bytea[]))"""
+_BLIND = f"""(%(own_tags)b::bytea[] IS NULL OR NOT {_CURRENT}
+    OR (m.tenant IS NULL AND m.blind @> %(shared_tags)b::bytea[])
+    OR (m.tenant IS NOT NULL AND m.blind @> %(own_tags)b::bytea[]))"""
 # The read's audit events, written by the read's own statement.
 _JOURNAL = """INSERT INTO trustmem_audit_journal (action, actor, session, tenant, item, level)
     SELECT %(action)s, %(actor)s, %(session)s, h.tenant, h.ns_hash || h.key_hash, h.level
@@ -144,7 +144,7 @@ SELECT * FROM hit
 """
 
 
-GET_SQL = _get_sql("unnest(%(ns_hashes)s::bytea[], %(key_hashes)s::bytea[]) AS u(ns_hash, key_hash)")
+GET_SQL = _get_sql("unnest(%(ns_hashes)b::bytea[], %(key_hashes)b::bytea[]) AS u(ns_hash, key_hash)")
 GET_ONE_SQL = _get_sql("(SELECT %(ns_hash)s::bytea AS ns_hash, %(key_hash)s::bytea AS key_hash) AS u")
 
 # Vector candidates to results: one per memory (its best score), visible,
@@ -153,7 +153,7 @@ GET_ONE_SQL = _get_sql("(SELECT %(ns_hash)s::bytea AS ns_hash, %(key_hash)s::byt
 HITS_SQL = f"""
 WITH c AS (
     SELECT u.ns_hash, u.key_hash, max(u.score) AS score
-    FROM unnest(%(ns_hashes)s::bytea[], %(key_hashes)s::bytea[], %(scores)s::float8[])
+    FROM unnest(%(ns_hashes)b::bytea[], %(key_hashes)b::bytea[], %(scores)b::float8[])
         AS u(ns_hash, key_hash, score)
     GROUP BY u.ns_hash, u.key_hash
 ), hit AS (
@@ -187,10 +187,10 @@ WHERE ns_hash = %(ns_hash)s AND key_hash = %(key_hash)s FOR UPDATE
 UPSERT_SQL = """
 INSERT INTO trustmem_memories (ns_hash, key_hash, ns_prefixes, depth, tenant, level, sealed,
     schema_version, indexed, expires_at, ttl_minutes, blind, tainted)
-VALUES (%(ns_hash)s, %(key_hash)s, %(ns_prefixes)s, %(depth)s, %(tenant)s, %(level)s, %(sealed)s,
+VALUES (%(ns_hash)s, %(key_hash)s, %(ns_prefixes)b, %(depth)s, %(tenant)s, %(level)s, %(sealed)s,
     %(schema_version)s, %(indexed)s,
     CASE WHEN %(ttl)s::float8 IS NULL THEN NULL ELSE now() + make_interval(secs => %(ttl)s * 60) END,
-    %(ttl)s, %(blind)s, %(tainted)s)
+    %(ttl)s, %(blind)b, %(tainted)s)
 ON CONFLICT (ns_hash, key_hash) DO UPDATE SET
     level = EXCLUDED.level, sealed = EXCLUDED.sealed, schema_version = EXCLUDED.schema_version,
     tenant = EXCLUDED.tenant, indexed = EXCLUDED.indexed, updated_at = now(),
@@ -214,7 +214,7 @@ ORDER BY m.ns_hash
 REFRESH_TTL_SQL = """
 UPDATE trustmem_memories SET expires_at = now() + make_interval(secs => ttl_minutes * 60)
 WHERE ttl_minutes IS NOT NULL AND (ns_hash, key_hash) IN (
-    SELECT * FROM unnest(%(ns_hashes)s::bytea[], %(key_hashes)s::bytea[]))
+    SELECT * FROM unnest(%(ns_hashes)b::bytea[], %(key_hashes)b::bytea[]))
 """
 
 SWEEP_EXPIRED_SQL = """
@@ -250,7 +250,7 @@ RESEAL_SALT_SQL = "UPDATE trustmem_subjects SET salt = %s WHERE subject = %s AND
 # set on both, so a concurrent write is never overwritten.
 REWRITE_SQL = """
 UPDATE trustmem_memories SET sealed = %(sealed)s, schema_version = %(schema_version)s,
-    blind = %(blind)s, tainted = %(tainted)s
+    blind = %(blind)b, tainted = %(tainted)s
 WHERE ns_hash = %(ns_hash)s AND key_hash = %(key_hash)s AND schema_version = %(old_version)s
     AND (%(old_sealed)s::bytea IS NULL OR sealed = %(old_sealed)s)
 """
@@ -292,9 +292,9 @@ AUDIT_LOCK_SQL = "SELECT pg_advisory_xact_lock(7239114503)"
 AUDIT_HEAD_SQL = "SELECT seq, hash FROM trustmem_audit ORDER BY seq DESC LIMIT 1"
 AUDIT_INSERT_MANY_SQL = """
 INSERT INTO trustmem_audit (seq, at, action, actor, session, tenant, item, level, detail, prev_hash, hash)
-SELECT * FROM unnest(%(seq)s::bigint[], %(at)s::timestamptz[], %(action)s::text[], %(actor)s::text[],
-    %(session)s::bytea[], %(tenant)s::bytea[], %(item)s::bytea[], %(level)s::smallint[], %(detail)s::text[],
-    %(prev)s::bytea[], %(hash)s::bytea[])
+SELECT * FROM unnest(%(seq)b::bigint[], %(at)b::timestamptz[], %(action)b::text[], %(actor)b::text[],
+    %(session)b::bytea[], %(tenant)b::bytea[], %(item)b::bytea[], %(level)b::smallint[], %(detail)b::text[],
+    %(prev)b::bytea[], %(hash)b::bytea[])
 """
 AUDIT_ANCHOR_SQL = """
 INSERT INTO trustmem_audit_anchor (id, seq, hash, mac) VALUES (1, %(seq)s, %(hash)s, %(mac)s)
@@ -308,8 +308,8 @@ RETURNING id, at, action, actor, session, tenant, item, level, detail
 """
 JOURNAL_INSERT_SQL = """
 INSERT INTO trustmem_audit_journal (at, action, actor, session, tenant, item, level, detail)
-SELECT * FROM unnest(%s::timestamptz[], %s::text[], %s::text[], %s::bytea[], %s::bytea[], %s::bytea[],
-    %s::smallint[], %s::text[])
+SELECT * FROM unnest(%b::timestamptz[], %b::text[], %b::text[], %b::bytea[], %b::bytea[], %b::bytea[],
+    %b::smallint[], %b::text[])
 """
 AUDIT_ANCHOR_READ_SQL = "SELECT seq, hash, mac FROM trustmem_audit_anchor WHERE id = 1"
 AUDIT_TRAIL_SQL = """

@@ -39,6 +39,19 @@ class TrustStore(PgClient, PlannedStore):
     def _init_io(self) -> None:
         self.lock = threading.Lock()
         self._sweeper: threading.Event | None = None
+        self._folder: threading.Thread | None = None
+
+    def _fold_soon(self) -> None:
+        if self._folder is not None and self._folder.is_alive():
+            return
+        self._folder = threading.Thread(target=self._fold_now, name="trustmem-audit-fold", daemon=True)
+        self._folder.start()
+
+    def _fold_now(self) -> None:
+        try:
+            self._drive(fold_plan(self))
+        except Exception:  # the journal keeps the events; the next fold chains them
+            log.warning("folding the audit journal failed; the next fold retries")
 
     @classmethod
     @contextmanager
@@ -71,10 +84,9 @@ class TrustStore(PgClient, PlannedStore):
                 yield store
             finally:
                 store.stop_ttl_sweeper()
-                try:  # chain the journal now rather than at the next process's first write
-                    store._drive(fold_plan(store))
-                except Exception:
-                    log.warning("the audit journal could not be folded at close; the next append will")
+                if store._folder is not None:
+                    store._folder.join()
+                store._fold_now()  # chain the journal now rather than at another process's next fold
                 if vectors is not None:
                     vectors.close()
                 if cache is not None:
