@@ -30,12 +30,17 @@ WORDS = (
 ).split()
 
 
+FUNCTION_WORDS = ("the", "a", "and", "to", "of", "in", "for", "on", "with", "my", "is", "at")
+
+
 def sentence(rng: random.Random, chars: int) -> str:
     """A sentence of about ``chars`` characters from the word list."""
     out: list[str] = []
     n = 0
     while n < chars - 1:
-        w = rng.choice(WORDS)
+        # every fourth word a function word, as in prose: twelve content words
+        # in a row can read as a wallet's recovery phrase to the guard
+        w = rng.choice(FUNCTION_WORDS if len(out) % 4 == 3 else WORDS)
         out.append(w)
         n += len(w) + 1
     s = " ".join(out)

@@ -14,9 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from langgraph_trustmem.errors import UnknownLevelError
+
+if TYPE_CHECKING:
+    from langgraph_trustmem.checkpoint.base import Session
 
 LABEL_KEY = "trustmem"
 DEFAULT_LEVELS = ("public", "internal", "personal", "sensitive")
@@ -94,9 +97,6 @@ class Label:
 
     level: str
     source: str = "user"
-
-    def as_dict(self) -> dict[str, str]:
-        return {"level": self.level, "source": self.source}
 
 
 @dataclass(frozen=True)
@@ -274,7 +274,45 @@ def requested_level(config: Mapping[str, Any] | None) -> str | None:
     return lv
 
 
+# -- who is reading: the run's session -------------------------------------------
+
+CONFIG_KEY_CHECKPOINTER = "__pregel_checkpointer"  # where LangGraph puts a run's checkpointer
+
+
+@runtime_checkable
+class SessionSource(Protocol):
+    """What the trust gate and the stores ask of the trust checkpointer
+    about a run's session (its level, integrity and pending fork). The one
+    seam between them: ``cached_session`` answers from memory, without I/O."""
+
+    def cached_session(self, config: Any) -> Session | None: ...
+
+    def session(self, config: Any) -> Session | None: ...
+
+    async def asession(self, config: Any) -> Session | None: ...
+
+    def cached_level(self, config: Any) -> str | None: ...
+
+    def degrade(self, config: Any, level: str) -> None: ...
+
+    def mark_tainted(self, config: Any) -> None: ...
+
+    def terminate(self, config: Any) -> None: ...
+
+    def vouch(self, config: Any, ranks: Mapping[str, Vouch]) -> None: ...
+
+
+def saver_of(config: Mapping[str, Any] | None, checkpointer: Any = None) -> SessionSource | None:
+    """The trust checkpointer running this graph (given, or found in the
+    run's config), or None when the run has another checkpointer or none."""
+    saver = checkpointer or ((config or {}).get("configurable") or {}).get(CONFIG_KEY_CHECKPOINTER)
+    return saver if isinstance(saver, SessionSource) else None
+
+
 __all__ = [
+    "CONFIG_KEY_CHECKPOINTER",
+    "SessionSource",
+    "saver_of",
     "AUTH_USER_KEY",
     "user_of",
     "DEFAULT_LADDER",

@@ -30,14 +30,15 @@ from langgraph_trustmem.trust import (
     ChannelPolicy,
     Label,
     Ladder,
+    SessionSource,
     Vouch,
     has_content,
     label,
     label_of,
     requested_level,
+    saver_of,
 )
 
-CONFIG_KEY_CHECKPOINTER = "__pregel_checkpointer"
 CONFIG_KEY_READ = "__pregel_read"
 # Sources inside the session: its participant, the model, the user's own
 # memories and the app's instructions.
@@ -63,12 +64,6 @@ def infer_label(
     if isinstance(message, (HumanMessage, SystemMessage)):
         return Label(session_level, "user" if isinstance(message, HumanMessage) else "system")
     return Label(ladder.lowest, "unknown")
-
-
-def saver_of(config: RunnableConfig, checkpointer: Any = None) -> Any:
-    """The trust checkpointer running this graph (found in the run's config)."""
-    saver = checkpointer or (config.get("configurable") or {}).get(CONFIG_KEY_CHECKPOINTER)
-    return saver if saver is not None and hasattr(saver, "degrade") else None
 
 
 def session_level(config: RunnableConfig, ladder: Ladder, checkpointer: Any = None) -> str:
@@ -286,7 +281,7 @@ def make_trust_gate(
             messages, level, ladder=ladder, tool_levels=declared, session_sources=sources
         )
         threaded = saver is not None and (config.get("configurable") or {}).get("thread_id") is not None
-        if decision.outside and threaded and hasattr(saver, "mark_tainted"):
+        if decision.outside and threaded and saver is not None:
             saver.mark_tainted(config)
         if decision.level != level:
             if policy == "terminate":
@@ -306,7 +301,7 @@ def make_trust_gate(
             pending=pending,
             channels=channels,
         )
-        if threaded and hasattr(saver, "vouch"):
+        if threaded and saver is not None:
             saver.vouch(config, vouched)
         if decision.update:
             update[messages_key] = decision.update
@@ -319,7 +314,7 @@ def make_trust_gate(
 def _fork_pending(saver: Any, config: RunnableConfig) -> bool:
     """Whether the session degraded and its fork has not happened yet (this
     process's view, no I/O): until then every channel is lowered."""
-    session = saver.cached_session(config) if hasattr(saver, "cached_session") else None
+    session = saver.cached_session(config) if isinstance(saver, SessionSource) else None
     return bool(session is not None and session.fork_pending)
 
 

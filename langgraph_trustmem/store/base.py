@@ -53,7 +53,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-CONFIG_KEY_CHECKPOINTER = "__pregel_checkpointer"
 DEFAULT_TENANT_TEMPLATE = ("memories", "{user_id}")
 # Word stems that make a memory high-stakes wherever they appear (namespace,
 # key or value): who may do what, and how much. Such facts are never taken
@@ -770,13 +769,6 @@ class TrustStoreBase(BaseStore):
             explicit=True,
             tainted=session.tainted if session is not None else True,
         )
-
-    @staticmethod
-    def _saver_in(config: Mapping[str, Any] | None) -> Any:
-        if not config:
-            return None
-        saver = (config.get("configurable") or {}).get(CONFIG_KEY_CHECKPOINTER)
-        return saver if saver is not None and hasattr(saver, "degrade") else None
 
     # -- tenant isolation --------------------------------------------------
 

@@ -60,7 +60,7 @@ from langgraph_trustmem.store.base import (
     validate_namespace,
 )
 from langgraph_trustmem.store.vectors import VectorIndex
-from langgraph_trustmem.trust import Ladder
+from langgraph_trustmem.trust import Ladder, saver_of
 
 T = TypeVar("T")
 
@@ -120,7 +120,7 @@ def reader_plan(store: TrustStoreBase) -> Plan[Reader]:
     checkpointer in the run's config, in memory when it has it), a bound
     view, or nobody in particular."""
     config = store._run_config()
-    saver = store._saver_in(config)
+    saver = saver_of(config)
     session = None
     if saver is not None and config and (config.get("configurable") or {}).get("thread_id") is not None:
         session = saver.cached_session(config)
@@ -391,8 +391,10 @@ def _fetch_hits(
 
 def _fetch_page(params: dict[str, Any], offset: int, limit: int, journal: bool) -> Plan[list[tuple]]:
     """Newest first, narrowed by prefix and tags in SQL, one page."""
+    query = sql.FILTER_CONFINED_SQL if params["confined"] else sql.FILTER_SQL
     rows = yield Fetch(
-        sql.FILTER_SQL, {**params, "journal": params["journal"] and journal, "limit": limit, "offset": offset}
+        query,
+        {**params, "journal": params["journal"] and journal, "limit": limit, "offset": offset, "upto": offset + limit},
     )
     return list(rows)
 

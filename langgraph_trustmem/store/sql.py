@@ -97,6 +97,9 @@ MIGRATIONS = [
         level   SMALLINT
     )""",
     "ALTER TABLE trustmem_audit_journal ADD COLUMN IF NOT EXISTS detail TEXT",
+    """CREATE INDEX IF NOT EXISTS trustmem_memories_newest_idx
+        ON trustmem_memories (tenant, updated_at DESC, ns_hash, key_hash)""",
+    "DROP INDEX IF EXISTS trustmem_memories_tenant_idx",  # the index above leads with the tenant
 ]
 
 SELECT_MIGRATION_SQL = "SELECT v FROM trustmem_store_migrations ORDER BY v DESC LIMIT 1"
@@ -167,16 +170,31 @@ SELECT * FROM hit
 """
 
 # Filter-only search: newest first, narrowed in SQL by prefix and tags.
-FILTER_SQL = f"""
+_MATCHING = f"{_VISIBLE} AND {_PREFIX} AND {_BLIND}"
+_NEWEST = "ORDER BY m.updated_at DESC, m.ns_hash, m.key_hash"
+
+
+def _filter_sql(source: str) -> str:
+    return f"""
 WITH hit AS (
     SELECT {_COLUMNS}, NULL::float8 AS score, (%(journal)s AND {_CURRENT}) AS journaled, {_CURRENT} AS current
-    FROM trustmem_memories m
-    WHERE {_VISIBLE} AND {_PREFIX} AND {_BLIND}
-    ORDER BY m.updated_at DESC, m.ns_hash, m.key_hash
+    FROM {source} m
+    {_NEWEST}
     LIMIT %(limit)s OFFSET %(offset)s
 ), j AS ({_JOURNAL} AND {_WHOLE_PAGE})
 SELECT * FROM hit
 """
+
+
+FILTER_SQL = _filter_sql(f"(SELECT * FROM trustmem_memories m WHERE {_MATCHING})")
+# A confined reader's rows are its own and the shared ones: each read newest
+# first from (tenant, updated_at) and cut at offset + limit, so a page costs
+# a few index entries however many memories the user has.
+FILTER_CONFINED_SQL = _filter_sql(
+    f"""((SELECT * FROM trustmem_memories m WHERE m.tenant = %(own)s AND {_MATCHING} {_NEWEST} LIMIT %(upto)s)
+    UNION ALL
+    (SELECT * FROM trustmem_memories m WHERE m.tenant IS NULL AND {_MATCHING} {_NEWEST} LIMIT %(upto)s))"""
+)
 
 # Used by writes: the row whatever its level, to apply overwrite rules.
 GET_FOR_WRITE_SQL = """
