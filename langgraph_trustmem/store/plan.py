@@ -107,6 +107,11 @@ FOLD_BATCH = 256  # events chained per fold transaction
 N_COLUMNS = 11  # the row columns ``Row`` decodes (and the cache holds)
 
 
+def _tenant_hex(tenant: bytes | None) -> str:
+    """A tenant as the vector tier names it ("" for shared memories)."""
+    return tenant.hex() if tenant else ""
+
+
 def cache_call(store: TrustStoreBase, name: str, *args: Any) -> Call:
     """The cache's twins share method names (the async one's are coroutines)."""
     return Call(store.cache, name, args, aname=name)
@@ -550,9 +555,9 @@ def put_plan(
             )
         raise
     if store.vectors is not None:
-        stale = [w.ref for w, (existed, indexed, _l, _n) in zip(writes, outcome, strict=True) if existed and indexed]
+        stale = [w for w, (existed, indexed, _l, _n) in zip(writes, outcome, strict=True) if existed and indexed]
         if stale:
-            yield Call(store.vectors, "delete_refs", (stale,))
+            yield Call(store.vectors, "delete_refs", ([w.ref for w in stale], [_tenant_hex(w.tenant) for w in stale]))
         points, pos = [], 0
         for w in writes:
             if w.op.value is not None and w.texts:
@@ -638,7 +643,8 @@ def sweep_plan(store: TrustStoreBase) -> Plan[int]:
         gone += yield Txn(retention_ops(store.retention_rules))
     refs = [(bytes(nh) + bytes(kh)).hex() for nh, kh, _t, _i in gone]
     if store.vectors is not None and refs:
-        yield Call(store.vectors, "delete_refs", (refs,))
+        tenant_hexes = [_tenant_hex(bytes(t) if t is not None else None) for _n, _k, t, _i in gone]
+        yield Call(store.vectors, "delete_refs", (refs, tenant_hexes))
     if store.cache is not None and refs:
         tenants = [bytes(t) if t is not None else None for _n, _k, t, _i in gone]
         yield cache_call(store, "invalidate", refs, [*set(tenants), None])

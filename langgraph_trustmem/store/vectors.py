@@ -333,7 +333,8 @@ class VectorIndex:
     def _reseal(self, points: Sequence[VectorPoint]) -> None:
         raise NotImplementedError
 
-    def delete_refs(self, refs: Sequence[str]) -> None:
+    def delete_refs(self, refs: Sequence[str], tenants: Sequence[str] | None = None) -> None:
+        """Delete memories' vectors (``tenants``: where they live, if known)."""
         raise NotImplementedError
 
     def delete_tenant(self, tenant: str) -> int:
@@ -352,8 +353,8 @@ class VectorIndex:
     async def aupsert(self, points: Sequence[VectorPoint]) -> None:
         await asyncio.to_thread(self.upsert, points)
 
-    async def adelete_refs(self, refs: Sequence[str]) -> None:
-        await asyncio.to_thread(self.delete_refs, refs)
+    async def adelete_refs(self, refs: Sequence[str], tenants: Sequence[str] | None = None) -> None:
+        await asyncio.to_thread(self.delete_refs, refs, tenants)
 
     async def adelete_tenant(self, tenant: str) -> int:
         return await asyncio.to_thread(self.delete_tenant, tenant)
@@ -521,7 +522,7 @@ class QdrantClientIndex(VectorIndex):
     def unsealed_count(self) -> int:
         return self.client.count(self.collection, count_filter=_client_unsealed(), exact=True).count
 
-    def delete_refs(self, refs: Sequence[str]) -> None:
+    def delete_refs(self, refs: Sequence[str], tenants: Sequence[str] | None = None) -> None:
         from qdrant_client import models as m  # noqa: PLC0415
 
         if refs:
@@ -626,7 +627,7 @@ class AsyncQdrantClientIndex(VectorIndex):
     async def aunsealed_count(self) -> int:
         return (await self.client.count(self.collection, count_filter=_client_unsealed(), exact=True)).count
 
-    async def adelete_refs(self, refs: Sequence[str]) -> None:
+    async def adelete_refs(self, refs: Sequence[str], tenants: Sequence[str] | None = None) -> None:
         from qdrant_client import models as m  # noqa: PLC0415
 
         if refs:
@@ -657,37 +658,111 @@ class AsyncQdrantClientIndex(VectorIndex):
 
 
 class QdrantEdgeIndex(VectorIndex):
-    """Vectors in Qdrant's embedded engine, one shard directory in process.
+    """Vectors in Qdrant's embedded engine: one shard directory per tenant
+    (``t-<tenant hash>``, and ``t-_`` for shared memories) under ``path``.
+
+    One shard per tenant makes erasure a directory removal: forgetting a
+    user touches no one else's vectors (a shared shard had to be rewritten,
+    seconds at 100k points), and the scan that proves their vectors gone
+    looks for a directory that is not there. A confined search opens at
+    most two shards, its user's and the shared one.
 
     Tuned for erasure and for exact filtered recall at the sizes one machine
     serves: no write-ahead log (it kept deleted payloads on disk), so writes
     reach disk by a flush at most ``flush_interval`` seconds later (a flush
     costs ~20 ms; a crash can lose that window of vectors, never a memory:
     PostgreSQL is the record); plain segments searched exactly under the
-    payload indexes (recall 1.0, no HNSW build); and a vacuum after erasure
-    that rewrites segments holding deleted points. The engine holds the GIL
-    during calls; queries take about a millisecond.
+    payload indexes (recall 1.0, no HNSW build). At most ``max_open`` shards
+    stay open (least recently used closed first). The engine holds the GIL
+    during calls; queries take about a millisecond. A single-shard directory
+    from an earlier release is split into tenant shards by ``setup()``.
     """
 
-    def __init__(self, path: str, collection: str = COLLECTION, flush_interval: float = 1.0) -> None:
+    def __init__(
+        self, path: str, collection: str = COLLECTION, flush_interval: float = 1.0, max_open: int = 256
+    ) -> None:
         self.path = str(path)
         self.collection = collection
         self.dims = 0
-        self._shard: Any = None
         self.flush_interval = flush_interval
+        self.max_open = max_open
+        self._shards: OrderedDict[str, Any] = OrderedDict()  # tenant -> open EdgeShard
+        self._dirty_shards: set[str] = set()
+        self._ready = False
         self._lock = threading.RLock()
-        self._dirty = threading.Event()
         self._closing = threading.Event()
         self._flusher: threading.Thread | None = None
 
-    @property
-    def shard(self) -> Any:
-        if self._shard is None:
+    # -- shards ------------------------------------------------------------------
+
+    def _dir(self, tenant: str) -> str:
+        import os  # noqa: PLC0415
+
+        return os.path.join(self.path, f"t-{tenant or '_'}")
+
+    def _tenant_of_dir(self, name: str) -> str | None:
+        if not name.startswith("t-"):
+            return None
+        return "" if name == "t-_" else name[2:]
+
+    def _config(self) -> Any:
+        import qdrant_edge as qe  # noqa: PLC0415
+
+        return qe.EdgeConfig(
+            vectors=qe.EdgeVectorParams(size=self.dims, distance=qe.Distance.Cosine),
+            # indexing_threshold=0: plain segments, exact search, and a
+            # vacuum that never waits on an HNSW build
+            optimizers=qe.EdgeOptimizersConfig(
+                deleted_threshold=0.0, vacuum_min_vector_number=0, indexing_threshold=0
+            ),
+            wal_enabled=False,
+        )
+
+    def _shard(self, tenant: str, create: bool) -> Any:
+        """The tenant's shard, opened (or created) on demand; None if it has
+        none and ``create`` is false. The lock is held by the caller."""
+        import os  # noqa: PLC0415
+
+        import qdrant_edge as qe  # noqa: PLC0415
+
+        if not self._ready:
             raise SetupRequired("the store's vector index is not set up: call store.setup() once first")
-        return self._shard
+        shard = self._shards.get(tenant)
+        if shard is not None:
+            self._shards.move_to_end(tenant)
+            return shard
+        where = self._dir(tenant)
+        segments = os.path.join(where, "segments")
+        if os.path.isdir(segments) and os.listdir(segments):
+            shard = qe.EdgeShard.load(where)
+        elif create:
+            os.makedirs(where, mode=0o700, exist_ok=True)
+            shard = qe.EdgeShard.create(where, self._config())
+            U = qe.UpdateOperation
+            shard.update(U.create_field_index("ref", qe.PayloadSchemaType.Keyword))
+            shard.update(U.create_field_index("nsp", qe.PayloadSchemaType.Keyword))
+            shard.update(U.create_field_index("lv", qe.IntegerIndexParams(lookup=True, range=True)))
+            shard.update(U.create_field_index(SEAL_FIELD, qe.IntegerIndexParams(lookup=True, range=False)))
+            shard.flush()
+        else:
+            return None
+        self._shards[tenant] = shard
+        while len(self._shards) > self.max_open:
+            old, victim = self._shards.popitem(last=False)
+            victim.flush()
+            victim.close()
+            self._dirty_shards.discard(old)
+        return shard
+
+    def _tenant_dirs(self) -> list[str]:
+        import os  # noqa: PLC0415
+
+        if not os.path.isdir(self.path):
+            return []
+        return sorted(t for name in os.listdir(self.path) if (t := self._tenant_of_dir(name)) is not None)
 
     def setup(self, dims: int) -> None:
-        with self._lock:  # erasure waits for the legacy pass: nothing deleted comes back
+        with self._lock:  # erasure waits for the legacy passes: nothing deleted comes back
             self._create(dims)
             if self.seal_legacy():
                 self.flush()
@@ -695,161 +770,179 @@ class QdrantEdgeIndex(VectorIndex):
     def _create(self, dims: int) -> None:
         import os  # noqa: PLC0415
 
-        import qdrant_edge as qe  # noqa: PLC0415
-
-        self.dims = dims
-        U = qe.UpdateOperation
         with self._lock:
-            if self._shard is not None:
-                return
-            self._start_flusher()
-            segments = os.path.join(self.path, "segments")
-            if os.path.isdir(segments) and os.listdir(segments):
-                self._shard = qe.EdgeShard.load(self.path)
-                # an older shard gets the seal field's index (a no-op when present)
-                self.shard.update(
-                    U.create_field_index(SEAL_FIELD, qe.IntegerIndexParams(lookup=True, range=False))
-                )
+            self.dims = dims
+            if self._ready:
                 return
             os.makedirs(self.path, mode=0o700, exist_ok=True)
-            config = qe.EdgeConfig(
-                vectors=qe.EdgeVectorParams(size=dims, distance=qe.Distance.Cosine),
-                # indexing_threshold=0: plain segments, exact search, and a
-                # vacuum that never waits on an HNSW build
-                optimizers=qe.EdgeOptimizersConfig(
-                    deleted_threshold=0.0, vacuum_min_vector_number=0, indexing_threshold=0
-                ),
-                wal_enabled=False,
+            self._ready = True
+            self._start_flusher()
+            self._split_legacy()
+
+    def _split_legacy(self) -> None:
+        """Move the points of an earlier release's single shard (``path``
+        itself) into tenant shards, then remove it."""
+        import os  # noqa: PLC0415
+        import shutil  # noqa: PLC0415
+
+        import qdrant_edge as qe  # noqa: PLC0415
+
+        segments = os.path.join(self.path, "segments")
+        if not os.path.isdir(segments):
+            return
+        legacy = qe.EdgeShard.load(self.path)
+        offset = None
+        moved = 0
+        while True:
+            records, offset = legacy.scroll(
+                qe.ScrollRequest(offset=offset, limit=1024, with_payload=True, with_vector=True)
             )
-            self._shard = qe.EdgeShard.create(self.path, config)
-            self.shard.update(U.create_field_index("t", qe.KeywordIndexParams(is_tenant=True)))
-            self.shard.update(U.create_field_index("ref", qe.PayloadSchemaType.Keyword))
-            self.shard.update(U.create_field_index("nsp", qe.PayloadSchemaType.Keyword))
-            self.shard.update(U.create_field_index("lv", qe.IntegerIndexParams(lookup=True, range=True)))
-            self.shard.update(
-                U.create_field_index(SEAL_FIELD, qe.IntegerIndexParams(lookup=True, range=False))
-            )
-            self.shard.update(U.create_field_index("exp", qe.PayloadSchemaType.Float))
-            self.shard.flush()
+            self._write_raw(_records(records))
+            moved += len(records)
+            if offset is None:
+                break
+        self.flush()
+        legacy.close()
+        for name in os.listdir(self.path):
+            if self._tenant_of_dir(name) is None:
+                full = os.path.join(self.path, name)
+                shutil.rmtree(full) if os.path.isdir(full) else os.remove(full)
+        log.info("split %d vectors of a single-shard index into tenant shards", moved)
+
+    # -- primitives ----------------------------------------------------------------
 
     @staticmethod
-    def _filter(
-        query: VectorQuery | None = None, *, refs: Sequence[str] | None = None, tenant: str | None = None
-    ):
+    def _filter(query: VectorQuery | None = None, *, refs: Sequence[str] | None = None) -> Any:
         import qdrant_edge as qe  # noqa: PLC0415
 
         must: list[Any] = []
         if refs is not None:
             must.append(qe.FieldCondition(key="ref", match=qe.MatchAny(list(refs))))
-        if tenant is not None:
-            must.append(qe.FieldCondition(key="t", match=qe.MatchValue(tenant)))
         if query is not None:
             must.append(qe.FieldCondition(key=SEAL_FIELD, match=qe.MatchValue(SEAL_VERSION)))
             must.append(qe.FieldCondition(key="lv", range=qe.RangeFloat(lte=query.level)))
-            must.append(qe.FieldCondition(key="exp", range=qe.RangeFloat(gt=query.now)))
             if query.prefix:
                 must.append(qe.FieldCondition(key="nsp", match=qe.MatchValue(query.prefix)))
-            if query.tenants is not None:
-                must.append(qe.FieldCondition(key="t", match=qe.MatchAny(list(query.tenants))))
         return qe.Filter(must=must)
 
     @staticmethod
-    def _unsealed_filter():
+    def _unsealed_filter() -> Any:
         import qdrant_edge as qe  # noqa: PLC0415
 
         return qe.Filter(must=[qe.IsEmptyCondition(SEAL_FIELD)])
 
     def _write(self, points: Sequence[VectorPoint]) -> None:
+        self._write_raw(points)
+
+    def _write_raw(self, points: Sequence[VectorPoint], condition: Any = None) -> None:
         import qdrant_edge as qe  # noqa: PLC0415
 
+        by_tenant: dict[str, list[VectorPoint]] = {}
+        for p in points:
+            by_tenant.setdefault(str(p.payload.get("t", "")), []).append(p)
         with self._lock:
-            self.shard.update(
-                qe.UpdateOperation.upsert_points([qe.Point(p.id, list(p.vector), p.payload) for p in points])
-            )
-        self._dirty.set()
+            for tenant, group in by_tenant.items():
+                shard = self._shard(tenant, create=True)
+                pts = [qe.Point(p.id, list(p.vector), p.payload) for p in group]
+                if condition is None:
+                    shard.update(qe.UpdateOperation.upsert_points(pts))
+                else:
+                    shard.update(
+                        qe.UpdateOperation.upsert_points(pts, condition=condition, update_mode=qe.UpdateMode.UpdateOnly)
+                    )
+                self._dirty_shards.add(tenant)
 
     def _query(self, plan: Plan, limit: int) -> list[list[tuple[str, float]]]:
         import qdrant_edge as qe  # noqa: PLC0415
 
-        requests = [
-            qe.QueryRequest(
-                limit=limit,
-                query=qe.Query.Nearest(v),
-                filter=self._filter(q),
-                with_payload=True,
-                with_vector=False,
-                params=qe.SearchParams(exact=True),
-            )
-            for v, q in plan
-        ]
-        if len(requests) == 1:
-            return [[(p.payload["ref"], p.score) for p in self.shard.query(requests[0])]]
-        return [
-            [(p.payload["ref"], p.score) for p in res]
-            for res in self.shard.query_batch(qe.QueryBatchRequest(requests))
-        ]
+        out: list[list[tuple[str, float]]] = []
+        with self._lock:
+            for vector, q in plan:
+                tenant = (q.tenants or ("",))[0]
+                shard = self._shard(tenant, create=False)
+                if shard is None:
+                    out.append([])
+                    continue
+                request = qe.QueryRequest(
+                    limit=limit,
+                    query=qe.Query.Nearest(vector),
+                    filter=self._filter(q),
+                    with_payload=True,
+                    with_vector=False,
+                    params=qe.SearchParams(exact=True),
+                )
+                out.append([(p.payload["ref"], p.score) for p in shard.query(request)])
+        return out
 
     def _tenants(self, query: VectorQuery) -> list[str]:
-        import qdrant_edge as qe  # noqa: PLC0415
-
-        limit = _FACET_START
-        while True:
-            res = self.shard.facet(
-                qe.FacetRequest(key="t", limit=limit, exact=True, filter=self._filter(query))
-            )
-            if len(res.hits) < limit:
-                return [_tenant(h.value) for h in res.hits]
-            limit *= 4
-
-    def _unsealed(self, limit: int, offset: Any) -> tuple[list[VectorPoint], Any]:
-        import qdrant_edge as qe  # noqa: PLC0415
-
-        records, nxt = self.shard.scroll(
-            qe.ScrollRequest(
-                offset=offset,
-                limit=limit,
-                filter=self._unsealed_filter(),
-                with_payload=True,
-                with_vector=True,
-            )
-        )
-        return _records(records), nxt
+        return self._tenant_dirs()
 
     def _reseal(self, points: Sequence[VectorPoint]) -> None:
+        self._write_raw(points, condition=self._unsealed_filter())
+
+    def seal_legacy(self, batch: int = 256) -> int:
+        """Seal vectors an earlier version stored plain, shard by shard."""
         import qdrant_edge as qe  # noqa: PLC0415
 
+        done = 0
         with self._lock:
-            self.shard.update(
-                qe.UpdateOperation.upsert_points(
-                    [qe.Point(p.id, list(p.vector), p.payload) for p in points],
-                    condition=self._unsealed_filter(),
-                    update_mode=qe.UpdateMode.UpdateOnly,
-                )
-            )
-        self._dirty.set()
+            for tenant in self._tenant_dirs():
+                shard = self._shard(tenant, create=False)
+                if shard is None:
+                    continue
+                offset = None
+                while True:
+                    records, offset = shard.scroll(
+                        qe.ScrollRequest(
+                            offset=offset, limit=batch, filter=self._unsealed_filter(), with_payload=True, with_vector=True
+                        )
+                    )
+                    if records:
+                        self._reseal(self._sealed(_records(records)))
+                        done += len(records)
+                    if offset is None:
+                        break
+        if done:
+            log.info("sealed %d vectors stored before vector sealing", done)
+        return done
 
     def unsealed_count(self) -> int:
         import qdrant_edge as qe  # noqa: PLC0415
 
-        return self.shard.count(qe.CountRequest(exact=True, filter=self._unsealed_filter()))
+        with self._lock:
+            total = 0
+            for tenant in self._tenant_dirs():
+                shard = self._shard(tenant, create=False)
+                if shard is not None:
+                    total += shard.count(qe.CountRequest(exact=True, filter=self._unsealed_filter()))
+            return total
 
-    def delete_refs(self, refs: Sequence[str]) -> None:
+    def delete_refs(self, refs: Sequence[str], tenants: Sequence[str] | None = None) -> None:
+        """Delete memories' vectors; ``tenants`` (their tenant hashes, "" for
+        shared) names the shards to look in, else every shard."""
         import qdrant_edge as qe  # noqa: PLC0415
 
         if not refs:
             return
         with self._lock:
-            self.shard.update(qe.UpdateOperation.delete_points_by_filter(self._filter(refs=refs)))
-        self._dirty.set()
+            for tenant in sorted(set(tenants)) if tenants is not None else self._tenant_dirs():
+                shard = self._shard(tenant, create=False)
+                if shard is not None:
+                    shard.update(qe.UpdateOperation.delete_points_by_filter(self._filter(refs=refs)))
+                    self._dirty_shards.add(tenant)
 
     def delete_tenant(self, tenant: str) -> int:
-        import qdrant_edge as qe  # noqa: PLC0415
+        """Erase a tenant's vectors: its shard closed and its directory
+        removed from disk."""
+        import shutil  # noqa: PLC0415
 
         with self._lock:
             n = self.count(tenant)
-            self.shard.update(qe.UpdateOperation.delete_points_by_filter(self._filter(tenant=tenant)))
-            self.shard.flush()
-            self.vacuum()
+            shard = self._shards.pop(tenant, None)
+            if shard is not None:
+                shard.close()
+            self._dirty_shards.discard(tenant)
+            shutil.rmtree(self._dir(tenant), ignore_errors=True)
         if self.seal is not None:
             self.seal.forget(tenant)
         return n
@@ -860,7 +953,7 @@ class QdrantEdgeIndex(VectorIndex):
 
         def loop() -> None:
             while not self._closing.wait(self.flush_interval):
-                if self._dirty.is_set():
+                if self._dirty_shards:
                     self.flush()
 
         self._flusher = threading.Thread(target=loop, name="trustmem-edge-flush", daemon=True)
@@ -868,27 +961,38 @@ class QdrantEdgeIndex(VectorIndex):
 
     def flush(self) -> None:
         with self._lock:
-            self._dirty.clear()
-            if self._shard is not None:
-                self._shard.flush()
+            for tenant in list(self._dirty_shards):
+                shard = self._shards.get(tenant)
+                if shard is not None:
+                    shard.flush()
+            self._dirty_shards.clear()
 
     def vacuum(self) -> None:
         """Rewrite segments that hold deleted points, so their vectors and
-        payloads leave the disk (erasure)."""
+        payloads leave the disk."""
         with self._lock:
-            self.shard.optimize()
-            self.shard.flush()
+            for shard in self._shards.values():
+                shard.optimize()
+                shard.flush()
 
     def count(self, tenant: str | None = None) -> int:
         import qdrant_edge as qe  # noqa: PLC0415
 
-        flt = self._filter(tenant=tenant) if tenant is not None else None
-        return self.shard.count(qe.CountRequest(exact=True, filter=flt))
+        with self._lock:
+            tenants = [tenant] if tenant is not None else self._tenant_dirs()
+            total = 0
+            for t in tenants:
+                shard = self._shard(t, create=False)
+                if shard is not None:
+                    total += shard.count(qe.CountRequest(exact=True))
+            return total
 
     def close(self) -> None:
         self._closing.set()
         with self._lock:
-            if self._shard is not None:
-                self._shard.flush()
-                self.shard.close()
-                self._shard = None
+            for shard in self._shards.values():
+                shard.flush()
+                shard.close()
+            self._shards.clear()
+            self._dirty_shards.clear()
+            self._ready = False

@@ -249,16 +249,19 @@ def read_vector_tier(store: TrustStore) -> dict[str, np.ndarray]:
     copy = Path(tempfile.mkdtemp(prefix="stolen-")) / "shard"
     try:
         shutil.copytree(vectors.path, copy)
-        shard = qe.EdgeShard.load(str(copy))
-        offset = None
-        while True:
-            records, offset = shard.scroll(
-                qe.ScrollRequest(offset=offset, limit=256, with_payload=True, with_vector=True)
-            )
-            out.update({r.payload["ref"]: np.asarray(r.vector, dtype=np.float32) for r in records})
-            if offset is None:
-                break
-        shard.close()
+        shards = [d for d in copy.iterdir() if (d / "segments").is_dir()]  # one per tenant
+        assert shards
+        for where in shards:
+            shard = qe.EdgeShard.load(str(where))
+            offset = None
+            while True:
+                records, offset = shard.scroll(
+                    qe.ScrollRequest(offset=offset, limit=256, with_payload=True, with_vector=True)
+                )
+                out.update({r.payload["ref"]: np.asarray(r.vector, dtype=np.float32) for r in records})
+                if offset is None:
+                    break
+            shard.close()
     finally:
         shutil.rmtree(copy.parent, ignore_errors=True)
     return out
