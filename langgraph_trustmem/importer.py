@@ -577,8 +577,7 @@ class _Items:
         with store._cursor() as cur:
             cur.execute(_TIMES_SQL, params)
         if store.cache is not None:
-            refs = [(nh + kh).hex() for nh, kh in zip(params[0], params[1], strict=False)]
-            store.cache.invalidate(refs, [store.tenant_of(ns) for ns in nss] + [None])
+            store.cache.invalidate([store.tenant_of(ns) for ns in nss] + [None])
 
 
 # -- the import ----------------------------------------------------------------

@@ -895,17 +895,8 @@ class TrustStoreBase(BaseStore):
         return self.keyring.hash_id("thread", reader.thread_id) if reader.thread_id else None
 
     def _event(self, action: str, reader: Reader, row: Row, detail: str | None = None) -> Any:
-        from langgraph_trustmem.audit import AuditEvent  # noqa: PLC0415
-
-        return AuditEvent(
-            action,
-            reader.source,
-            self._session_hash(reader),
-            row.tenant,
-            bytes.fromhex(row.ref),
-            row.level,
-            detail,
-        )
+        """An audit event about a row this call read (see ``_write_event``)."""
+        return self._write_event(action, reader, row.tenant, row.ref, row.level, detail)
 
     def _write_event(
         self,
@@ -916,6 +907,9 @@ class TrustStoreBase(BaseStore):
         level: int | None,
         detail: str | None = None,
     ) -> Any:
+        """The one way the store builds an audit event: who acted (the
+        reader's source and session), about which memory (tenant, reference)
+        at which level; never content."""
         from langgraph_trustmem.audit import AuditEvent  # noqa: PLC0415
 
         return AuditEvent(

@@ -1,20 +1,20 @@
-"""The Redis cache tier of the store: hot rows and recent search results.
+"""The Redis cache tier of the store: recent search results (the vector
+hits of a query: memory references and scores, sealed).
 
-Everything cached is sealed (rows are the PostgreSQL envelope sealed once
-more with their place); key names carry keyed hashes only. Rows are dropped
-on write and delete; a write to a tenant bumps that tenant's generation, so
-earlier search results stop being served; erasure deletes every key the
-tenant ever cached (tracked in a per-tenant set), so nothing of an erased
-user lingers until a TTL. An invalidated row leaves a short tombstone and
-rows are cached only where none is, so a read that fetched a row just
-before a write or an erasure cannot put the old row back.
+Rows are not cached: a read of rows is one PostgreSQL statement that also
+writes the read's audit event, which a cache hit would need anyway. A
+cached result saves the query's embedding and the vector search. Key names
+carry keyed hashes only. A write to a tenant bumps that tenant's
+generation, so earlier results stop being served; erasure deletes every key
+the tenant ever cached (tracked in a per-tenant set), so nothing of an
+erased user lingers until a TTL. The rows of a cached result are read (and
+checked against the reader) afresh every time.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
 import ormsgpack
@@ -25,16 +25,7 @@ from langgraph_trustmem.services import REDIS_ERRORS, RedisFence, watch_connecti
 log = logging.getLogger(__name__)
 
 SHARED = "_"
-TOMBSTONE = b"-"
-TOMBSTONE_MS = 5000  # longer than any read that could race a write
 
-
-def _ts(v: datetime | None) -> str | None:
-    return v.isoformat() if v is not None else None
-
-
-def _dt(v: str | None) -> datetime | None:
-    return datetime.fromisoformat(v) if v is not None else None
 
 
 class _Codec:
@@ -48,9 +39,6 @@ class _Codec:
         self.prefix = prefix
         self.epoch = ""
 
-    def row_key(self, ref: str) -> str:
-        return f"{self.prefix}m:{self.epoch}:{ref}"
-
     def tenant_set(self, tenant: bytes | None) -> str:
         return f"{self.prefix}mt:{tenant.hex() if tenant else SHARED}"
 
@@ -59,29 +47,6 @@ class _Codec:
 
     def search_key(self, tenant: bytes | None, gen: int, shared_gen: int, qkey: str) -> str:
         return f"{self.prefix}s:{self.epoch}:{tenant.hex() if tenant else SHARED}:{gen}:{shared_gen}:{qkey}"
-
-    def pack_row(self, ref: str, r: Sequence[Any]) -> bytes:
-        ns_hash, key_hash, level, sealed, version, created, updated, expires, ttl, tenant, indexed = r
-        raw = ormsgpack.packb(
-            [
-                bytes(ns_hash),
-                bytes(key_hash),
-                level,
-                bytes(sealed),
-                version,
-                _ts(created),
-                _ts(updated),
-                _ts(expires),
-                ttl,
-                bytes(tenant) if tenant is not None else None,
-                indexed,
-            ]
-        )
-        return self.keyring.encrypt(raw, aad("cache-row", ref))
-
-    def unpack_row(self, ref: str, blob: bytes) -> tuple:
-        v = ormsgpack.unpackb(self.keyring.decrypt(blob, aad("cache-row", ref)))
-        return (v[0], v[1], v[2], v[3], v[4], _dt(v[5]), _dt(v[6]), _dt(v[7]), v[8], v[9], v[10])
 
     def pack_hits(self, key: str, hits: Sequence[tuple[str, float | None]]) -> bytes:
         return self.keyring.encrypt(ormsgpack.packb([list(h) for h in hits]), aad("cache-search", key))
@@ -120,33 +85,6 @@ class RowCache:
             else:
                 self._invalidate_now(*args)
 
-    def get_rows(self, refs: Sequence[str]) -> dict[str, tuple]:
-        if not refs or not self._ready():
-            return {}
-        try:
-            blobs = self.client.mget([self.codec.row_key(r) for r in refs])
-        except REDIS_ERRORS:
-            self.fence.failed(())
-            return {}
-        return {
-            ref: self.codec.unpack_row(ref, b)
-            for ref, b in zip(refs, blobs, strict=True)
-            if b not in (None, TOMBSTONE)
-        }
-
-    def put_rows(self, rows: dict[str, tuple]) -> None:
-        if not rows or not self._ready():
-            return
-        pipe = self.client.pipeline(transaction=False)
-        for ref, r in rows.items():
-            key = self.codec.row_key(ref)
-            pipe.set(key, self.codec.pack_row(ref, r), px=self.ttl, nx=True)
-            pipe.sadd(self.codec.tenant_set(r[9]), key)
-        try:
-            pipe.execute()
-        except REDIS_ERRORS:
-            self.fence.failed(())
-
     def get_hits(self, tenant: bytes | None, qkey: str) -> tuple[str, list | None]:
         if not self._ready():
             return "", None
@@ -170,20 +108,20 @@ class RowCache:
         except REDIS_ERRORS:
             self.fence.failed(())
 
-    def invalidate(self, refs: Sequence[str], tenants: Sequence[bytes | None]) -> None:
-        owed = ("rows", tuple(refs), tuple(set(tenants)))
+    def invalidate(self, tenants: Sequence[bytes | None]) -> None:
+        """Stop serving the tenants' cached search results (a write changed
+        what they would find)."""
+        owed = ("tenants", tuple(set(tenants)))
         if not self._ready():
             self.fence.owe([owed])
             return
         try:
-            self._invalidate_now(owed[1], owed[2])
+            self._invalidate_now(owed[1])
         except REDIS_ERRORS:
             self.fence.failed([owed])
 
-    def _invalidate_now(self, refs: Sequence[str], tenants: Sequence[bytes | None]) -> None:
+    def _invalidate_now(self, tenants: Sequence[bytes | None]) -> None:
         pipe = self.client.pipeline(transaction=False)
-        for ref in refs:
-            pipe.set(self.codec.row_key(ref), TOMBSTONE, px=TOMBSTONE_MS)
         for t in tenants:
             pipe.incr(self.codec.gen_key(t))
         pipe.execute()
@@ -237,33 +175,6 @@ class AsyncRowCache:
             else:
                 await self._invalidate_now(*args)
 
-    async def get_rows(self, refs: Sequence[str]) -> dict[str, tuple]:
-        if not refs or not await self._ready():
-            return {}
-        try:
-            blobs = await self.client.mget([self.codec.row_key(r) for r in refs])
-        except REDIS_ERRORS:
-            self.fence.failed(())
-            return {}
-        return {
-            ref: self.codec.unpack_row(ref, b)
-            for ref, b in zip(refs, blobs, strict=True)
-            if b not in (None, TOMBSTONE)
-        }
-
-    async def put_rows(self, rows: dict[str, tuple]) -> None:
-        if not rows or not await self._ready():
-            return
-        pipe = self.client.pipeline(transaction=False)
-        for ref, r in rows.items():
-            key = self.codec.row_key(ref)
-            pipe.set(key, self.codec.pack_row(ref, r), px=self.ttl, nx=True)
-            pipe.sadd(self.codec.tenant_set(r[9]), key)
-        try:
-            await pipe.execute()
-        except REDIS_ERRORS:
-            self.fence.failed(())
-
     async def get_hits(self, tenant: bytes | None, qkey: str) -> tuple[str, list | None]:
         if not await self._ready():
             return "", None
@@ -289,20 +200,19 @@ class AsyncRowCache:
         except REDIS_ERRORS:
             self.fence.failed(())
 
-    async def invalidate(self, refs: Sequence[str], tenants: Sequence[bytes | None]) -> None:
-        owed = ("rows", tuple(refs), tuple(set(tenants)))
+    async def invalidate(self, tenants: Sequence[bytes | None]) -> None:
+        """Async :meth:`RowCache.invalidate`."""
+        owed = ("tenants", tuple(set(tenants)))
         if not await self._ready():
             self.fence.owe([owed])
             return
         try:
-            await self._invalidate_now(owed[1], owed[2])
+            await self._invalidate_now(owed[1])
         except REDIS_ERRORS:
             self.fence.failed([owed])
 
-    async def _invalidate_now(self, refs: Sequence[str], tenants: Sequence[bytes | None]) -> None:
+    async def _invalidate_now(self, tenants: Sequence[bytes | None]) -> None:
         pipe = self.client.pipeline(transaction=False)
-        for ref in refs:
-            pipe.set(self.codec.row_key(ref), TOMBSTONE, px=TOMBSTONE_MS)
         for t in tenants:
             pipe.incr(self.codec.gen_key(t))
         await pipe.execute()

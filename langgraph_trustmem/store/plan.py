@@ -394,13 +394,21 @@ def _fetch_hits(
     return list(rows)
 
 
+FILTER_WINDOW = 256  # newest rows per tenant a confined filter-only page looks at first
+
+
 def _fetch_page(params: dict[str, Any], offset: int, limit: int, journal: bool) -> Plan[list[tuple]]:
-    """Newest first, narrowed by prefix and tags in SQL, one page."""
-    query = sql.FILTER_CONFINED_SQL if params["confined"] else sql.FILTER_SQL
-    rows = yield Fetch(
-        query,
-        {**params, "journal": params["journal"] and journal, "limit": limit, "offset": offset, "upto": offset + limit},
-    )
+    """Newest first, narrowed by prefix and tags in SQL, one page. A
+    confined reader's page looks at each tenant's newest rows first, and at
+    all of them only when those leave the page short."""
+    page = {**params, "journal": params["journal"] and journal, "limit": limit, "offset": offset}
+    if not params["confined"]:
+        return list((yield Fetch(sql.FILTER_SQL, {**page, "final": True})))
+    upto = offset + limit
+    window = max(FILTER_WINDOW, 4 * upto)
+    rows = yield Fetch(sql.FILTER_CONFINED_SQL, {**page, "upto": upto, "window": window, "final": False})
+    if len(rows) < limit:
+        rows = yield Fetch(sql.FILTER_CONFINED_SQL, {**page, "upto": upto, "window": None, "final": True})
     return list(rows)
 
 
@@ -471,8 +479,6 @@ def upgrade_plan(store: TrustStoreBase, row: Row) -> Plan[Row]:
     upgraded, resealed = store._upgraded(row)
     if resealed is not None:
         yield Fetch(sql.REWRITE_SQL, store._lazy_params(row, upgraded, resealed), rows=False)
-        if store.cache is not None:
-            yield cache_call(store, "invalidate", [row.ref], [])
     return upgraded
 
 
@@ -484,8 +490,6 @@ def refresh_ttl_plan(store: TrustStoreBase, rows: Sequence[Row]) -> Plan[None]:
         {"ns_hashes": [r.ns_hash for r in rows], "key_hashes": [r.key_hash for r in rows]},
         rows=False,
     )
-    if store.cache is not None:  # cached search results carry the old expiry
-        yield cache_call(store, "invalidate", [r.ref for r in rows], [])
 
 
 # -- writes ----------------------------------------------------------------------------
@@ -567,7 +571,7 @@ def put_plan(
         if points:
             yield Call(store.vectors, "upsert", (points,))
     if store.cache is not None:
-        yield cache_call(store, "invalidate", [w.ref for w in writes], [*{w.tenant for w in writes}, None])
+        yield cache_call(store, "invalidate", [*{w.tenant for w in writes}, None])
     audit.journaled += sum(1 for o in outcome if o[3])
 
 
@@ -624,8 +628,6 @@ def migrate_plan(store: TrustStoreBase, batch: int, progress: Any) -> Plan[int]:
             return done
         for r in rows:
             yield Fetch(sql.REWRITE_SQL, store._rewrite_params(r), rows=False)
-        if store.cache is not None:
-            yield cache_call(store, "invalidate", [(bytes(r[0]) + bytes(r[1])).hex() for r in rows], [])
         done += len(rows)
         if progress is not None:
             progress(done, total)
@@ -647,7 +649,7 @@ def sweep_plan(store: TrustStoreBase) -> Plan[int]:
         yield Call(store.vectors, "delete_refs", (refs, tenant_hexes))
     if store.cache is not None and refs:
         tenants = [bytes(t) if t is not None else None for _n, _k, t, _i in gone]
-        yield cache_call(store, "invalidate", refs, [*set(tenants), None])
+        yield cache_call(store, "invalidate", [*set(tenants), None])
     return len(refs)
 
 

@@ -181,20 +181,27 @@ WITH hit AS (
     FROM {source} m
     {_NEWEST}
     LIMIT %(limit)s OFFSET %(offset)s
-), j AS ({_JOURNAL} AND {_WHOLE_PAGE})
+), j AS ({_JOURNAL} AND {_WHOLE_PAGE} AND (%(final)s OR (SELECT count(*) FROM hit) >= %(limit)s))
 SELECT * FROM hit
 """
 
 
 FILTER_SQL = _filter_sql(f"(SELECT * FROM trustmem_memories m WHERE {_MATCHING})")
-# A confined reader's rows are its own and the shared ones: each read newest
-# first from (tenant, updated_at) and cut at offset + limit, so a page costs
-# a few index entries however many memories the user has.
-FILTER_CONFINED_SQL = _filter_sql(
-    f"""((SELECT * FROM trustmem_memories m WHERE m.tenant = %(own)s AND {_MATCHING} {_NEWEST} LIMIT %(upto)s)
-    UNION ALL
-    (SELECT * FROM trustmem_memories m WHERE m.tenant IS NULL AND {_MATCHING} {_NEWEST} LIMIT %(upto)s))"""
-)
+
+
+def _newest_of(tenant: str) -> str:
+    """A tenant's newest ``window`` rows (all with NULL), read in order from
+    the (tenant, updated_at) index, then matched."""
+    return f"""(SELECT * FROM (SELECT * FROM trustmem_memories WHERE {tenant}
+        ORDER BY updated_at DESC, ns_hash, key_hash LIMIT %(window)s) m
+    WHERE {_MATCHING} {_NEWEST} LIMIT %(upto)s)"""
+
+
+# A confined reader's rows are its own and the shared ones, each read newest
+# first and cut at offset + limit: a page costs a window of index entries
+# however many memories the user has. A page left short by the window is
+# not journaled (``final`` false); the caller asks again without a window.
+FILTER_CONFINED_SQL = _filter_sql(f"({_newest_of('tenant = %(own)s')} UNION ALL {_newest_of('tenant IS NULL')})")
 
 # Used by writes: the row whatever its level, to apply overwrite rules.
 GET_FOR_WRITE_SQL = """

@@ -38,7 +38,7 @@ class TrustStore(PgClient, PlannedStore):
 
     def _init_io(self) -> None:
         self.lock = threading.Lock()
-        self._sweeper: threading.Event | None = None
+        self._sweeper: tuple[threading.Event, threading.Thread] | None = None
         self._folder: threading.Thread | None = None
 
     def _fold_soon(self) -> None:
@@ -138,15 +138,22 @@ class TrustStore(PgClient, PlannedStore):
                 except Exception:  # keep sweeping; the next round retries
                     log.exception("TTL sweep failed")
 
-        threading.Thread(target=loop, name="trustmem-ttl-sweeper", daemon=True).start()
-        self._sweeper = stop
+        thread = threading.Thread(target=loop, name="trustmem-ttl-sweeper", daemon=True)
+        thread.start()
+        self._sweeper = (stop, thread)
         return stop
 
     def stop_ttl_sweeper(self, timeout: float | None = None) -> bool:
-        """Stop the sweeper; a round under way finishes on its own thread."""
-        if self._sweeper is not None:
-            self._sweeper.set()
-            self._sweeper = None
+        """Stop the sweeper, waiting up to ``timeout`` seconds for a round
+        under way; returns whether it has stopped."""
+        if self._sweeper is None:
+            return True
+        stop, thread = self._sweeper
+        stop.set()
+        thread.join(timeout)
+        if thread.is_alive():
+            return False
+        self._sweeper = None
         return True
 
 

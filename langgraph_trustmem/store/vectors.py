@@ -284,7 +284,7 @@ class VectorIndex:
             self._write(self._sealed(points))
 
     def search(self, vector: Sequence[float], query: VectorQuery, limit: int) -> list[tuple[str, float]]:
-        tenants = query.tenants if query.tenants is not None else self._tenants(query)
+        tenants = self._holding(query.tenants) if query.tenants is not None else self._tenants(query)
         if not tenants:
             return []
         return self._merge(self._query(self._plan(vector, query, tenants), limit), limit)
@@ -325,6 +325,11 @@ class VectorIndex:
     def _tenants(self, query: VectorQuery) -> list[str]:
         """The tenants with points a query may see (for unconfined searches)."""
         raise NotImplementedError
+
+    def _holding(self, tenants: Sequence[str]) -> Sequence[str]:
+        """Those of ``tenants`` that may hold points (no query is rotated
+        for a tenant known to have none)."""
+        return tenants
 
     def _unsealed(self, limit: int, offset: Any) -> tuple[list[VectorPoint], Any]:
         """A page of plain points (vector and payload), and the next offset."""
@@ -876,6 +881,11 @@ class QdrantEdgeIndex(VectorIndex):
 
     def _tenants(self, query: VectorQuery) -> list[str]:
         return self._tenant_dirs()
+
+    def _holding(self, tenants: Sequence[str]) -> Sequence[str]:
+        import os  # noqa: PLC0415
+
+        return [t for t in tenants if t in self._shards or os.path.isdir(self._dir(t))]
 
     def _reseal(self, points: Sequence[VectorPoint]) -> None:
         self._write_raw(points, condition=self._unsealed_filter())

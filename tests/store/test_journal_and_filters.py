@@ -147,10 +147,15 @@ FILTERS = [
 ]
 
 
-@pytest.mark.parametrize("reader", ["user", "admin"])
-def test_filters_return_exactly_what_langgraphs_semantics_say(store, user, reader):
+@pytest.mark.parametrize(("reader", "window"), [("user", None), ("user", 4), ("admin", None)])
+def test_filters_return_exactly_what_langgraphs_semantics_say(store, user, reader, window, monkeypatch):
     """Equality conditions run in SQL as blind tags, the rest in process;
-    either way the result is the reference semantics, paged the same."""
+    either way the result is the reference semantics, paged the same. With a
+    small window, pages look at the newest rows first and fall back to all."""
+    from langgraph_trustmem.store import plan
+
+    if window is not None:
+        monkeypatch.setattr(plan, "FILTER_WINDOW", window)
     ns = ("memories", user)
     top = store.bound("sensitive")
     values = _values(random.Random(7), 60)
@@ -165,6 +170,20 @@ def test_filters_return_exactly_what_langgraphs_semantics_say(store, user, reade
         for offset in range(0, len(want) + 7, 7):
             paged += [it.key for it in view.search(ns, filter=flt, limit=7, offset=offset)]
         assert paged == got, flt  # newest first, pages neither skip nor repeat
+
+
+def test_a_selective_filter_finds_old_rows_past_the_window(store, user, monkeypatch):
+    from langgraph_trustmem.store import plan
+
+    monkeypatch.setattr(plan, "FILTER_WINDOW", 8)
+    ns = ("memories", user)
+    top = store.bound("sensitive")
+    for i in range(40):
+        top.put(ns, f"r{i:02d}", {"kind": "rare" if i < 3 else "common"})
+    view = store.bound("sensitive", user_id=user)
+    assert [it.key for it in view.search(ns, filter={"kind": "rare"}, limit=5)] == ["r02", "r01", "r00"]
+    assert [e[2] for e in store.audit_trail(ns, "r01")] == ["write", "search-hit"]  # journaled once
+    assert len(view.search(ns, filter={"kind": "common"}, limit=5, offset=30)) == 5
 
 
 def test_filtered_semantic_search_keeps_only_matching_rows(store, user):
