@@ -35,6 +35,7 @@ MAGIC = b"\xa7TM1"
 _HEADER = struct.Struct(">4sI12s")  # magic, key id, nonce
 HEADER_SIZE = _HEADER.size
 ID_HASH_SIZE = 16
+ID_MEMO_SIZE = 4096  # identifier hashes a key ring remembers
 
 
 def _derive(master: bytes, info: bytes) -> bytes:
@@ -62,7 +63,7 @@ def decode_key(text: str | bytes) -> bytes:
 class KeyRing:
     """The keys this process can use; the first one encrypts new data."""
 
-    __slots__ = ("_active_id", "_ciphers", "_id_key", "key_ids")
+    __slots__ = ("_active_id", "_ciphers", "_id_key", "_id_memo", "key_ids")
 
     def __init__(self, keys: Sequence[bytes | str]) -> None:
         if not keys:
@@ -78,6 +79,7 @@ class KeyRing:
         self.key_ids = tuple(ids)
         self._active_id = ids[0]
         self._id_key = _derive(masters[-1], b"trustmem/identity/v1")
+        self._id_memo: dict[tuple[str, str | bytes], bytes] = {}
 
     @staticmethod
     def key_id_of(master: bytes) -> int:
@@ -122,11 +124,21 @@ class KeyRing:
         return self.key_id_in(envelope) != self._active_id
 
     def hash_id(self, purpose: str, value: str | bytes) -> bytes:
-        """A keyed, deterministic hash of an identifier, for lookups."""
+        """A keyed, deterministic hash of an identifier, for lookups. The
+        last few thousand are remembered: a request hashes the same
+        namespace, user and thread many times."""
+        memo = self._id_memo
+        got = memo.get((purpose, value))
+        if got is not None:
+            return got
         data = value.encode("utf-8") if isinstance(value, str) else value
-        return hmac.new(self._id_key, purpose.encode("ascii") + b"\x00" + data, hashlib.sha256).digest()[
+        got = hmac.new(self._id_key, purpose.encode("ascii") + b"\x00" + data, hashlib.sha256).digest()[
             :ID_HASH_SIZE
         ]
+        if len(memo) >= ID_MEMO_SIZE:
+            memo.clear()
+        memo[(purpose, value)] = got
+        return got
 
     def hash_hex(self, purpose: str, value: str | bytes) -> str:
         return self.hash_id(purpose, value).hex()

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 from langgraph_trustmem.errors import UnknownLevelError
 
@@ -306,7 +306,15 @@ def saver_of(config: Mapping[str, Any] | None, checkpointer: Any = None) -> Sess
     """The trust checkpointer running this graph (given, or found in the
     run's config), or None when the run has another checkpointer or none."""
     saver = checkpointer or ((config or {}).get("configurable") or {}).get(CONFIG_KEY_CHECKPOINTER)
-    return saver if isinstance(saver, SessionSource) else None
+    # the protocol's members, looked up on the object (a server may hand a
+    # proxy that delegates them); isinstance on a runtime protocol does the
+    # same but costs tens of microseconds, and this runs on every store call
+    if saver is None or not all(hasattr(saver, m) for m in _SESSION_SOURCE):
+        return None
+    return cast(SessionSource, saver)
+
+
+_SESSION_SOURCE = ("cached_session", "session", "asession", "degrade", "mark_tainted", "vouch")
 
 
 __all__ = [

@@ -30,7 +30,6 @@ from langgraph_trustmem.trust import (
     ChannelPolicy,
     Label,
     Ladder,
-    SessionSource,
     Vouch,
     has_content,
     label,
@@ -314,7 +313,8 @@ def make_trust_gate(
 def _fork_pending(saver: Any, config: RunnableConfig) -> bool:
     """Whether the session degraded and its fork has not happened yet (this
     process's view, no I/O): until then every channel is lowered."""
-    session = saver.cached_session(config) if isinstance(saver, SessionSource) else None
+    source = saver_of(None, saver)
+    session = source.cached_session(config) if source is not None else None
     return bool(session is not None and session.fork_pending)
 
 
