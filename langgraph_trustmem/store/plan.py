@@ -104,7 +104,7 @@ ERASURE_STEPS = ("memories", "vectors", "cache", "threads")
 RERUN_STEPS = frozenset({"vectors", "cache"})
 FOLD_EVERY = 256  # journaled events after which a store folds the journal (in the background)
 FOLD_BATCH = 256  # events chained per fold transaction
-N_COLUMNS = 11  # the row columns ``Row`` decodes (and the cache holds)
+N_COLUMNS = 11  # the row columns ``Row`` decodes; reads add score, journaled, current
 
 
 def _tenant_hex(tenant: bytes | None) -> str:
