@@ -80,7 +80,7 @@ class AsyncTrustStore(AsyncPgClient, PlannedStore):
             try:
                 yield store
             finally:
-                store.stop_ttl_sweeper()
+                await store.stop_ttl_sweeper()
                 if store._folder is not None:
                     await asyncio.gather(store._folder, return_exceptions=True)
                 await store._fold_now()  # chain the journal now rather than at another process's next fold
@@ -95,6 +95,7 @@ class AsyncTrustStore(AsyncPgClient, PlannedStore):
         """Create or upgrade the schema, and the vector collection."""
         await self._run(migrate_ops(sql, self.keyring))
         if self.vectors is not None and self.index_config is not None:
+            self.vectors.use_distance(cast(Any, self.index_config.get("distance_type")))
             await self.vectors.asetup(int(cast(Any, self.index_config["dims"])))
 
     async def _adrive(self, plan: Plan[T]) -> T:
@@ -136,8 +137,9 @@ class AsyncTrustStore(AsyncPgClient, PlannedStore):
             pass
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
 
-    def start_ttl_sweeper(self, sweep_interval_minutes: int | None = None) -> asyncio.Task:
-        """Sweep expired memories periodically as a task on the store's loop."""
+    async def start_ttl_sweeper(self, sweep_interval_minutes: int | None = None) -> asyncio.Task:
+        """Sweep expired memories periodically as a task on the store's loop
+        (a coroutine, as ``AsyncPostgresStore.start_ttl_sweeper`` is)."""
         minutes = sweep_interval_minutes or (self.ttl_config or {}).get("sweep_interval_minutes") or 5
 
         async def loop() -> None:
@@ -148,15 +150,19 @@ class AsyncTrustStore(AsyncPgClient, PlannedStore):
                 except Exception:  # keep sweeping; the next round retries
                     log.exception("TTL sweep failed")
 
-        self._sweeper = self.loop.create_task(loop(), name="trustmem-ttl-sweeper")
+        if self._sweeper is None or self._sweeper.done():
+            self._sweeper = self.loop.create_task(loop(), name="trustmem-ttl-sweeper")
         return self._sweeper
 
-    def stop_ttl_sweeper(self, timeout: float | None = None) -> bool:
-        """Stop the sweeper; a round under way is cancelled."""
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            self._sweeper = None
-        return True
+    async def stop_ttl_sweeper(self, timeout: float | None = None) -> bool:
+        """Stop the sweeper, waiting up to ``timeout`` seconds for a round
+        under way to be cancelled; returns whether it has stopped."""
+        task, self._sweeper = self._sweeper, None
+        if task is None or task.done():
+            return True
+        task.cancel()
+        done, _ = await asyncio.wait({task}, timeout=timeout)
+        return bool(done)
 
 
 def open_avectors(qdrant: str | VectorIndex | None) -> VectorIndex:

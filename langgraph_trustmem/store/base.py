@@ -134,8 +134,10 @@ VECTOR_NAMESPACE = uuid.UUID("6f7c3a52-5d0e-4c1a-9b7e-2f1c8d4e9a10")
 
 
 class InvalidNamespace(InvalidNamespaceError, TrustMemError):
-    """A namespace label is empty, not a string, or holds '.' or NUL. The
-    message never repeats the label (it may be an identifier)."""
+    """A namespace label is empty, not a string, or holds NUL, or the root
+    label is LangGraph's. Periods are allowed, unlike in PostgresStore (see
+    ``validate_namespace``). The message never repeats the label (it may be
+    an identifier)."""
 
 
 @dataclass(frozen=True)

@@ -551,7 +551,12 @@ def put_plan(
             w.blind = store.blind.tags(w.tenant, value)
             w.ttl = store._ttl_minutes(w.op)
         vectors = (yield Call(store.embeddings, "embed_documents", (texts,))) if texts else []
-        outcome = yield Txn(write_ops(store, writes, reader, confirmed_by, at))
+        # rows locked in key order, as every multi-row statement takes them: no deadlock
+        order = sorted(range(len(writes)), key=lambda i: (writes[i].nh, writes[i].kh))
+        locked = yield Txn(write_ops(store, [writes[i] for i in order], reader, confirmed_by, at))
+        outcome: list[tuple[bool, bool, int | None, int]] = [(False, False, None, 0)] * len(writes)
+        for i, o in zip(order, locked, strict=True):
+            outcome[i] = o
     except (TrustViolation, SecretRejected) as refusal:
         for w in at:
             audit.events.append(

@@ -236,10 +236,15 @@ WHERE m.level <= %(level)s AND {_LIVE} AND {_CONFINED}
 ORDER BY m.ns_hash
 """
 
+# Best effort, in key order, skipping rows another transaction holds (a
+# write to them sets their expiry anyway): a refresh never deadlocks a put.
 REFRESH_TTL_SQL = """
-UPDATE trustmem_memories SET expires_at = now() + make_interval(secs => ttl_minutes * 60)
-WHERE ttl_minutes IS NOT NULL AND (ns_hash, key_hash) IN (
-    SELECT * FROM unnest(%(ns_hashes)b::bytea[], %(key_hashes)b::bytea[]))
+UPDATE trustmem_memories m SET expires_at = now() + make_interval(secs => m.ttl_minutes * 60)
+FROM (SELECT ns_hash, key_hash FROM trustmem_memories
+      WHERE ttl_minutes IS NOT NULL AND (ns_hash, key_hash) IN (
+          SELECT * FROM unnest(%(ns_hashes)b::bytea[], %(key_hashes)b::bytea[]))
+      ORDER BY ns_hash, key_hash FOR UPDATE SKIP LOCKED) s
+WHERE m.ns_hash = s.ns_hash AND m.key_hash = s.key_hash
 """
 
 SWEEP_EXPIRED_SQL = """

@@ -98,6 +98,7 @@ class TrustStore(PgClient, PlannedStore):
         """Create or upgrade the schema, and the vector collection."""
         self._run(migrate_ops(sql, self.keyring))
         if self.vectors is not None and self.index_config is not None:
+            self.vectors.use_distance(cast(Any, self.index_config.get("distance_type")))
             self.vectors.setup(int(cast(Any, self.index_config["dims"])))
 
     def _drive(self, plan: Plan[T]) -> T:

@@ -49,6 +49,8 @@ SEAL_VERSION = 1
 KEYWORD_FIELDS = ("ref", "t", "nsp")
 INTEGER_FIELDS = ("lv", SEAL_FIELD)
 FLOAT_FIELDS = ("exp",)
+# LangGraph's distance_type -> (qdrant-client's Distance, qdrant-edge's Distance) names
+DISTANCES = {"cosine": ("COSINE", "Cosine"), "l2": ("EUCLID", "Euclid"), "inner_product": ("DOT", "Dot")}
 
 
 @dataclass(frozen=True)
@@ -230,6 +232,17 @@ class VectorIndex:
 
     dims: int = 0
     seal: VectorSeal | None = None
+    distance: str = "cosine"  # LangGraph's distance_type: cosine, l2 or inner_product
+
+    def use_distance(self, distance_type: str | None) -> None:
+        """Score as LangGraph's ``distance_type`` says (before ``setup``; a
+        collection or shard keeps the metric it was created with). A
+        rotation keeps dot products and lengths, so every metric survives
+        sealing."""
+        name = distance_type or "cosine"
+        if name not in DISTANCES:
+            raise ValueError("distance_type must be cosine, l2 or inner_product")
+        self.distance = name
 
     def use_keyring(self, keyring: KeyRing) -> None:
         """Seal with this ring's rotations (the store calls it). Sharing one
@@ -265,11 +278,14 @@ class VectorIndex:
         seal = self._seal()
         return [(seal.apply(t, vector)[0].tolist(), replace(query, tenants=(t,))) for t in tenants]
 
-    @staticmethod
-    def _merge(results: Sequence[Sequence[tuple[str, float]]], limit: int) -> list[tuple[str, float]]:
+    def _merge(self, results: Sequence[Sequence[tuple[str, float]]], limit: int) -> list[tuple[str, float]]:
         """Per-tenant top-``limit`` lists into the overall top ``limit``: the
-        best ``limit`` of a union are among the best ``limit`` of each part."""
+        best ``limit`` of a union are among the best ``limit`` of each part.
+        An L2 distance is reported negated, as PostgresStore reports it (a
+        higher score is always nearer)."""
         hits = [h for r in results for h in r]
+        if self.distance == "l2":
+            hits = [(ref, -score) for ref, score in hits]
         hits.sort(key=lambda h: -h[1])
         return hits[:limit]
 
@@ -406,10 +422,11 @@ def _client_unsealed():
     return m.Filter(must=[m.IsEmptyCondition(is_empty=m.PayloadField(key=SEAL_FIELD))])
 
 
-def _collection_args(dims: int):
+def _collection_args(dims: int, distance: str = "cosine"):
     from qdrant_client import models as m  # noqa: PLC0415
 
-    return {"vectors_config": m.VectorParams(size=dims, distance=m.Distance.COSINE)}
+    metric = getattr(m.Distance, DISTANCES[distance][0])
+    return {"vectors_config": m.VectorParams(size=dims, distance=metric)}
 
 
 def _index_schema(field: str):
@@ -487,7 +504,7 @@ class QdrantClientIndex(VectorIndex):
         self.dims = dims
         created = not self.client.collection_exists(self.collection)
         if created:
-            self.client.create_collection(self.collection, **_collection_args(dims))
+            self.client.create_collection(self.collection, **_collection_args(dims, self.distance))
         with warnings.catch_warnings():  # local mode has no payload indexes; servers do
             warnings.simplefilter("ignore", UserWarning)
             # an older collection gets the seal field's index
@@ -574,7 +591,7 @@ class AsyncQdrantClientIndex(VectorIndex):
         self.dims = dims
         created = not await self.client.collection_exists(self.collection)
         if created:
-            await self.client.create_collection(self.collection, **_collection_args(dims))
+            await self.client.create_collection(self.collection, **_collection_args(dims, self.distance))
         with warnings.catch_warnings():  # local mode has no payload indexes; servers do
             warnings.simplefilter("ignore", UserWarning)
             for f in (*KEYWORD_FIELDS, *INTEGER_FIELDS, *FLOAT_FIELDS) if created else (SEAL_FIELD,):
@@ -714,7 +731,7 @@ class QdrantEdgeIndex(VectorIndex):
         import qdrant_edge as qe  # noqa: PLC0415
 
         return qe.EdgeConfig(
-            vectors=qe.EdgeVectorParams(size=self.dims, distance=qe.Distance.Cosine),
+            vectors=qe.EdgeVectorParams(size=self.dims, distance=getattr(qe.Distance, DISTANCES[self.distance][1])),
             # indexing_threshold=0: plain segments, exact search, and a
             # vacuum that never waits on an HNSW build
             optimizers=qe.EdgeOptimizersConfig(

@@ -228,3 +228,38 @@ async def test_user_ids_with_periods_are_fine(bstore, root):
 
 def test_supports_ttl_flag():
     assert TrustStore.supports_ttl and AsyncTrustStore.supports_ttl
+
+
+@pytest.mark.parametrize("distance", ["cosine", "l2", "inner_product"])
+def test_scores_follow_the_index_distance_type(pg_url, key, store_schema, embeddings, workdir, distance):
+    """As PostgresStore scores: cosine similarity, negative L2 distance, inner
+    product; the sealing rotation keeps all three."""
+    import math
+    import tempfile
+    from pathlib import Path
+
+    from langgraph_trustmem.store import TrustStore
+
+    idx = {"dims": embeddings.dims, "embed": embeddings, "fields": ["text"], "distance_type": distance}
+    texts = {"a": "blood pressure reading", "b": "hiking trip in the alps", "c": "dentist appointment"}
+    query = "blood pressure"
+    q = embeddings.embed_query(query)
+    for loc in (str(Path(tempfile.mkdtemp(dir=workdir)) / "v"), ":memory:"):
+        with TrustStore.from_conn_string(pg_url, key=key, qdrant=loc, index=idx) as store:
+            store.setup()
+            ns = ("scores", distance, uuid.uuid4().hex[:8])
+            top = store.bound("sensitive")
+            for k, t in texts.items():
+                top.put(ns, k, {"text": t})
+            hits = top.search(ns, query=query, limit=3)
+            for h in hits:
+                d = embeddings.embed_documents([texts[h.key]])[0]
+                dot = sum(x * y for x, y in zip(q, d, strict=True))
+                norms = math.sqrt(sum(x * x for x in q)) * math.sqrt(sum(x * x for x in d))
+                want = {
+                    "cosine": dot / norms,
+                    "l2": -math.sqrt(sum((x - y) ** 2 for x, y in zip(q, d, strict=True))),
+                    "inner_product": dot,
+                }[distance]
+                assert h.score == pytest.approx(want, abs=1e-3), (loc, h.key)
+            assert [h.key for h in hits][0] == "a"

@@ -287,3 +287,55 @@ def test_both_store_twins_have_the_same_public_surface():
         if callable(getattr(TrustStore, name)) and "a" + name in public(TrustStore):
             assert "a" + name in public(AsyncTrustStore)
 
+
+
+def test_concurrent_batches_and_ttl_refreshes_never_deadlock(pg_url, key, store_schema, user):
+    """Batches that put the same items in different orders, beside searches
+    that refresh their TTLs: rows are locked in key order everywhere."""
+    import threading
+
+    from langgraph.store.base import PutOp
+
+    ns = ("memories", user)
+    errors: list[BaseException] = []
+    with TrustStore.from_conn_string(pg_url, key=key, ttl={"default_ttl": 60, "refresh_on_read": True}) as store:
+        top = store.bound("sensitive")
+
+        def writer(seed: int) -> None:
+            rng = random.Random(seed)
+            try:
+                for _ in range(15):
+                    keys = [f"k{i}" for i in range(12)]
+                    rng.shuffle(keys)
+                    top.batch([PutOp(ns, k, {"n": rng.random()}) for k in keys])
+            except BaseException as exc:
+                errors.append(exc)
+
+        def reader() -> None:
+            try:
+                for _ in range(30):
+                    top.search(ns, filter={"n": {"$gte": 0}}, limit=12)
+            except BaseException as exc:
+                errors.append(exc)
+
+        threads = [threading.Thread(target=writer, args=(i,)) for i in range(3)] + [
+            threading.Thread(target=reader) for _ in range(2)
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+        assert not errors, [type(e).__name__ for e in errors]
+        assert len(top.search(ns, limit=50)) == 12
+
+
+def test_ttl_sweepers_start_and_stop(store):
+    store.start_ttl_sweeper(sweep_interval_minutes=60)
+    assert store.stop_ttl_sweeper(timeout=5)
+
+
+async def test_the_async_ttl_sweeper_is_awaited_as_langgraphs_is(astore):
+    task = await astore.start_ttl_sweeper(sweep_interval_minutes=60)
+    assert not task.done()
+    assert await astore.stop_ttl_sweeper(timeout=5)
+    assert task.done()
