@@ -907,31 +907,26 @@ class QdrantEdgeIndex(VectorIndex):
     def _reseal(self, points: Sequence[VectorPoint]) -> None:
         self._write_raw(points, condition=self._unsealed_filter())
 
-    def seal_legacy(self, batch: int = 256) -> int:
-        """Seal vectors an earlier version stored plain, shard by shard."""
+    def _unsealed(self, limit: int, offset: Any) -> tuple[list[VectorPoint], Any]:
+        """A page of plain points, shard after shard: the offset is (the
+        shard's place in the tenant list, the offset within it)."""
         import qdrant_edge as qe  # noqa: PLC0415
 
-        done = 0
         with self._lock:
-            for tenant in self._tenant_dirs():
-                shard = self._shard(tenant, create=False)
-                if shard is None:
-                    continue
-                offset = None
-                while True:
-                    records, offset = shard.scroll(
+            tenants = self._tenant_dirs()
+            i, inner = offset if offset is not None else (0, None)
+            while i < len(tenants):
+                shard = self._shard(tenants[i], create=False)
+                if shard is not None:
+                    records, nxt = shard.scroll(
                         qe.ScrollRequest(
-                            offset=offset, limit=batch, filter=self._unsealed_filter(), with_payload=True, with_vector=True
+                            offset=inner, limit=limit, filter=self._unsealed_filter(), with_payload=True, with_vector=True
                         )
                     )
-                    if records:
-                        self._reseal(self._sealed(_records(records)))
-                        done += len(records)
-                    if offset is None:
-                        break
-        if done:
-            log.info("sealed %d vectors stored before vector sealing", done)
-        return done
+                    if records or nxt is not None:
+                        return _records(records), ((i, nxt) if nxt is not None else (i + 1, None))
+                i, inner = i + 1, None
+            return [], None
 
     def unsealed_count(self) -> int:
         import qdrant_edge as qe  # noqa: PLC0415
