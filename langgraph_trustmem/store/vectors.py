@@ -28,6 +28,7 @@ import hashlib
 import hmac
 import logging
 import threading
+import time
 import warnings
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -690,26 +691,39 @@ class QdrantEdgeIndex(VectorIndex):
     most two shards, its user's and the shared one.
 
     Tuned for erasure and for exact filtered recall at the sizes one machine
-    serves: no write-ahead log (it kept deleted payloads on disk), so writes
-    reach disk by a flush at most ``flush_interval`` seconds later (a flush
-    costs ~20 ms; a crash can lose that window of vectors, never a memory:
-    PostgreSQL is the record); plain segments searched exactly under the
-    payload indexes (recall 1.0, no HNSW build). At most ``max_open`` shards
-    stay open (least recently used closed first). The engine holds the GIL
-    during calls; queries take about a millisecond. A single-shard directory
+    serves. Every write goes to the shard's write-ahead log, so a killed
+    process loses no vector. A flush (segments to disk, the log trimmed)
+    costs 5-20 ms with the GIL held, stalling every thread: a background
+    thread flushes one shard at a time once it holds ``flush_writes``
+    unflushed writes or its oldest is ``flush_interval`` seconds old (this
+    bounds the log a restart replays), and closing or evicting a shard
+    flushes it. The log keeps a deleted memory's sealed vector and hashed payload until the
+    log recycles (as PostgreSQL's WAL keeps a deleted row's ciphertext);
+    erasing a user removes their shard, log and all. Plain segments are
+    searched exactly under the payload indexes (recall 1.0, no HNSW
+    build). At most ``max_open`` shards stay open (least recently used
+    closed first). The engine holds the GIL during calls; queries take
+    about a millisecond. A single-shard directory
     from an earlier release is split into tenant shards by ``setup()``.
     """
 
     def __init__(
-        self, path: str, collection: str = COLLECTION, flush_interval: float = 1.0, max_open: int = 256
+        self,
+        path: str,
+        collection: str = COLLECTION,
+        flush_interval: float = 300.0,
+        max_open: int = 256,
+        flush_writes: int = 512,
     ) -> None:
         self.path = str(path)
         self.collection = collection
         self.dims = 0
         self.flush_interval = flush_interval
+        self.flush_writes = flush_writes
         self.max_open = max_open
         self._shards: OrderedDict[str, Any] = OrderedDict()  # tenant -> open EdgeShard
-        self._dirty_shards: set[str] = set()
+        # tenant -> [monotonic time of its oldest unflushed write, unflushed writes]
+        self._dirty_shards: dict[str, list[float]] = {}
         self._ready = False
         self._lock = threading.RLock()
         self._closing = threading.Event()
@@ -737,7 +751,9 @@ class QdrantEdgeIndex(VectorIndex):
             optimizers=qe.EdgeOptimizersConfig(
                 deleted_threshold=0.0, vacuum_min_vector_number=0, indexing_threshold=0
             ),
-            wal_enabled=False,
+            # durable writes without a flush per write; only sealed vectors
+            # and hashed payloads ever reach it (_split_legacy seals first)
+            wal_enabled=True,
         )
 
     def _shard(self, tenant: str, create: bool) -> Any:
@@ -773,7 +789,7 @@ class QdrantEdgeIndex(VectorIndex):
             old, victim = self._shards.popitem(last=False)
             victim.flush()
             victim.close()
-            self._dirty_shards.discard(old)
+            self._dirty_shards.pop(old, None)
         return shard
 
     def _tenant_dirs(self) -> list[str]:
@@ -819,8 +835,13 @@ class QdrantEdgeIndex(VectorIndex):
             records, offset = legacy.scroll(
                 qe.ScrollRequest(offset=offset, limit=1024, with_payload=True, with_vector=True)
             )
-            self._write_raw(_records(records))
-            moved += len(records)
+            points = _records(records)
+            if self.seal is not None:  # plain legacy points are sealed before any log sees them
+                plain = [i for i, p in enumerate(points) if SEAL_FIELD not in p.payload]
+                for i, p in zip(plain, self._sealed([points[i] for i in plain]), strict=True):
+                    points[i] = p
+            self._write_raw(points)
+            moved += len(points)
             if offset is None:
                 break
         self.flush()
@@ -872,7 +893,7 @@ class QdrantEdgeIndex(VectorIndex):
                     shard.update(
                         qe.UpdateOperation.upsert_points(pts, condition=condition, update_mode=qe.UpdateMode.UpdateOnly)
                     )
-                self._dirty_shards.add(tenant)
+                self._dirty(tenant)
 
     def _query(self, plan: Plan, limit: int) -> list[list[tuple[str, float]]]:
         import qdrant_edge as qe  # noqa: PLC0415
@@ -951,7 +972,7 @@ class QdrantEdgeIndex(VectorIndex):
                 shard = self._shard(tenant, create=False)
                 if shard is not None:
                     shard.update(qe.UpdateOperation.delete_points_by_filter(self._filter(refs=refs)))
-                    self._dirty_shards.add(tenant)
+                    self._dirty(tenant)
 
     def delete_tenant(self, tenant: str) -> int:
         """Erase a tenant's vectors: its shard closed and its directory
@@ -963,31 +984,45 @@ class QdrantEdgeIndex(VectorIndex):
             shard = self._shards.pop(tenant, None)
             if shard is not None:
                 shard.close()
-            self._dirty_shards.discard(tenant)
+            self._dirty_shards.pop(tenant, None)
             shutil.rmtree(self._dir(tenant), ignore_errors=True)
         if self.seal is not None:
             self.seal.forget(tenant)
         return n
+
+    def _dirty(self, tenant: str) -> None:
+        self._dirty_shards.setdefault(tenant, [time.monotonic(), 0])[1] += 1
 
     def _start_flusher(self) -> None:
         if self._flusher is not None:
             return
 
         def loop() -> None:
-            while not self._closing.wait(self.flush_interval):
-                if self._dirty_shards:
-                    self.flush()
+            # one shard per turn, the lock released between shards: a
+            # burst of flushes would hold every caller for its whole length
+            pause = min(1.0, self.flush_interval / 10)
+            while not self._closing.wait(pause):
+                old = time.monotonic() - self.flush_interval
+                due = [t for t, (since, n) in list(self._dirty_shards.items()) if since <= old or n >= self.flush_writes]
+                for tenant in due:
+                    if self._closing.is_set():
+                        return
+                    self._flush_one(tenant)
+                    self._closing.wait(0.005)
 
         self._flusher = threading.Thread(target=loop, name="trustmem-edge-flush", daemon=True)
         self._flusher.start()
 
+    def _flush_one(self, tenant: str) -> None:
+        with self._lock:
+            if self._dirty_shards.pop(tenant, None) is not None and (shard := self._shards.get(tenant)) is not None:
+                shard.flush()
+
     def flush(self) -> None:
+        """Every open shard's writes into its segments now."""
         with self._lock:
             for tenant in list(self._dirty_shards):
-                shard = self._shards.get(tenant)
-                if shard is not None:
-                    shard.flush()
-            self._dirty_shards.clear()
+                self._flush_one(tenant)
 
     def vacuum(self) -> None:
         """Rewrite segments that hold deleted points, so their vectors and

@@ -141,3 +141,53 @@ def test_redis_restarted_from_its_append_only_file_serves_nothing_stale(pg_url, 
             assert len(saver.get_tuple(cfg).checkpoint["channel_values"]["messages"]) == 10
     finally:
         server.stop()
+
+
+PUTS = textwrap.dedent(
+    """
+    import sys, time
+    from langgraph_trustmem.store import TrustStore
+    from langgraph_trustmem.store.embeddings import default_embeddings
+    url, key, vectors, user, TOPICS = *sys.argv[1:5], sys.argv[5:]
+    emb = default_embeddings()
+    index = {"dims": emb.dims, "embed": emb, "fields": ["$"]}
+    opened = TrustStore.from_conn_string(url, key=key, qdrant=vectors, index=index)
+    store = opened.__enter__()  # never closed: the process is killed mid-run
+    store.setup()
+    mine = store.bound("personal", user_id=user)
+    for i, topic in enumerate(TOPICS):
+        mine.put(("memories", user), f"k{i}", {"text": f"I remember the {topic}"})
+        print(i, flush=True)
+    time.sleep(600)  # killed before any flush is due
+    """
+)
+TOPICS = ["violin lessons", "garden tomatoes", "marathon training", "chess openings", "sourdough bread",
+          "mountain cabin", "jazz records", "insulin pump", "tax return", "wedding anniversary"]
+
+
+def test_a_process_killed_between_vector_flushes_keeps_every_acknowledged_vector(pg_url, key, store_schema, index, workdir):
+    """The embedded vector tier flushes its segments every few seconds; what
+    a put acknowledged before the kill is in its write-ahead log and is
+    found by the next process's search."""
+    vectors = str(Path(tempfile.mkdtemp(dir=workdir)) / "shard")
+    user = f"kill-{uuid.uuid4().hex[:6]}"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", PUTS, pg_url, key, vectors, user, *TOPICS], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None
+    acked = -1
+    while acked < len(TOPICS) - 1:
+        line = proc.stdout.readline()
+        assert line, proc.stderr.read() if proc.stderr else "the writer died"
+        acked = int(line)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    with TrustStore.from_conn_string(pg_url, key=key, qdrant=vectors, index=index) as store:
+        store.setup()
+        tenant = store.user_key(user).hex()
+        held = store.vectors.count(tenant)
+        assert held == len(TOPICS), "vectors of acknowledged puts were lost"
+        mine = store.bound("personal", user_id=user)
+        for i, topic in enumerate(TOPICS):
+            hits = mine.search(("memories", user), query=f"the {topic}", limit=1)
+            assert [h.key for h in hits] == [f"k{i}"]
