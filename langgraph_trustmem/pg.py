@@ -9,6 +9,7 @@ the sync and async twins share every line of their logic.
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 from collections.abc import AsyncIterator, Generator, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -161,11 +162,25 @@ class AsyncPgClient:
     conn: AsyncConnection | AsyncConnectionPool
     lock: Any
     pipe: Any = None  # the caller's AsyncPipeline on ``conn``, synced after each operation
+    _slots: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
+
+    def _pool_slots(self, pool: AsyncConnectionPool) -> asyncio.Semaphore:
+        """At most the pool's size of this client's calls wait on the pool;
+        the rest queue here. Thousands of concurrent calls (``gather`` over
+        a batch of writes) otherwise all wait on the pool, whose timeout
+        fails every call that waited longer than it, however busy the
+        connections were. Our operations never hold one connection while
+        asking for another, so this queue cannot deadlock."""
+        loop = asyncio.get_running_loop()
+        if self._slots is None or self._slots[0] is not loop:
+            self._slots = (loop, asyncio.Semaphore(pool.max_size))
+        return self._slots[1]
 
     @asynccontextmanager
     async def _cursor(self, *, transaction: bool = False) -> AsyncIterator[AsyncCursor]:
         if isinstance(self.conn, AsyncConnectionPool):
-            async with self.conn.connection() as conn, self._in(conn, transaction) as cur:
+            pool = self.conn
+            async with self._pool_slots(pool), pool.connection() as conn, self._in(conn, transaction) as cur:
                 yield cur
         else:
             async with self.lock, self._in(self.conn, transaction) as cur:

@@ -318,7 +318,13 @@ SUBJECT_SALT_SQL = "SELECT salt FROM trustmem_subjects WHERE subject = %s"
 SUBJECT_DELETE_SQL = "DELETE FROM trustmem_subjects WHERE subject = %s"
 
 # Audit: one chain, appended under an advisory lock so links never fork.
-AUDIT_LOCK_SQL = "SELECT pg_advisory_xact_lock(7239114503)"
+# A holder that stops talking mid-transaction (its task abandoned when its
+# event loop closed, a frozen process whose socket stays open) would hold
+# the lock, and every write's audit append, for good: the server ends such
+# a session after 10 s idle in the transaction, and the lock goes with it.
+AUDIT_LOCK_SQL = (
+    "SELECT set_config('idle_in_transaction_session_timeout', '10s', true), pg_advisory_xact_lock(7239114503)"
+)
 AUDIT_HEAD_SQL = "SELECT seq, hash FROM trustmem_audit ORDER BY seq DESC LIMIT 1"
 AUDIT_INSERT_MANY_SQL = """
 INSERT INTO trustmem_audit (seq, at, action, actor, session, tenant, item, level, detail, prev_hash, hash)

@@ -191,3 +191,29 @@ def test_a_process_killed_between_vector_flushes_keeps_every_acknowledged_vector
         for i, topic in enumerate(TOPICS):
             hits = mine.search(("memories", user), query=f"the {topic}", limit=1)
             assert [h.key for h in hits] == [f"k{i}"]
+
+
+def test_a_fold_that_goes_silent_holding_the_audit_lock_blocks_writes_for_seconds_not_forever(
+    pg_url, key, store_schema
+):
+    """A store's audit fold holds the chain's lock for its transaction. If its
+    holder stops talking mid-transaction (an async store's task abandoned when
+    its loop closed, a frozen process whose socket stays open), the server
+    ends that session and every other writer's audit append goes on."""
+    import psycopg
+
+    from langgraph_trustmem.pg import CONNECTION_KWARGS
+    from langgraph_trustmem.store import sql
+
+    user = f"silent-{uuid.uuid4().hex[:6]}"
+    with psycopg.connect(pg_url, **CONNECTION_KWARGS) as silent:
+        silent.execute("BEGIN")
+        silent.execute(sql.AUDIT_LOCK_SQL)  # as a fold starts, then nothing more
+        with TrustStore.from_conn_string(pg_url, key=key) as store:
+            t0 = time.monotonic()
+            store.bound("sensitive").put(("memories", user), "k", {"text": "after the silent fold"})
+            assert store.verify_audit().ok  # folds and appends under the lock
+            waited = time.monotonic() - t0
+        assert 5 < waited < 30  # it did wait for the lock, then the server freed it
+        with pytest.raises(psycopg.errors.IdleInTransactionSessionTimeout):
+            silent.execute("SELECT 1")  # the silent session was ended

@@ -339,3 +339,27 @@ async def test_the_async_ttl_sweeper_is_awaited_as_langgraphs_is(astore):
     assert not task.done()
     assert await astore.stop_ttl_sweeper(timeout=5)
     assert task.done()
+
+
+async def test_thousands_of_concurrent_calls_queue_instead_of_timing_out(pg_url, key, store_schema, user):
+    """``gather`` over thousands of calls on a small pool (LangGraph's own
+    async store test does 60,000): each call waits its turn, however long
+    the queue, instead of failing once the pool's timeout has passed."""
+    import asyncio
+    import time
+
+    from psycopg_pool import AsyncConnectionPool
+
+    from langgraph_trustmem.pg import CONNECTION_KWARGS
+    from langgraph_trustmem.store import AsyncTrustStore
+
+    ns = ("memories", user, "gather")
+    async with AsyncConnectionPool(pg_url, min_size=1, max_size=2, timeout=0.5, kwargs=CONNECTION_KWARGS) as pool:
+        store = AsyncTrustStore(pool, key=key)
+        top = store.bound("sensitive")
+        t0 = time.monotonic()
+        await asyncio.gather(*(top.aput(ns, f"k{i}", {"n": i}) for i in range(1500)))
+        assert time.monotonic() - t0 > 0.5  # longer than the pool's timeout: the queue did the waiting
+        got = await asyncio.gather(*(top.aget(ns, f"k{i}") for i in range(1500)))
+        assert [g.value["n"] for g in got] == list(range(1500))
+        assert (await store.averify_audit()).ok  # every journaled read chained before the pool closes
