@@ -354,12 +354,14 @@ async def test_thousands_of_concurrent_calls_queue_instead_of_timing_out(pg_url,
     from langgraph_trustmem.store import AsyncTrustStore
 
     ns = ("memories", user, "gather")
-    async with AsyncConnectionPool(pg_url, min_size=1, max_size=2, timeout=0.5, kwargs=CONNECTION_KWARGS) as pool:
+    pool = AsyncConnectionPool(pg_url, min_size=2, max_size=2, timeout=1.0, kwargs=CONNECTION_KWARGS, open=False)
+    await pool.open(wait=True)  # both connections there: no wait is for one being made
+    async with pool:
         store = AsyncTrustStore(pool, key=key)
         top = store.bound("sensitive")
         t0 = time.monotonic()
         await asyncio.gather(*(top.aput(ns, f"k{i}", {"n": i}) for i in range(1500)))
-        assert time.monotonic() - t0 > 0.5  # longer than the pool's timeout: the queue did the waiting
+        assert time.monotonic() - t0 > 1.0  # longer than the pool's timeout: the queue did the waiting
         got = await asyncio.gather(*(top.aget(ns, f"k{i}") for i in range(1500)))
         assert [g.value["n"] for g in got] == list(range(1500))
         assert (await store.averify_audit()).ok  # every journaled read chained before the pool closes
