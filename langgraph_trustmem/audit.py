@@ -103,11 +103,17 @@ def _pseudonymous(
 JOURNAL_BATCH = 10_000
 
 
+def journal_columns(events: Sequence[AuditEvent]) -> list[list[Any]]:
+    """Events as the journal's columns (at, action, actor, session, tenant,
+    item, level, detail), the arrays its insert statements unnest."""
+    rows = [(e.at, e.action, e.actor, e.session, e.tenant, e.item, e.level, e.detail) for e in events]
+    return [list(c) for c in zip(*rows, strict=True)] if rows else [[] for _ in range(8)]
+
+
 def journal_ops(events: Sequence[AuditEvent]) -> Statements:
     """Journal events inside the caller's transaction (writes: the event
     commits with the write); the next append chains them."""
-    cols = list(zip(*((e.at, e.action, e.actor, e.session, e.tenant, e.item, e.level, e.detail) for e in events), strict=True))
-    yield sql.JOURNAL_INSERT_SQL, [list(c) for c in cols], False
+    yield sql.JOURNAL_INSERT_SQL, journal_columns(events), False
 
 
 def fold_ops(keyring: KeyRing, salts: dict[bytes, bytes], batch: int = JOURNAL_BATCH) -> Statements:
@@ -224,4 +230,4 @@ def pseudonym(salt: bytes, kind: str, value: bytes) -> bytes:
     return hmac.new(salt, kind.encode() + b"\x00" + value, hashlib.sha256).digest()[:16]
 
 
-__all__ = ["AuditEvent", "AuditReport", "append_ops", "fold_ops", "journal_ops", "link", "pseudonym", "trail_ops", "verify_ops"]
+__all__ = ["AuditEvent", "AuditReport", "append_ops", "fold_ops", "journal_columns", "journal_ops", "link", "pseudonym", "trail_ops", "verify_ops"]

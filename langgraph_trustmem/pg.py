@@ -115,18 +115,21 @@ class PgClient:
     pipe: Any = None  # the caller's Pipeline on ``conn``, synced after each operation
 
     @contextmanager
-    def _cursor(self, *, transaction: bool = False) -> Iterator[Cursor]:
+    def _cursor(self, *, transaction: bool = False, pipeline: bool = False) -> Iterator[Cursor]:
         if isinstance(self.conn, ConnectionPool):
             with self.conn.connection() as conn:
-                yield from self._in(conn, transaction)
+                yield from self._in(conn, transaction, pipeline)
         else:
             with self.lock:
-                yield from self._in(self.conn, transaction)
+                yield from self._in(self.conn, transaction, pipeline)
 
     @staticmethod
-    def _in(conn: Connection, transaction: bool) -> Iterator[Cursor]:
+    def _in(conn: Connection, transaction: bool, pipeline: bool = False) -> Iterator[Cursor]:
         try:
-            if transaction:
+            if transaction and pipeline:
+                with conn.pipeline(), conn.transaction(), conn.cursor(row_factory=tuple_row) as cur:
+                    yield cur
+            elif transaction:
                 with conn.transaction(), conn.cursor(row_factory=tuple_row) as cur:
                     yield cur
             else:
@@ -136,13 +139,19 @@ class PgClient:
             raise SetupRequired(_NOT_SET_UP) from None
 
     def _run(self, ops: Statements) -> Any:
-        """Run a multi-statement operation in one transaction."""
-        with self._cursor(transaction=True) as cur:
+        """Run a multi-statement operation in one transaction, pipelined:
+        statements whose rows the operation does not read are sent without
+        waiting, so the server is waited on only where a result decides
+        what comes next (and at the commit)."""
+        with self._cursor(transaction=True, pipeline=True) as cur:
             try:
                 query, params, fetch = next(ops)
                 while True:
-                    cur.execute(query, params, prepare=False)
-                    query, params, fetch = ops.send(cur.fetchall() if fetch else [])
+                    # a cursor per statement: in a pipeline, a cursor's rows are
+                    # those of whichever of its statements answered last
+                    one = cur.connection.cursor(row_factory=tuple_row)
+                    one.execute(query, params)
+                    query, params, fetch = ops.send(one.fetchall() if fetch else [])
             except StopIteration as done:
                 result = done.value
         if self.pipe is not None:
@@ -177,20 +186,27 @@ class AsyncPgClient:
         return self._slots[1]
 
     @asynccontextmanager
-    async def _cursor(self, *, transaction: bool = False) -> AsyncIterator[AsyncCursor]:
+    async def _cursor(self, *, transaction: bool = False, pipeline: bool = False) -> AsyncIterator[AsyncCursor]:
         if isinstance(self.conn, AsyncConnectionPool):
             pool = self.conn
-            async with self._pool_slots(pool), pool.connection() as conn, self._in(conn, transaction) as cur:
+            async with (
+                self._pool_slots(pool),
+                pool.connection() as conn,
+                self._in(conn, transaction, pipeline) as cur,
+            ):
                 yield cur
         else:
-            async with self.lock, self._in(self.conn, transaction) as cur:
+            async with self.lock, self._in(self.conn, transaction, pipeline) as cur:
                 yield cur
 
     @staticmethod
     @asynccontextmanager
-    async def _in(conn: AsyncConnection, transaction: bool) -> AsyncIterator[AsyncCursor]:
+    async def _in(conn: AsyncConnection, transaction: bool, pipeline: bool = False) -> AsyncIterator[AsyncCursor]:
         try:
-            if transaction:
+            if transaction and pipeline:
+                async with conn.pipeline(), conn.transaction(), conn.cursor(row_factory=tuple_row) as cur:
+                    yield cur
+            elif transaction:
                 async with conn.transaction(), conn.cursor(row_factory=tuple_row) as cur:
                     yield cur
             else:
@@ -200,13 +216,14 @@ class AsyncPgClient:
             raise SetupRequired(_NOT_SET_UP) from None
 
     async def _run(self, ops: Statements) -> Any:
-        """Run a multi-statement operation in one transaction."""
-        async with self._cursor(transaction=True) as cur:
+        """Run a multi-statement operation in one transaction, pipelined."""
+        async with self._cursor(transaction=True, pipeline=True) as cur:
             try:
                 query, params, fetch = next(ops)
                 while True:
-                    await cur.execute(query, params, prepare=False)
-                    query, params, fetch = ops.send(await cur.fetchall() if fetch else [])
+                    one = cur.connection.cursor(row_factory=tuple_row)  # as in the sync twin
+                    await one.execute(query, params)
+                    query, params, fetch = ops.send(await one.fetchall() if fetch else [])
             except StopIteration as done:
                 result = done.value
         if self.pipe is not None:

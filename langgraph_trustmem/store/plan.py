@@ -41,6 +41,7 @@ from langgraph_trustmem.audit import (
     AuditReport,
     append_ops,
     fold_ops,
+    journal_columns,
     journal_ops,
     trail_ops,
     verify_ops,
@@ -551,12 +552,16 @@ def put_plan(
             w.blind = store.blind.tags(w.tenant, value)
             w.ttl = store._ttl_minutes(w.op)
         vectors = (yield Call(store.embeddings, "embed_documents", (texts,))) if texts else []
-        # rows locked in key order, as every multi-row statement takes them: no deadlock
-        order = sorted(range(len(writes)), key=lambda i: (writes[i].nh, writes[i].kh))
-        locked = yield Txn(write_ops(store, [writes[i] for i in order], reader, confirmed_by, at))
         outcome: list[tuple[bool, bool, int | None, int]] = [(False, False, None, 0)] * len(writes)
-        for i, o in zip(order, locked, strict=True):
-            outcome[i] = o
+        first = (yield from first_put_plan(store, writes[0], reader, confirmed_by)) if len(writes) == 1 else None
+        if first is not None:
+            outcome = [first]
+        else:
+            # rows locked in key order, as every multi-row statement takes them: no deadlock
+            order = sorted(range(len(writes)), key=lambda i: (writes[i].nh, writes[i].kh))
+            locked = yield Txn(write_ops(store, [writes[i] for i in order], reader, confirmed_by, at))
+            for i, o in zip(order, locked, strict=True):
+                outcome[i] = o
     except (TrustViolation, SecretRejected) as refusal:
         for w in at:
             audit.events.append(
@@ -578,6 +583,39 @@ def put_plan(
     if store.cache is not None:
         yield cache_call(store, "invalidate", [*{w.tenant for w in writes}, None])
     audit.journaled += sum(1 for o in outcome if o[3])
+
+
+def first_put_plan(
+    store: TrustStoreBase, w: _Write, reader: Reader, confirmed_by: str | None
+) -> Plan[tuple[bool, bool, int | None, int] | None]:
+    """A put of a key not stored yet, in one statement with its events
+    (``sql.FIRST_PUT_SQL``); None when it is not that (a delete, a key that
+    exists, a write the no-row rules refuse): ``write_ops`` then decides
+    under the row's lock, and raises what it must."""
+    if w.op.value is None:
+        return None
+    try:
+        store._check_write(None, w.op, reader, confirmed_by)
+    except TrustViolation:
+        return None
+    events = _put_events(store, w, reader) if store.audit_enabled else []
+    cols = journal_columns(events)
+    params = {
+        **store._row_params(
+            w.op.namespace, w.nh, w.kh, w.tenant, w.level, w.sealed, len(w.texts), w.ttl, w.blind, reader.tainted
+        ),
+        **{f"e_{name}": col for name, col in zip(JOURNAL_COLUMNS, cols, strict=True)},
+    }
+    wrote = yield Fetch(sql.FIRST_PUT_SQL, params)
+    return (False, False, None, len(events)) if wrote else None
+
+
+JOURNAL_COLUMNS = ("at", "action", "actor", "session", "tenant", "item", "level", "detail")
+
+
+def _put_events(store: TrustStoreBase, w: _Write, reader: Reader) -> list[AuditEvent]:
+    redacted = [store._write_event("redacted", reader, w.tenant, w.ref, w.level, ",".join(w.redacted))] if w.redacted else []
+    return [*redacted, store._write_event("write", reader, w.tenant, w.ref, w.level)]
 
 
 def write_ops(
@@ -607,9 +645,7 @@ def write_ops(
             w.op.namespace, w.nh, w.kh, w.tenant, w.level, w.sealed, len(w.texts), w.ttl, w.blind, reader.tainted
         )
         yield sql.UPSERT_SQL, params, False
-        if w.redacted:
-            events.append(store._write_event("redacted", reader, w.tenant, w.ref, w.level, ",".join(w.redacted)))
-        events.append(store._write_event("write", reader, w.tenant, w.ref, w.level))
+        events += _put_events(store, w, reader)
         out.append((bool(rows), bool(rows) and bool(rows[0][3]), None, 1 + bool(w.redacted)))
     at.clear()
     if store.audit_enabled and events:

@@ -209,13 +209,15 @@ SELECT level, sealed, schema_version, indexed FROM trustmem_memories
 WHERE ns_hash = %(ns_hash)s AND key_hash = %(key_hash)s FOR UPDATE
 """
 
-UPSERT_SQL = """
+_INSERT_ROW = """
 INSERT INTO trustmem_memories (ns_hash, key_hash, ns_prefixes, depth, tenant, level, sealed,
     schema_version, indexed, expires_at, ttl_minutes, blind, tainted)
 VALUES (%(ns_hash)s, %(key_hash)s, %(ns_prefixes)b, %(depth)s, %(tenant)s, %(level)s, %(sealed)s,
     %(schema_version)s, %(indexed)s,
     CASE WHEN %(ttl)s::float8 IS NULL THEN NULL ELSE now() + make_interval(secs => %(ttl)s * 60) END,
-    %(ttl)s, %(blind)b, %(tainted)s)
+    %(ttl)s, %(blind)b, %(tainted)s)"""
+
+UPSERT_SQL = _INSERT_ROW + """
 ON CONFLICT (ns_hash, key_hash) DO UPDATE SET
     level = EXCLUDED.level, sealed = EXCLUDED.sealed, schema_version = EXCLUDED.schema_version,
     tenant = EXCLUDED.tenant, indexed = EXCLUDED.indexed, updated_at = now(),
@@ -346,6 +348,23 @@ JOURNAL_INSERT_SQL = """
 INSERT INTO trustmem_audit_journal (at, action, actor, session, tenant, item, level, detail)
 SELECT * FROM unnest(%b::timestamptz[], %b::text[], %b::text[], %b::bytea[], %b::bytea[], %b::bytea[],
     %b::smallint[], %b::text[])
+"""
+
+# A put of a key that is not there yet, with its audit events, in one
+# statement (autocommit): no row means no overwrite rule to check, so the
+# row lock and the transaction's round trips are not needed. Returns one
+# row if it wrote; none if the key exists, and the caller takes the locked
+# path (nothing was written, no event journaled).
+FIRST_PUT_SQL = f"""
+WITH ins AS ({_INSERT_ROW}
+    ON CONFLICT (ns_hash, key_hash) DO NOTHING RETURNING 1
+), journaled AS (
+    INSERT INTO trustmem_audit_journal (at, action, actor, session, tenant, item, level, detail)
+    SELECT e.* FROM unnest(%(e_at)b::timestamptz[], %(e_action)b::text[], %(e_actor)b::text[],
+        %(e_session)b::bytea[], %(e_tenant)b::bytea[], %(e_item)b::bytea[], %(e_level)b::smallint[],
+        %(e_detail)b::text[]) e, ins
+)
+SELECT 1 FROM ins
 """
 AUDIT_ANCHOR_READ_SQL = "SELECT seq, hash, mac FROM trustmem_audit_anchor WHERE id = 1"
 AUDIT_TRAIL_SQL = """

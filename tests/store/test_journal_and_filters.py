@@ -354,14 +354,49 @@ async def test_thousands_of_concurrent_calls_queue_instead_of_timing_out(pg_url,
     from langgraph_trustmem.store import AsyncTrustStore
 
     ns = ("memories", user, "gather")
-    pool = AsyncConnectionPool(pg_url, min_size=2, max_size=2, timeout=1.0, kwargs=CONNECTION_KWARGS, open=False)
+    pool = AsyncConnectionPool(pg_url, min_size=2, max_size=2, timeout=0.25, kwargs=CONNECTION_KWARGS, open=False)
     await pool.open(wait=True)  # both connections there: no wait is for one being made
     async with pool:
         store = AsyncTrustStore(pool, key=key)
         top = store.bound("sensitive")
         t0 = time.monotonic()
         await asyncio.gather(*(top.aput(ns, f"k{i}", {"n": i}) for i in range(1500)))
-        assert time.monotonic() - t0 > 1.0  # longer than the pool's timeout: the queue did the waiting
+        assert time.monotonic() - t0 > 0.25  # longer than the pool's timeout: the queue did the waiting
         got = await asyncio.gather(*(top.aget(ns, f"k{i}") for i in range(1500)))
         assert [g.value["n"] for g in got] == list(range(1500))
         assert (await store.averify_audit()).ok  # every journaled read chained before the pool closes
+
+
+def test_a_new_key_is_written_with_its_events_in_one_statement_and_an_existing_one_under_its_lock(
+    store, user, pg_url
+):
+    """A put of a key not stored yet is one statement (the row and its
+    audit events); a put of a key that exists takes the locked path, where
+    the overwrite rules see the row: a lower writer is refused and neither
+    its row nor an event of it is left."""
+    from langgraph_trustmem.errors import OverwriteRefused
+
+    ns = ("memories", user)
+    top = store.bound("sensitive")
+    effects: list[str] = []
+    run = top._effect
+
+    def counting(effect):
+        effects.append(type(effect).__name__)
+        return run(effect)
+
+    top._effect = counting
+    top.put(ns, "fresh", {"text": "my email is someone@example.org"})  # kept, and an event says what was redacted
+    assert effects.count("Fetch") == 1 and "Txn" not in effects
+    assert [a for a, _, _ in _journal_rows(pg_url, _ref(store, ns, "fresh"))] in (["write"], ["redacted", "write"])
+    effects.clear()
+    top.put(ns, "fresh", {"text": "second version"})  # exists: the locked path
+    assert effects.count("Txn") == 1
+    assert [a for a, _, _ in _journal_rows(pg_url, _ref(store, ns, "fresh"))][-1] == "write"
+    before = _journal_rows(pg_url, _ref(store, ns, "fresh"))
+    low = store.bound("personal")
+    with pytest.raises(OverwriteRefused):
+        low.put(ns, "fresh", {"text": "a lower writer's version"})
+    assert store.bound("sensitive").get(ns, "fresh").value == {"text": "second version"}
+    assert _journal_rows(pg_url, _ref(store, ns, "fresh"), "write") == [r for r in before if r[0] == "write"]
+    assert store.verify_audit().ok
