@@ -46,6 +46,8 @@ class Profile:
     forget_reps: int
     # 7. recall injection
     recall_turns: int = 50
+    # 8. memory
+    memory_sessions: int = 10_000
     extra: dict = field(default_factory=dict)
 
 
@@ -80,6 +82,7 @@ FULL = Profile(
 
 QUICK = Profile(
     name="quick",
+    memory_sessions=1_000,
     turn_sizes=(10, 100),
     turn_reps={10: 8, 100: 8},
     warmup=2,
@@ -109,6 +112,7 @@ QUICK = Profile(
 
 SMOKE = Profile(
     name="smoke",
+    memory_sessions=60,
     turn_sizes=(10,),
     turn_reps={10: 2},
     warmup=1,

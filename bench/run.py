@@ -34,9 +34,10 @@ CASES = {
     "4": ("4. fork & copy", "bench.checkpoint_cases", "case_fork"),
     "5": ("5. store (+ 6. forget)", "bench.store_cases", "case_store"),
     "7": ("7. recall injection", "bench.recall_case", "case_recall"),
+    "8": ("8. memory", "bench.memory_case", "case_memory"),
 }
 CASE_IDS = ("1. graph turn", "2. saver ops", "3. concurrency", "4. fork & copy", "5. store", "6. forget",
-            "7. recall injection")
+            "7. recall injection", "8. memory")
 
 
 async def run_cases(profile: Profile, cases: list[str], env: Env, res: Results, errors: list[str],

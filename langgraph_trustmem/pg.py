@@ -159,10 +159,15 @@ class PgClient:
         return result
 
     def _fetch(self, query: str, params: Any, rows: bool = True) -> list[tuple]:
-        """One statement on its own, rows (if any are wanted) in binary."""
+        """One statement on its own, rows (if any are wanted) in binary. On
+        a caller's pipeline it is synced: statements between syncs share an
+        implicit transaction, and a write must commit before it returns."""
         with self._cursor() as cur:
             cur.execute(query, params, binary=True)
-            return cur.fetchall() if rows else []
+            out = cur.fetchall() if rows else []
+        if self.pipe is not None:
+            self.pipe.sync()
+        return out
 
 
 class AsyncPgClient:
@@ -231,10 +236,14 @@ class AsyncPgClient:
         return result
 
     async def _fetch(self, query: str, params: Any, rows: bool = True) -> list[tuple]:
-        """One statement on its own, rows (if any are wanted) in binary."""
+        """One statement on its own, rows (if any are wanted) in binary;
+        synced on a caller's pipeline, as in the sync twin."""
         async with self._cursor() as cur:
             await cur.execute(query, params, binary=True)
-            return await cur.fetchall() if rows else []
+            out = await cur.fetchall() if rows else []
+        if self.pipe is not None:
+            await self.pipe.sync()
+        return out
 
 
 __all__ = ["CONNECTION_KWARGS", "AsyncPgClient", "PgClient", "Statements", "check_connection", "migrate_ops"]

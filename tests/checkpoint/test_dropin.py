@@ -165,7 +165,13 @@ def test_a_connection_in_pipeline_mode(pg_url, key, schema):
             assert [t.metadata["tenant"] for t in saver.list(cfg, filter={"tenant": "clinic-7"})]
             store = TrustStore(conn, key=key, pipe=pipe).bound("personal", user_id=user)
             store.put(("memories", user), "k", {"text": "fact"})
-            assert store.get(("memories", user), "k").value == {"text": "fact"}
+            # committed when put returns: another connection sees it now
+            with TrustStore.from_conn_string(pg_url, key=key) as other:
+                seen = other.bound("personal", user_id=user).get(("memories", user), "k")
+            assert seen is not None and seen.value == {"text": "fact"}
+            store.put(("memories", user), "k", {"text": "fact"})  # an update: its own transaction
+            got = store.get(("memories", user), "k")
+            assert got is not None and got.value == {"text": "fact"} and got.updated_at > got.created_at
         with conn.pipeline():
             saver = TrustCheckpointSaver(conn, key=key)
             cfg = run_turns(saver)
