@@ -76,20 +76,27 @@ async def case_memory(env: Env, prof: Profile, res: Results) -> None:
     PostgresSaver, each in its own process."""
     n = prof.memory_sessions
     size = f"{n:,} sessions"
+    op = "RSS after (MB)"
+    growth: dict[str, float] = {}
     for impl, db in IMPLS.items():
         out = subprocess.run(
             [sys.executable, "-c", SCRIPT, impl, env.db(db), env.key, str(n), str(MESSAGE_BYTES), str(WARMUP)],
             capture_output=True, text=True, check=True,
         )
         rss = json.loads(out.stdout.strip().splitlines()[-1])
-        series = res.s(CASE, "RSS growth (MB)", size, impl, unit="MB")
-        series.samples.append(rss["after"] - rss["before"])
-        series.extra.update({"rss_before_mb": round(rss["before"], 1), "rss_after_mb": round(rss["after"], 1)})
+        growth[impl] = rss["after"] - rss["before"]
+        series = res.s(CASE, op, size, impl, unit="MB")
+        series.samples.append(rss["after"])
+        series.extra.update({"rss_before_mb": round(rss["before"], 1), "growth_mb": round(growth[impl], 1)})
+    # the footprint is compared as a ratio; the target is on the growth: ours
+    # may exceed the stock saver's by at most the caches' byte budgets
     budget = (DEFAULT_HOT_BYTES + DECODED_BYTES) / 2**20
-    stock = res.s(CASE, "RSS growth (MB)", size, "PostgresSaver").samples[0]
+    ours_before = res.s(CASE, op, size, "ours-local").extra["rss_before_mb"]
+    limit = ours_before + growth["PostgresSaver"] + budget
     res.compare(
-        CASE, "RSS growth (MB)", size, "ours-local", "PostgresSaver", primary=True,
-        targets=[Target("max_max", stock + budget, text=f"<= stock + the caches' budget ({budget:.0f} MB)")],
+        CASE, op, size, "ours-local", "PostgresSaver", primary=True,
+        targets=[Target("max_max", limit, text=f"growth <= the stock saver's + the caches' budget ({budget:.0f} MB)")],
     )
     res.note(CASE, f"each session one turn with a ~{MESSAGE_BYTES // 1000} KB message; {WARMUP} sessions before the "
-                   "first reading; budget: hot tier + decoded-state cache defaults")
+                   f"first reading; growth: ours {growth['ours-local']:.1f} MB, stock {growth['PostgresSaver']:.1f} MB; "
+                   "budget: hot tier + decoded-state cache defaults")

@@ -41,7 +41,7 @@ from langgraph_trustmem.checkpoint.base import (
     reader_config,
 )
 from langgraph_trustmem.checkpoint.decoded import DEFAULT_MAX_BYTES
-from langgraph_trustmem.checkpoint.hot import AsyncRedisHotTier, LocalHotTier, NullHotTier
+from langgraph_trustmem.checkpoint.hot import AsyncHotTier, AsyncRedisHotTier, LocalHotTier, NullHotTier
 from langgraph_trustmem.config import resolve_keyring, resolve_ladder
 from langgraph_trustmem.crypto import KeyRing
 from langgraph_trustmem.errors import StaleBranch
@@ -62,7 +62,7 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
         *,
         key: KeyRing | str | bytes | None = None,
         pipe: Any = None,
-        hot: LocalHotTier | AsyncRedisHotTier | NullHotTier | None = None,
+        hot: AsyncHotTier | None = None,
         levels: Ladder | list[str] | None = None,
         hot_ttl: float = 3600.0,
         retention: Retention | None = None,
@@ -82,7 +82,7 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
         check_connection(conn, pipe)
         self.conn = conn
         self.pipe = pipe
-        self.hot = hot if hot is not None else NullHotTier()
+        self.hot: AsyncHotTier = hot if hot is not None else NullHotTier()
         self.lock = asyncio.Lock()
         self.loop = asyncio.get_running_loop()
 

@@ -284,7 +284,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
 
     keyring: KeyRing
     ladder: Ladder
-    hot: Any  # the twin's hot tier (LocalHotTier, a Redis tier or NullHotTier)
+    hot: Any  # the twin narrows it: hot.HotTier (sync) or hot.AsyncHotTier
 
     def __init__(
         self,

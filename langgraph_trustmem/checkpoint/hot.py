@@ -31,7 +31,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 import ormsgpack
 
@@ -67,6 +67,71 @@ class HotEntry:
 
 def _ns_suffix(ns: str) -> str:
     return "" if not ns else ":" + hashlib.sha256(ns.encode()).hexdigest()[:24]
+
+
+class HotTier(Protocol):
+    """What the sync saver asks of its hot tier (LocalHotTier, RedisHotTier,
+    NullHotTier): sealed entries only, and never the record: any of these
+    may return None, and PostgreSQL answers instead."""
+
+    def get(self, tk: bytes, ns: str) -> HotEntry | None: ...
+
+    def put(
+        self,
+        tk: bytes,
+        ns: str,
+        entry: HotEntry,
+        keep: Iterable[BlobKey],
+        ttl: float,
+        prev: str | None = None,
+        populate: bool = False,
+    ) -> None: ...
+
+    def add_writes(
+        self,
+        tk: bytes,
+        ns: str,
+        checkpoint_id: str,
+        writes: Mapping[WriteKey, bytes],
+        ttl: float = 3600.0,
+        upsert: bool = False,
+    ) -> None: ...
+
+    def drop(self, tks: Iterable[bytes]) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class AsyncHotTier(Protocol):
+    """The async saver's twin of :class:`HotTier` (LocalHotTier,
+    AsyncRedisHotTier, NullHotTier)."""
+
+    async def aget(self, tk: bytes, ns: str) -> HotEntry | None: ...
+
+    async def aput(
+        self,
+        tk: bytes,
+        ns: str,
+        entry: HotEntry,
+        keep: Iterable[BlobKey],
+        ttl: float,
+        prev: str | None = None,
+        populate: bool = False,
+    ) -> None: ...
+
+    async def aadd_writes(
+        self,
+        tk: bytes,
+        ns: str,
+        checkpoint_id: str,
+        writes: Mapping[WriteKey, bytes],
+        ttl: float = 3600.0,
+        upsert: bool = False,
+    ) -> None: ...
+
+    async def adrop(self, tks: Iterable[bytes]) -> None: ...
+
+    async def aclose(self) -> None: ...
 
 
 class NullHotTier:

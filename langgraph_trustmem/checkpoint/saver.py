@@ -42,7 +42,7 @@ from langgraph_trustmem.checkpoint.base import (
     reader_config,
 )
 from langgraph_trustmem.checkpoint.decoded import DEFAULT_MAX_BYTES
-from langgraph_trustmem.checkpoint.hot import LocalHotTier, NullHotTier, RedisHotTier
+from langgraph_trustmem.checkpoint.hot import HotTier, LocalHotTier, NullHotTier, RedisHotTier
 from langgraph_trustmem.config import resolve_keyring, resolve_ladder
 from langgraph_trustmem.crypto import KeyRing
 from langgraph_trustmem.errors import StaleBranch
@@ -68,7 +68,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
         *,
         key: KeyRing | str | bytes | None = None,
         pipe: Any = None,
-        hot: LocalHotTier | RedisHotTier | NullHotTier | None = None,
+        hot: HotTier | None = None,
         levels: Ladder | list[str] | None = None,
         hot_ttl: float = 3600.0,
         retention: Retention | None = None,
@@ -88,7 +88,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
         check_connection(conn, pipe)
         self.conn = conn
         self.pipe = pipe
-        self.hot = hot if hot is not None else NullHotTier()
+        self.hot: HotTier = hot if hot is not None else NullHotTier()
         self.lock = threading.Lock()
 
     @classmethod

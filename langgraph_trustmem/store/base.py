@@ -46,6 +46,7 @@ from langgraph_trustmem.errors import (
     TrustMemError,
 )
 from langgraph_trustmem.store.blind import BlindIndex
+from langgraph_trustmem.store.cache import AsyncHitCache, HitCache
 from langgraph_trustmem.trust import DEFAULT_LADDER, Label, Ladder, user_of
 
 if TYPE_CHECKING:
@@ -397,7 +398,7 @@ class TrustStoreBase(BaseStore):
 
     supports_ttl = True
     vectors: VectorIndex | None = None
-    cache: Any = None  # store.cache.RowCache / AsyncRowCache, matching the twin
+    cache: HitCache | AsyncHitCache | None = None  # the twin's: RowCache / AsyncRowCache
 
     def __init__(
         self,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import ormsgpack
 
@@ -53,6 +53,37 @@ class _Codec:
 
     def unpack_hits(self, key: str, blob: bytes) -> list[tuple[str, float | None]]:
         return [tuple(h) for h in ormsgpack.unpackb(self.keyring.decrypt(blob, aad("cache-search", key)))]
+
+
+class HitCache(Protocol):
+    """What the sync store asks of its search-hit cache (RowCache): a miss
+    or an unreachable Redis reads as no hits, never as an error; writes
+    invalidate by tenant."""
+
+    def get_hits(self, tenant: bytes | None, qkey: str) -> tuple[str, list | None]: ...
+
+    def put_hits(self, tenant: bytes | None, key: str, hits: Sequence[tuple[str, float | None]]) -> None: ...
+
+    def invalidate(self, tenants: Sequence[bytes | None]) -> None: ...
+
+    def drop_tenant(self, tenant: bytes) -> int | None: ...
+
+    def close(self) -> None: ...
+
+
+class AsyncHitCache(Protocol):
+    """The async store's twin of :class:`HitCache` (AsyncRowCache): the same
+    names, as coroutines."""
+
+    async def get_hits(self, tenant: bytes | None, qkey: str) -> tuple[str, list | None]: ...
+
+    async def put_hits(self, tenant: bytes | None, key: str, hits: Sequence[tuple[str, float | None]]) -> None: ...
+
+    async def invalidate(self, tenants: Sequence[bytes | None]) -> None: ...
+
+    async def drop_tenant(self, tenant: bytes) -> int | None: ...
+
+    async def close(self) -> None: ...
 
 
 class RowCache:

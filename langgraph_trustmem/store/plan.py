@@ -60,6 +60,7 @@ from langgraph_trustmem.store.base import (
     namespace_matches,
     validate_namespace,
 )
+from langgraph_trustmem.store.cache import AsyncHitCache, HitCache
 from langgraph_trustmem.store.vectors import VectorIndex
 from langgraph_trustmem.trust import Ladder, saver_of
 
@@ -877,7 +878,7 @@ class PlannedStore(TrustStoreBase):
         key: KeyRing | str | bytes | None = None,
         pipe: Any = None,
         vectors: VectorIndex | None = None,
-        cache: Any = None,
+        cache: HitCache | AsyncHitCache | None = None,
         index: IndexConfig | None = None,
         ttl: TTLConfig | None = None,
         levels: Ladder | list[str] | None = None,
