@@ -115,22 +115,20 @@ class PgClient:
     pipe: Any = None  # the caller's Pipeline on ``conn``, synced after each operation
 
     @contextmanager
-    def _cursor(self, *, transaction: bool = False, pipeline: bool = False) -> Iterator[Cursor]:
+    def _cursor(self, *, transaction: bool = False) -> Iterator[Cursor]:
         if isinstance(self.conn, ConnectionPool):
             with self.conn.connection() as conn:
-                yield from self._in(conn, transaction, pipeline)
+                yield from self._in(conn, transaction)
         else:
             with self.lock:
-                yield from self._in(self.conn, transaction, pipeline)
+                yield from self._in(self.conn, transaction)
 
     @staticmethod
-    def _in(conn: Connection, transaction: bool, pipeline: bool = False) -> Iterator[Cursor]:
+    def _in(conn: Connection, transaction: bool) -> Iterator[Cursor]:
+        """A cursor; in a transaction, pipelined (see ``_run``)."""
         try:
-            if transaction and pipeline:
+            if transaction:
                 with conn.pipeline(), conn.transaction(), conn.cursor(row_factory=tuple_row) as cur:
-                    yield cur
-            elif transaction:
-                with conn.transaction(), conn.cursor(row_factory=tuple_row) as cur:
                     yield cur
             else:
                 with conn.cursor(row_factory=tuple_row) as cur:
@@ -143,7 +141,7 @@ class PgClient:
         statements whose rows the operation does not read are sent without
         waiting, so the server is waited on only where a result decides
         what comes next (and at the commit)."""
-        with self._cursor(transaction=True, pipeline=True) as cur:
+        with self._cursor(transaction=True) as cur:
             try:
                 query, params, fetch = next(ops)
                 while True:
@@ -191,28 +189,25 @@ class AsyncPgClient:
         return self._slots[1]
 
     @asynccontextmanager
-    async def _cursor(self, *, transaction: bool = False, pipeline: bool = False) -> AsyncIterator[AsyncCursor]:
+    async def _cursor(self, *, transaction: bool = False) -> AsyncIterator[AsyncCursor]:
         if isinstance(self.conn, AsyncConnectionPool):
             pool = self.conn
             async with (
                 self._pool_slots(pool),
                 pool.connection() as conn,
-                self._in(conn, transaction, pipeline) as cur,
+                self._in(conn, transaction) as cur,
             ):
                 yield cur
         else:
-            async with self.lock, self._in(self.conn, transaction, pipeline) as cur:
+            async with self.lock, self._in(self.conn, transaction) as cur:
                 yield cur
 
     @staticmethod
     @asynccontextmanager
-    async def _in(conn: AsyncConnection, transaction: bool, pipeline: bool = False) -> AsyncIterator[AsyncCursor]:
+    async def _in(conn: AsyncConnection, transaction: bool) -> AsyncIterator[AsyncCursor]:
         try:
-            if transaction and pipeline:
+            if transaction:
                 async with conn.pipeline(), conn.transaction(), conn.cursor(row_factory=tuple_row) as cur:
-                    yield cur
-            elif transaction:
-                async with conn.transaction(), conn.cursor(row_factory=tuple_row) as cur:
                     yield cur
             else:
                 async with conn.cursor(row_factory=tuple_row) as cur:
@@ -222,7 +217,7 @@ class AsyncPgClient:
 
     async def _run(self, ops: Statements) -> Any:
         """Run a multi-statement operation in one transaction, pipelined."""
-        async with self._cursor(transaction=True, pipeline=True) as cur:
+        async with self._cursor(transaction=True) as cur:
             try:
                 query, params, fetch = next(ops)
                 while True:

@@ -736,17 +736,17 @@ class QdrantEdgeIndex(VectorIndex):
 
         return os.path.join(self.path, f"t-{tenant or '_'}")
 
-    def _dirs(self, tenant: str) -> tuple[str, str]:
-        """The tenant's shard directory, and where a conversion keeps the
-        old one until the new one is written."""
-        return self._dir(tenant), self._dir(tenant) + ".old"
+    def _dirs(self, tenant: str) -> tuple[str, str, str]:
+        """The tenant's shard directory, where a conversion writes the new
+        shard, and where it sets the old one aside before removing it."""
+        return self._dir(tenant), self._dir(tenant) + ".new", self._dir(tenant) + ".old"
 
     def _tenant_of_dir(self, name: str) -> str | None:
-        """The tenant a shard directory (or one kept aside by an interrupted
-        conversion, ``.old``) belongs to."""
+        """The tenant a shard directory (or one of a conversion, ``.new``
+        or ``.old``) belongs to."""
         if not name.startswith("t-"):
             return None
-        name = name.removesuffix(".old")
+        name = name.removesuffix(".new").removesuffix(".old")
         return "" if name == "t-_" else name[2:]
 
     def _config(self, logged: bool = True) -> Any:
@@ -771,7 +771,6 @@ class QdrantEdgeIndex(VectorIndex):
         """The tenant's shard, opened (or created) on demand; None if it has
         none and ``create`` is false. The lock is held by the caller."""
         import os  # noqa: PLC0415
-        import shutil  # noqa: PLC0415
 
         import qdrant_edge as qe  # noqa: PLC0415
 
@@ -781,16 +780,14 @@ class QdrantEdgeIndex(VectorIndex):
         if shard is not None:
             self._shards.move_to_end(tenant)
             return shard
-        where = self._dir(tenant)
-        if os.path.isdir(where + ".old"):  # a conversion was interrupted: redo it from the old shard
-            shutil.rmtree(where, ignore_errors=True)
-            os.rename(where + ".old", where)
+        where, new, aside = self._dirs(tenant)
+        self._settle(where, new, aside)
         segments = os.path.join(where, "segments")
         if os.path.isdir(segments) and os.listdir(segments):
             logged = self._logged(where)
             shard = qe.EdgeShard.load(where, self._config(logged))
             if not logged:
-                shard = self._convert(shard, where)
+                shard = self._convert(shard, where, new, aside)
         elif create:
             shard = self._new_shard(where)
         else:
@@ -828,31 +825,59 @@ class QdrantEdgeIndex(VectorIndex):
         with open(os.path.join(where, "edge_config.json"), encoding="utf-8") as f:
             return bool(json.load(f).get("wal_enabled", True))
 
-    def _convert(self, old: Any, where: str) -> Any:
-        """Rewrite a shard made without a log into a new one with it: its
-        points copied as they are (sealed), the old directory kept aside
-        until the new one is flushed, so an interruption redoes the copy."""
-        import os  # noqa: PLC0415
+    def _convert(self, unlogged: Any, where: str, new: str, old: str) -> Any:
+        """Rewrite a shard made without a log into one with it, its points
+        copied as they are (sealed). The new shard is written and flushed
+        beside the old one before either is renamed, so ``_settle`` can
+        finish or undo an interrupted conversion from what is on disk."""
         import shutil  # noqa: PLC0415
 
         import qdrant_edge as qe  # noqa: PLC0415
 
         points, offset = [], None
         while True:
-            records, offset = old.scroll(
+            records, offset = unlogged.scroll(
                 qe.ScrollRequest(offset=offset, limit=1024, with_payload=True, with_vector=True)
             )
             points += [qe.Point(r.id, list(r.vector), dict(r.payload or {})) for r in records]
             if offset is None:
                 break
-        old.close()
-        os.rename(where, where + ".old")
-        shard = self._new_shard(where)
+        unlogged.close()
+        shutil.rmtree(new, ignore_errors=True)
+        shard = self._new_shard(new)
         for i in range(0, len(points), 1024):
             shard.update(qe.UpdateOperation.upsert_points(points[i : i + 1024]))
         shard.flush()
-        shutil.rmtree(where + ".old")
-        return shard
+        shard.close()
+        self._swap(where, new, old)
+        return qe.EdgeShard.load(where, self._config())
+
+    @staticmethod
+    def _swap(where: str, new: str, old: str) -> None:
+        """Put a complete ``new`` shard in the place of ``where``."""
+        import os  # noqa: PLC0415
+        import shutil  # noqa: PLC0415
+
+        os.rename(where, old)
+        os.rename(new, where)
+        shutil.rmtree(old)
+
+    def _settle(self, where: str, new: str, old: str) -> None:
+        """Finish or undo a conversion a crash interrupted. A ``new`` beside
+        ``where`` may be partial: dropped, and the old shard converted
+        again. A ``new`` without ``where`` is complete (it is renamed only
+        after its flush): it takes the place. An ``old`` beside ``where``
+        is a replaced shard not yet removed."""
+        import os  # noqa: PLC0415
+        import shutil  # noqa: PLC0415
+
+        if os.path.isdir(new):
+            if os.path.isdir(where):
+                shutil.rmtree(new)
+            else:
+                os.rename(new, where)
+        if os.path.isdir(old) and os.path.isdir(where):
+            shutil.rmtree(old)
 
     def _tenant_dirs(self) -> list[str]:
         import os  # noqa: PLC0415

@@ -167,8 +167,10 @@ def test_a_shard_is_flushed_once_it_holds_enough_unflushed_writes(pg_url, key, i
 def test_a_shard_an_earlier_release_made_without_a_log_gets_one(pg_url, key, index, store_schema, workdir):
     """Shards of the previous release kept no write-ahead log (a killed
     process lost its unflushed vectors) and the engine cannot add one to a
-    shard: the first open rewrites it with one, the same points in it; an
-    interrupted rewrite is redone from the old shard kept aside."""
+    shard: the first open rewrites it with one, the same points in it. A
+    rewrite a crash interrupted is finished or redone from what is on disk:
+    a partial new shard beside the old one is dropped; a complete one whose
+    old shard was already set aside takes its place."""
     import json
 
     import qdrant_edge as qe
@@ -181,28 +183,33 @@ def test_a_shard_an_earlier_release_made_without_a_log_gets_one(pg_url, key, ind
             store.bound("sensitive").put(ns, f"k{i}", {"text": f"physiotherapy session {i} notes"})
         query = "physiotherapy session 3 notes"
         ranked = [(h.key, h.score) for h in store.bound("sensitive", user_id=user).search(ns, query=query, limit=6)]
-        shard_dir, config = root / f"t-{store.user_key(user).hex()}", store.vectors._config(logged=False)
+        shard_dir = root / f"t-{store.user_key(user).hex()}"
+        unlogged_config, logged_config = store.vectors._config(logged=False), store.vectors._config()
+    new, aside = Path(str(shard_dir) + ".new"), Path(str(shard_dir) + ".old")
     old = qe.EdgeShard.load(str(shard_dir))
     records, _ = old.scroll(qe.ScrollRequest(limit=100, with_payload=True, with_vector=True))
     old.close()
 
-    def unlogged(where: Path) -> None:  # the directory as the previous release left it
+    def written(where: Path, config) -> None:
         shutil.rmtree(where, ignore_errors=True)
         shard = qe.EdgeShard.create(str(where), config)
         shard.update(qe.UpdateOperation.upsert_points([qe.Point(r.id, list(r.vector), r.payload) for r in records]))
         shard.flush()
         shard.close()
 
-    for interrupted in (False, True):
-        unlogged(shard_dir)
-        if interrupted:  # killed after moving the old shard aside, before the new one was written
-            shard_dir.rename(str(shard_dir) + ".old")
-            shard_dir.mkdir()
+    for crash in ("none", "while writing the new shard", "between the renames"):
+        written(shard_dir, unlogged_config)  # the directory as the previous release left it
+        if crash == "while writing the new shard":
+            new.mkdir()
+            (new / "edge_config.json").write_text("{")  # partial
+        elif crash == "between the renames":
+            shard_dir.rename(aside)
+            written(new, logged_config)
         with TrustStore.from_conn_string(pg_url, key=key, qdrant=str(root), index=index) as store:
             store.setup()
             hits = store.bound("sensitive", user_id=user).search(ns, query=query, limit=6)
-            assert [h.key for h in hits] == [k for k, _ in ranked]  # the same vectors, the same order
-            assert [round(h.score, 5) for h in hits] == [round(s, 5) for _, s in ranked]
-            assert store.vectors.count() == 6
-        assert json.loads((shard_dir / "edge_config.json").read_text())["wal_enabled"] is True
-        assert not Path(str(shard_dir) + ".old").exists()
+            assert [h.key for h in hits] == [k for k, _ in ranked], crash  # the same vectors, the same order
+            assert [round(h.score, 5) for h in hits] == [round(s, 5) for _, s in ranked], crash
+            assert store.vectors.count() == 6, crash
+        assert json.loads((shard_dir / "edge_config.json").read_text())["wal_enabled"] is True, crash
+        assert not new.exists() and not aside.exists(), crash
