@@ -13,9 +13,11 @@ import contextvars
 import hmac
 import logging
 import random
+import sys
 import threading
 import uuid
 import warnings
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -91,7 +93,7 @@ class BranchMoved(Exception):
     (another saver forked the thread); the put is sealed again and retried."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SessionState:
     """A thread's access state as the saver last saw it: the columns the
     thread's ``acl_mac`` authenticates."""
@@ -158,6 +160,16 @@ class Retention:
 
     idle: float | None = None
     max_age: float | None = None
+
+
+SESSION_CACHE_BYTES = 2 * 1024 * 1024
+
+
+def _session_bytes(tk: bytes, state: SessionState) -> int:
+    """What one remembered session costs: its key, its state and the
+    cache's slot for it."""
+    owner = sys.getsizeof(state.owner) if state.owner is not None else 0
+    return sys.getsizeof(tk) + sys.getsizeof(state) + owner + 200
 
 
 def _skipped(what: str) -> None:
@@ -285,6 +297,9 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
     keyring: KeyRing
     ladder: Ladder
     hot: Any  # the twin narrows it: hot.HotTier (sync) or hot.AsyncHotTier
+    # the byte budget of the threads' access states kept in memory (~300
+    # bytes each): a cache; PostgreSQL answers for a thread that left it
+    session_cache_bytes: int = SESSION_CACHE_BYTES
 
     def __init__(
         self,
@@ -304,7 +319,8 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         self.ladder = ladder
         self.hot_ttl = hot_ttl
         self.retention = retention or Retention()
-        self._sessions: dict[bytes, SessionState] = {}
+        self._sessions: OrderedDict[bytes, SessionState] = OrderedDict()
+        self._sessions_bytes = 0
         self._sessions_lock = threading.Lock()
         # what the trust gate vouched for, per (thread, namespace): applied to
         # this process's next checkpoints there
@@ -445,15 +461,27 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
     # -- sessions ----------------------------------------------------------
 
     def _remember(self, tk: bytes, state: SessionState) -> None:
+        """Keep a thread's state, most recent last. Past the byte budget the
+        least recent leave, except a session whose fork is pending (the gate
+        asks this cache, without I/O, whether to lower every channel); a
+        thread that left is read again from PostgreSQL when next needed."""
         with self._sessions_lock:
+            old = self._sessions.pop(tk, None)
+            if old is not None:
+                self._sessions_bytes -= _session_bytes(tk, old)
             self._sessions[tk] = state
-            if len(self._sessions) > 65536:
-                self._sessions.pop(next(iter(self._sessions)))
+            self._sessions_bytes += _session_bytes(tk, state)
+            while self._sessions_bytes > self.session_cache_bytes:
+                victim = next((k for k, st in self._sessions.items() if k != tk and not st.fork_pending), None)
+                if victim is None:
+                    break
+                self._sessions_bytes -= _session_bytes(victim, self._sessions.pop(victim))
 
     def _forget_session(self, tks: Iterable[bytes]) -> None:
         with self._sessions_lock:
             for tk in tks:
-                self._sessions.pop(tk, None)
+                if (old := self._sessions.pop(tk, None)) is not None:
+                    self._sessions_bytes -= _session_bytes(tk, old)
                 for key in [k for k in self._vouched if k[0] == tk]:
                     self._vouched.pop(key, None)
 

@@ -8,10 +8,12 @@ from __future__ import annotations
 import uuid
 
 import psycopg
+import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.graph import START, MessagesState, StateGraph
 
 from langgraph_trustmem import TrustCheckpointSaver
+from langgraph_trustmem.checkpoint.base import _session_bytes
 from langgraph_trustmem.crypto import generate_key
 
 
@@ -147,3 +149,68 @@ def test_the_in_process_hot_tier_has_a_byte_budget(pg_url, key, schema):
             assert len(saver.get_tuple(cfg).checkpoint["channel_values"]["messages"]) == 12
         saver.delete_thread(configs[-1]["configurable"]["thread_id"])
         assert saver.hot.bytes == sum(saver.hot._sizes.values())
+
+
+def _deep_size(obj, seen=None) -> int:
+    """Every object reachable through containers and instance fields, once."""
+    import sys
+
+    seen = set() if seen is None else seen
+    if id(obj) in seen:
+        return 0
+    seen.add(id(obj))
+    size = sys.getsizeof(obj)
+    if isinstance(obj, dict):
+        size += sum(_deep_size(k, seen) + _deep_size(v, seen) for k, v in obj.items())
+    elif isinstance(obj, (list, tuple, set, frozenset)):
+        size += sum(_deep_size(x, seen) for x in obj)
+    elif hasattr(obj, "__slots__"):
+        size += sum(_deep_size(getattr(obj, a, None), seen) for a in obj.__slots__)
+    elif hasattr(obj, "__dict__"):
+        size += _deep_size(vars(obj), seen)
+    return size
+
+
+def test_the_hot_tier_counts_its_objects_not_only_its_sealed_bytes(pg_url, key, schema):
+    """The budget bounds the heap only if the count covers what the entries
+    really cost; with small states the containers are most of it."""
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key, local_hot=True) as saver:
+        for n in (1, 3):
+            for _ in range(4):
+                turns(saver, n=n)
+        held = sum(_deep_size(k) + _deep_size(v) for k, v in saver.hot._entries.items())
+        sealed = sum(
+            len(v)
+            for _, entry, writes in saver.hot._entries.values()
+            for v in [*entry.blobs.values(), entry.payload, *(w for ws in writes.values() for w in ws.values())]
+        )
+        assert held <= saver.hot.bytes <= 1.5 * held
+        assert saver.hot.bytes > sealed * 1.1  # the objects are counted
+
+
+def test_the_session_cache_has_a_byte_budget_and_keeps_a_pending_fork(pg_url, key, schema):
+    """Threads' access states past the budget leave the cache (and are read
+    again from PostgreSQL, rules intact), except one whose fork is pending:
+    the gate asks the cache, without I/O, whether to lower every channel."""
+    from langgraph_trustmem.errors import TrustEscalationError
+
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key, local_hot=True) as saver:
+        saver.session_cache_bytes = 2_000
+        degraded = turns(saver, n=1)
+        saver.degrade(degraded, "public")
+        fixed = turns(saver, n=1)  # personal
+        others = [turns(saver, n=1, user=f"u-{i}") for i in range(12)]
+        assert saver._sessions_bytes <= 2_000 + 500  # the budget, and the pinned session
+        assert len(saver._sessions) < len(others)
+        assert saver.cached_session(degraded).fork_pending  # kept despite its age
+        assert saver.cached_session(fixed) is None  # it left
+        assert saver.hot.get(saver.thread_key(fixed["configurable"]["thread_id"]), "") is not None
+        with pytest.raises(TrustEscalationError):  # the level is still never raised
+            chat(saver).invoke(
+                {"messages": [HumanMessage("x")]}, {"configurable": {**fixed["configurable"], "trust": "sensitive"}}
+            )
+        assert saver.session(fixed).level == "personal"
+        saver.forget_user("u-dec")
+        assert saver._sessions_bytes == sum(
+            _session_bytes(tk, st) for tk, st in saver._sessions.items()
+        )
