@@ -7,6 +7,9 @@
   before the first round of tuning. Its misses were read and tuned on in the second round,
   so it is tuning data now (reported to show it, not as a held-out figure).
 * heldout2: ``tests/data/secrets_heldout2/heldout2.jsonl``, frozen before the second round
+  of tuning; its misses were read and tuned on in the third round, so it is tuning data
+  now.
+* heldout3: ``tests/data/secrets_heldout3/heldout3.jsonl``, frozen before the third round
   of tuning and never tuned on: the held-out figure of record (its README says how it was
   made).
 
@@ -21,7 +24,7 @@ texts.
     python bench/guard_eval.py --json out.json
     python bench/guard_eval.py --misses tuning  # what a corpus misses / flags
 
-Missed records of the held-out corpus are never printed unless ``--misses heldout2`` is
+Missed records of the held-out corpus are never printed unless ``--misses heldout3`` is
 given, which is meant for the final report only.
 """
 
@@ -96,11 +99,21 @@ def heldout_corpus() -> list[Record]:
 
 
 def heldout2_corpus() -> list[Record]:
-    """The second held-out corpus: frozen, never tuned on."""
+    """The second held-out corpus (frozen; tuned on since its misses were read)."""
     return _jsonl(DATA / "secrets_heldout2" / "heldout2.jsonl")
 
 
-CORPORA = {"tuning": tuning_corpus, "heldout": heldout_corpus, "heldout2": heldout2_corpus}
+def heldout3_corpus() -> list[Record]:
+    """The third held-out corpus: frozen, never tuned on."""
+    return _jsonl(DATA / "secrets_heldout3" / "heldout3.jsonl")
+
+
+CORPORA = {
+    "tuning": tuning_corpus,
+    "heldout": heldout_corpus,
+    "heldout2": heldout2_corpus,
+    "heldout3": heldout3_corpus,
+}
 
 
 def outcome(guard: Guard, rec: Record) -> tuple[bool, list[str]]:

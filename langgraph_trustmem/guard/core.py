@@ -37,6 +37,7 @@ from langgraph_trustmem.guard.fields import (
     field_kind,
     field_secret,
     label_secret,
+    named_secret,
     parent_kind,
     sibling_secret,
 )
@@ -342,6 +343,10 @@ class Guard:
                 self._join(value.values(), check, (*path, *(k for k in value if isinstance(k, str))))
                 if self.reject_secrets and "code" in value:
                     self._siblings(value, check)
+                if self.reject_secrets and 2 <= len(value) <= 8:
+                    hit = named_secret(value, looks_random)
+                    if hit:
+                        check.secrets.add(hit)
                 return out
             items = [self._walk(v, check, path, seen) for v in value]
             if not isinstance(value, (set, frozenset)):

@@ -192,6 +192,7 @@ _NOT_A_PASSWORD = frozenset(
     digits numbers symbols words
     """.split()
 )
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _ADJ_SUFFIXES = ("ed", "ing", "ive", "ous", "ful", "able", "ible", "less")
 _WORD_PIECE = re.compile(r"^(?:[a-z]+|[A-Z][a-z]+|[A-Z]+|\d+|[A-Z]?[a-z]+(?:[A-Z][a-z]+)+|v\d+)$")
 _TRAILING = ".,;:!?)]}>'\"`’”"
@@ -251,14 +252,37 @@ def _plausible_password(value: str, *, strict: bool = False) -> bool:
     low = value.lower()
     if low in _NOT_A_PASSWORD or low.rstrip("s") in _NOT_A_PASSWORD:
         return False
+    if _CJK.search(value):
+        return False  # prose in a script written without spaces: "パスワードは定期的に変更すること"
     if value.startswith(("/", "~/", "./", "http://", "https://")) or re.match(r"^[A-Za-z]:\\", value):
         return False  # a path or a link, e.g. "pwd: /home/me"
+    if _passphrase(low):
+        return True  # "wrist-all-all-caught": words joined as a passphrase generator joins them
     if re.fullmatch(r"[A-Za-z][a-z]+(?:-[a-z]+)*", value) and (strict or low.endswith(_ADJ_SUFFIXES)):
         return False  # one plain word: "expired", "case-sensitive"
     if re.fullmatch(r"\d{1,3}(?:[.,]\d+)?%?", value):
         return False
     # not the name of an environment variable
     return not (re.fullmatch(r"[A-Z][A-Z0-9_]{2,}", value) and "_" in value)
+
+
+# Phrases written with hyphens that a sentence may call a password without holding one.
+_HYPHENATED_PHRASES = frozenset(
+    "up-to-date out-of-date state-of-the-art end-to-end one-on-one face-to-face day-to-day hard-to-guess "
+    "easy-to-remember hard-to-remember peer-to-peer word-of-mouth mother-in-law father-in-law one-time-use "
+    "all-in-one ready-to-use easy-to-guess".split()
+)
+
+
+def _passphrase(low: str) -> bool:
+    """Three or more lower-case words joined by hyphens, twelve characters or more: the
+    shape of a generated passphrase (``chief-account-aim-amazing``)."""
+    return (
+        len(low) >= 12
+        and low.count("-") >= 2
+        and re.fullmatch(r"[a-z]{2,12}(?:-[a-z]{2,12}){2,7}", low) is not None
+        and low not in _HYPHENATED_PHRASES
+    )
 
 
 def _passwordish(word: str) -> bool:
@@ -275,6 +299,18 @@ def _passwordish(word: str) -> bool:
     if re.fullmatch(r"\d+[a-z]{1,3}", word):
         return False  # "2nd", "100mg"
     return has_alpha and (has_digit or has_symbol)
+
+
+def _strong_password(word: str) -> bool:
+    """A value no one would take for a name or a word where no "password" keyword says it
+    is one: a passphrase, or eight characters or more of three classes (lower, upper,
+    digits, symbols) with a symbol that names do not use."""
+    if _passphrase(word.lower()):
+        return True
+    if len(word) < 8 or not _passwordish(word) or not re.search(r"[^A-Za-z0-9\-._]", word):
+        return False  # "TimescaleDB2" is a product's name; "9855Q*wbj%8ylqKG" is not
+    classes = sum(bool(re.search(p, word)) for p in (r"[a-z]", r"[A-Z]", r"\d", r"[^A-Za-z0-9]"))
+    return classes >= 3
 
 
 def _has(text: str, hints: tuple[str, ...] | Pattern[str]) -> bool:
@@ -338,12 +374,37 @@ _BEARER = re.compile(r"(?i)\bbearer\s+([A-Za-z0-9\-._~+/]{12,}=*)")
 # --------------------------------------------------------------------------------------------
 
 _PW_KEYWORD = re.compile(  # run on lower-cased text
-    r"(?<![a-z])(?:pass(?:word|wd|phrase)s?|pwd|pw|p/w|pass(?=\s*[:=])|pass(?=\s+\S*\d)"
+    r"(?<![a-z])(?:pass(?:word|wd|phrase)s?|pwd|pw|p/w|pass(?=\s*(?:[:=]|->|→|⇒))|pass(?=\s+\S*\d)"
     r"|(?:unlock|login|log-in|master|access)\s+(?:phrase|word)"
     r"|(?<=wifi\s)pass|(?<=wi-fi\s)pass|(?:wi-?fi|wpa2?|wlan|network|router)\s+(?:key|code)"
-    r"|contrase(?:ñ|n)a|mot\s+de\s+passe|mdp|passwort|kennwort|wachtwoord|senha|parola\s+d'ordine)(?![a-z])"
+    r"|contrase(?:ñ|n)a|mot\s+de\s+passe|mdp|passwort|kennwort|wachtwoord|senha|parola\s+d'ordine"
+    r"|has(?:ł|l)(?:o|a|em)|l(?:ö|o)senord(?:et)?|(?:ş|s)ifre(?:si|m|n)?|парол[ьяею]|salasana|adgangskode"
+    r"|passord(?:et)?|heslo|jelsz(?:ó|o)|κωδικός|סיסמה|كلمة\s+(?:المرور|السر)|पासवर्ड|mật\s+khẩu|kata\s+sandi"
+    r"|パスワード|暗証番号|密码|密碼|비밀번호|암호|รหัสผ่าน)(?![a-z])"
 )
 _PW_HINTS = _hints(
+    "has",
+    "senord",
+    "ifre",
+    "парол",
+    "salasana",
+    "adgangskode",
+    "passord",
+    "heslo",
+    "jelsz",
+    "κωδικός",
+    "סיסמה",
+    "كلمة",
+    "पासवर्ड",
+    "khẩu",
+    "sandi",
+    "パスワード",
+    "暗証番号",
+    "密码",
+    "密碼",
+    "비밀번호",
+    "암호",
+    "รหัสผ่าน",
     "mdp",
     "pass",
     "pw",
@@ -369,9 +430,10 @@ _PW_BLOCKERS = frozenset(
     "less free hygiene history recovery reuse rotation tip tips".split()
 )
 _PW_CONNECTOR = re.compile(
-    r"(?i)^\s*[,(]?\s*(?:(?P<sym>:=|=>|->|=|:|\s[-–—](?=\s))|(?P<poss>['’]s)\b"
+    r"(?i)^\s*[,(]?\s*(?:(?P<sym>:=|=>|->|→|⇒|=|:|\s[-–—](?=\s))|(?P<poss>['’]s)\b"
+    r"|(?P<cjk>[はがも是为為는은이：]|입니다)"
     r"|(?P<verb>(?:(?:it|which|that)\s*['’]s|(?:(?:it|which|that)\s+)?(?:is|was|are|were|became|will\s+be)"
-    r"|es|est|ist|è|é|era|war))(?![\w])"
+    r"|es|est|ist|è|é|era|war|är|jest|это))(?![\w])"
     r"|(?P<to>to)\b)"
     r"(?:\s+(?:now|still|currently|just|actually|basically|simply|always|usually|literally|probably|really"
     r"|set\s+to|changed\s+to|now\s+set\s+to)\b)*\s*"
@@ -398,7 +460,7 @@ _PW_FOR = re.compile(  # "pwd for the NAS hunter2hunter2": a value closing the s
 )
 _CREDENTIAL_PAIR = re.compile(  # "creds: maya.k / Vpn$ecure77", "login is admin:hunter2"
     r"(?i)(?<![a-z])(?:basic[\s\-]?auth|credentials|creds|login|log-in|sign[\s\-]?in)\b[^.\n]{0,30}?"
-    r"(?:\bis\b|\bare\b|:|(?=\s+[^\s:/]{2,64}:\S))\s*[\"'`]?([^\s:/\"'`,]{2,64})(:|\s+/\s+|\s+and\s+|,\s*)"
+    r"(?:\bis\b|\bare\b|\bit['’]s\b|:|(?=\s+[^\s:/]{2,64}:\S))\s*[\"'`]?([^\s:/\"'`,]{2,64})(:|\s+/\s+|\s+and\s+|,\s*)"
     r"([^\s@/\"'`]{4,128})"
 )
 _WIFI_KEY = re.compile(  # "for the guest network use the key Guest-Wifi-2024"
@@ -411,7 +473,8 @@ _WIFI_IS = re.compile(  # "wifi at the office is CorpGuest#2024"
 _WIFI_HINTS = _hints("wifi", "wi-fi", "wlan", "wpa", "ssid", "network", "router", "hotspot")
 _CLI_PASSWORD = re.compile(
     r"(?i)\b(?:mysql\w*|mariadb\w*)\b[^\n]*?\s-p(?!\s)([^\s'\"]{3,})|(?:^|\s)--password[=\s]+([^\s'\"]{3,})"
-    r"|\b(?:sshpass\s+-p|redis-cli\b[^\n]*?\s-a|docker\s+login\b[^\n]*?\s-p|smbclient\b[^\n]*?%)\s*([^\s'\"]{3,})"
+    r"|\b(?:sshpass\s+-p|redis-cli\b[^\n]*?\s-a|docker\s+login\b[^\n]*?\s-p|smbclient\b[^\n]*?%"
+    r"|(?:requirepass|masterauth)\s)\s*([^\s'\"]{3,})"
 )
 # .NET and Java XML configuration: <add key="Password" value="..."/>, <entry key="db.password">
 _XML_PASSWORD = re.compile(
@@ -423,6 +486,25 @@ _XML_ELEMENT = re.compile(
     r"\s*([^<>\s][^<>]{2,127}?)\s*</\1>"
 )
 # "use Wint3r!Coat to log into the router", "I use Wint3r!Coat for the bank"
+# "Sunset_1994 is what I set for the office VPN"
+_PW_WHAT = re.compile(
+    r"(?i)(?:^|(?<=[\s\"'(]))([^\s\"'()]{6,64})[\"')]?\s+is\s+what\s+(?:i|we)\s+(?:set|use|used|chose|picked|typed?)"
+    r"\s+(?:for|as|on|to)\b"
+)
+# "the laptop login is now anchor-chalk-case-bullet": a login stated as a value that is no username
+_LOGIN_IS = re.compile(
+    r"(?i)(?<![a-z])(?:log-?in|sign-?in|unlock)\s+(?:is|was|:)\s+(?:now\s+|still\s+)?[\"'`]?([^\s\"'`]{8,64})"
+)
+# "the router admin page uses admin / 9855Q*wbj%8ylqKG", "for the streaming account it's kwame91 and nstm03WN+tbx"
+_USER_SLASH_PASSWORD = re.compile(
+    r"(?i)(?<![a-z])(?:admin|router|portal|page|console|dashboard|account|login|log-in|sign-in|site|app)\b[^.\n]{0,30}?"
+    r"(?:\buses?\b|\bis\b|\bit['’]s\b|:)\s*[\"'`]?([^\s:/\"'`,]{2,40})(?:\s+/\s+|\s+and\s+)([^\s\"'`/]{6,64})"
+)
+# an LDAP bind: "ldap bind: cn=reporting,dc=corp,dc=local / zCnTL9WWlUD"
+_LDAP_BIND = re.compile(
+    r"(?i)\b(?:cn|uid)=[^\s/,]+(?:,\s*(?:dc|ou|o|cn|uid)=[^\s/,]+)+\s*(?:/|\s(?:password|pw|pwd)\s*[:=]?)\s*"
+    r"([^\s\"'`]{6,128})"
+)
 _PW_USE = re.compile(
     r"(?i)\b(?:use|using|used|type|typed|enter|entered)\s+[\"'`]?(\S{6,64}?)[\"'`]?\s+(?:to\s+(?:log|sign)\s*(?:in|on)(?:to)?"
     r"|to\s+unlock|for\s+(?:the\s+|my\s+|our\s+)?(?:bank|banking|login|account|wi-?fi|router|laptop|e-?mail|vpn|portal"
@@ -445,11 +527,21 @@ _PIN_KEYWORD = re.compile(  # on lower-cased text: "my debit card PIN is 4821", 
     r"|code\s+(?:pin|secret|confidentiel)|digicode|geheimzahl|geheimnummer|pin-?code|pin-?nummer|pincode"
     r"|code\s+(?:de\s+la\s+|du\s+|de\s+l['’]|d['’]|de\s+)(?:carte|porte|portail|alarme|coffre|cadenas|immeuble"
     r"|entr[ée]e|garage|bo[iî]te)(?:\s+[a-zéèêàç]+)?"
-    r"|c[óo]digo\s+(?:pin|secreto|de\s+(?:la\s+|el\s+)?(?:tarjeta|puerta|alarma|port[ãa]o|cart[ãa]o|cofre))"
+    r"|c[óo]digo\s+(?:pin|secreto|de\s+(?:la\s+|el\s+)?(?:tarjeta|puerta|alarma|port[ãa]o|cart[ãa]o|cofre)"
+    r"|d[ao]\s+(?:porta|port[ãa]o|cart[ãa]o|alarme|cofre))"
     r"|codice\s+(?:pin|segreto|della\s+(?:carta|porta)|del\s+(?:bancomat|cancello|portone))"
-    r"|senha\s+do\s+cart[ãa]o|toegangscode|deurcode)(?![a-z])"
+    r"|senha\s+do\s+cart[ãa]o|toegangscode|deurcode|暗証番号|card\s+verification\s+(?:code|value|number))(?![a-z])"
 )
+# Every keyword of _PIN_KEYWORD holds one of these (a test tries one phrase per language):
+# a keyword missing here is never seen by the expression.
 _PIN_HINTS = _hints(
+    "geheim",
+    "暗証",
+    "verification",
+    "código",
+    "codigo",
+    "codice",
+    "senha",
     "cvv",
     "cvc",
     "csc",
@@ -465,7 +557,7 @@ _PIN_HINTS = _hints(
 )
 _PIN_VALUE = re.compile(
     r"(?i)^(?:[\w'’\s,-]{0,40}?)\s*(?:\bis\b|\bwas\b|:|=|\?|\bare\b|['’]s\b|\b(?:changed|set|reset|updated)\s+to\b"
-    r"|\b(?:est|ist|lautet|es|era|è|é|war)\b)"
+    r"|\b(?:est|ist|lautet|es|era|è|é|war)\b|[はがも是为為는은：])"
     r"\s*(?:now\s+|still\s+)?"
     r"(?P<val>\d{1,3}(?:[-\s]\d{1,3}){2,3}(?![\d-])|\d{3,10}(?!\d)|[#*]?\d{3,10}[#*]?)"
 )
@@ -475,6 +567,14 @@ _PIN_DIRECT = re.compile(  # "PIN 7731 for the debit card", "gate code 4410#"
     r"\s*(?:#|no\.?|number)?\s*(\d{4,8})#?"
     r"(?![\d.,/:-]\d)(?!\s*(?:mm|cm|in|inch|inches)\b)"
 )
+_CARD_CODE_DIRECT = re.compile(  # "card verification code 998", "CVV 123"
+    r"(?i)(?<![a-z])(?:cvv2?|cvc2?|card\s+(?:security|verification)\s+(?:code|value|number))\s*[:#]?\s*(\d{3,4})(?![\d])"
+)
+# digits spelled out ("pin is four seven nine two"), read as digits by the PIN scan
+_DIGIT_WORDS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine".split())}
+_DIGIT_WORDS["oh"] = "0"
+_SPELLED = re.compile(r"(?i)\b(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)[\s,\-]+){3,9}"
+                      r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)\b")
 _COMBO_DIRECT = re.compile(  # "safe combination 12-65-49" (a padlock's numbers, no "is" needed)
     r"(?i)(?<![a-z])(?:lock|locker|safe|padlock|lockbox|suitcase|bike\s+lock)\s+(?:combination|combo)\s*[:=]?\s*"
     r"(\d{1,3}(?:[-\s/]\d{1,3}){2,3})(?![\d-])"
@@ -497,7 +597,7 @@ _TWO_FACTOR_SEED = re.compile(
 )
 _CODE = r"(?:\d{4}[\s-]?\d{4}|[a-z0-9]{4,5}-[a-z0-9]{4,5}|\d{6,10})"
 _BACKUP_CODES = re.compile(
-    r"(?i)(?<![a-z])(?:backup|recovery|2fa|mfa)\s+codes?\b[^.\n]{0,40}?(?:\bare\b|\bis\b|:)\s*"
+    r"(?i)(?<![a-z])(?:backup|recovery|2fa|mfa)\s+codes?\b[^.\n]{0,40}?(?:\bare\b|\bis\b|:|(?=\s+\d))\s*"
     rf"({_CODE}(?:[\s,;]+{_CODE})+)"
 )
 _SEED_PHRASE = re.compile(
@@ -512,13 +612,16 @@ _SEED_PHRASE = re.compile(
 _SECRET_KEYWORD = re.compile(  # run on lower-cased text
     r"(?<![a-z])(?:api[\s_\-]?keys?|apikey|access[\s_\-]?keys?|secret(?:[\s_\-]?key)?s?|client[\s_\-]?secret"
     r"|tokens?|auth(?:orization)?|bearer|credentials?|pass(?:word|wd|phrase)?s?|pwd|keys?|signing|cookie"
-    r"|session[\s_\-]?(?:id|key|secret|cookie)|sessionid|private|x-api-key|webhook)(?![a-z0-9|])"
+    r"|session[\s_\-]?(?:id|key|secret|cookie)|sessionid|private|x-api-key|webhook"
+    # "key" and "token" in other languages
+    r"|klucz\w*|sleutel|chave|cl[ée]|clave|schl[üu]ssel|chiave|nyckel\w*|n[øo]gle|avain|anahtar\w*|jeton"
+    r"|ключ\w*|токен\w*|キー|トークン|密钥|密鑰|秘钥|令牌|토큰|api\s*키)(?![a-z0-9|])"
 )
 _NOT_SECRET_CONTEXT = re.compile(
     r"(?i)(?<![a-z])(?:commit|sha\d*|hash|checksum|digest|fingerprint|public|publishable|uuid|request(?:\s+id)?"
     r"|trace|order|tracking|idempotency|lock\s+id|serial|docker|image|container|version|build|release|tag"
     r"|object|primary|foreign|partition|sort|cache|redis|s3|path|arn|etag|nonce|key\s+id|kid|isbn|ssh-\w+"
-    r"|ecdsa-[\w-]+|gpg|pgp\s+key\s+id|pk_(?:live|test))(?![a-z])"
+    r"|ecdsa-[\w-]+|gpg|pgp\s+key\s+id|pk_(?:live|test)|site[\s_\-]?key)(?![a-z])"
 )
 _CANDIDATE = re.compile(r"[A-Za-z0-9+/_\-]{16,}={0,2}")
 _URL = re.compile(r"(?i)\b(?:[a-z][a-z0-9+.\-]*://|www\.)\S+")
@@ -696,6 +799,10 @@ def _scan_auth_headers(line: str, low: str, found: set[str]) -> None:
                 found.add(BEARER)
 
 
+# words that may follow a one-word password and start a new clause
+_JOINING = frozenset("and but or so then und aber oder et mais ou y pero o e ma och og en".split())
+
+
 def _stated_password(line: str, m: re.Match[str]) -> bool:
     """Whether the password keyword matched by ``m`` introduces a password: up to six words,
     then "is" / ":" / "was changed to"..., then a value that is not prose."""
@@ -711,9 +818,12 @@ def _stated_password(line: str, m: re.Match[str]) -> bool:
             q = _PW_QUOTED.match(after)
             if q:
                 return not _PLACEHOLDER.match(q.group(2))
-            value = after.split(None, 1)[0] if after.strip() else ""
+            parts = after.split(None, 2)
+            value = parts[0] if parts else ""
             if bare_pass:  # "bus pass is in my coat"
                 return _passwordish(value)
+            if value.isalpha() and len(parts) > 1 and parts[1].isalpha() and parts[1].lower() not in _JOINING:
+                return False  # a word the sentence goes on from: "Passwort ist sicher genug"
             return bool(value) and _plausible_password(value)
         w = _PW_WORD.match(rest[pos:])
         if not w or words >= 6:
@@ -776,7 +886,8 @@ def _scan_passwords(line: str, low: str, found: set[str]) -> None:
             word = _strip(m.group(1))
             if _passwordish(word) and any(ch.isdigit() for ch in word) and not _is_wordy(word):
                 found.add(PASSWORD)
-    if _has(low, ("mysql", "mariadb", "--password", "sshpass", "redis-cli", "docker", "smbclient")):
+    if _has(low, ("mysql", "mariadb", "--password", "sshpass", "redis-cli", "docker", "smbclient", "requirepass",
+                  "masterauth")):
         for m in _CLI_PASSWORD.finditer(line):
             if _plausible_password(m.group(1) or m.group(2) or m.group(3) or ""):
                 found.add(PASSWORD)
@@ -792,6 +903,23 @@ def _scan_passwords(line: str, low: str, found: set[str]) -> None:
                     found.add(PASSWORD)
             elif _looks_random(value, 12):
                 found.add(GENERIC)
+    if " is what " in low:
+        for m in _PW_WHAT.finditer(line):
+            value = _strip(m.group(1))
+            if _passwordish(value) and re.search(r"\d", value) and re.search(r"[A-Za-z]", value):
+                found.add(PASSWORD)
+    if _has(low, ("login", "log-in", "sign-in", "signin", "unlock")):
+        for m in _LOGIN_IS.finditer(line):
+            if _strong_password(_strip(m.group(1))):
+                found.add(PASSWORD)
+    if "/" in line or " and " in low or ":" in line:
+        for m in _USER_SLASH_PASSWORD.finditer(line):
+            if _strong_password(_strip(m.group(2))) and not re.fullmatch(r"\d{1,4}", m.group(1)):
+                found.add(BASIC_AUTH)
+    if "=" in line and ("cn=" in low or "uid=" in low):
+        for m in _LDAP_BIND.finditer(line):
+            if _plausible_password(m.group(1)):
+                found.add(BASIC_AUTH)
     if _has(low, ("use", "type", "enter")):
         for m in _PW_USE.finditer(line):
             word = _strip(m.group(1))
@@ -802,6 +930,11 @@ def _scan_passwords(line: str, low: str, found: set[str]) -> None:
 def _scan_pins(line: str, low: str, found: set[str]) -> None:
     if not _has(low, _PIN_HINTS) and not _has(low, _OPEN_HINTS):
         return
+    if _SPELLED.search(line):
+        line = _SPELLED.sub(lambda m: "".join(_DIGIT_WORDS[w] for w in re.findall(r"[a-z]+", m.group().lower())), line)
+        low = _lower(line)
+    if _has(low, ("cvv", "cvc", "card")) and _CARD_CODE_DIRECT.search(line):
+        found.add(CARD_CODE)
     if _PIN_DIRECT.search(line) or ("comb" in low and _COMBO_DIRECT.search(line)):
         found.add(PIN)
     if _has(low, _OPEN_HINTS) and _OPENS_WITH.search(line):
@@ -979,6 +1112,7 @@ def _scan_near_keyword(line: str, low: str, found: set[str]) -> None:
 
 
 _WORD = re.compile(r"[a-z]+")
+_BARE_WORDS = re.compile(r"[a-z]{3,8}(?: [a-z]{3,8})+")
 _PHRASE_MIN = 12  # the shortest BIP-39 phrase
 
 
@@ -1001,7 +1135,12 @@ def _bip39_checksum_ok(words: Sequence[str]) -> bool:
 
 
 # Words that say a run of wallet words is a wallet's phrase.
-WALLET_CUES = ("wallet", "mnemonic", "seed", "recovery", "phrase", "words", "bip39", "bip-39", "ledger", "metamask")
+WALLET_CUES = (
+    "wallet", "mnemonic", "seed", "recovery", "phrase", "words", "bip39", "bip-39", "ledger", "metamask", "trezor",
+    # the same in other languages
+    "semilla", "semente", "graine", "frase", "billetera", "carteira", "portefeuille", "portafoglio", "wiederherstellung",
+    "herstel", "kurtarma", "odzyskiwania", "восстановлен", "сид", "助记词", "助記詞", "ニーモニック", "シード", "복구", "시드",
+)  # fmt: skip
 
 
 def wallet_cued(text: str) -> bool:
@@ -1044,7 +1183,10 @@ def _scan_misc(line: str, low: str, found: set[str]) -> None:
             found.add(RECOVERY_PHRASE)
     if RECOVERY_PHRASE not in found and low.count(" ") >= _PHRASE_MIN - 1:
         words = _WORD.findall(low)
-        if len(BIP39_WORDS.intersection(words)) >= 8 and recovery_phrase(words, wallet_cued(low)):
+        # a line that is nothing but a phrase's length of wallet words, written as a wallet shows
+        # them (lower case, single spaces), is a phrase even without its checksum
+        bare = len(words) in _PHRASE_LENGTHS and _BARE_WORDS.fullmatch(low.strip()) is not None
+        if len(BIP39_WORDS.intersection(words)) >= 8 and recovery_phrase(words, bare or wallet_cued(low)):
             found.add(RECOVERY_PHRASE)
     if _card_spans(line):
         found.add(CREDIT_CARD)
@@ -1101,7 +1243,22 @@ def _wif_ok(candidate: str) -> bool:
     return hashlib.sha256(hashlib.sha256(body).digest()).digest()[:4] == check
 
 
+# A Solana private key as wallets export it: 64 bytes in base58 (87 or 88 characters), or a
+# keypair file's array of 64 numbers. A transaction signature has the base58 shape too, so the
+# string needs a word saying it is a key or an export.
+_SOLANA_KEY = re.compile(r"(?<![1-9A-HJ-NP-Za-km-z])[1-9A-HJ-NP-Za-km-z]{86,88}(?![1-9A-HJ-NP-Za-km-z])")
+_SOLANA_HINTS = _hints("phantom", "solflare", "backpack", "solana", "private key", "secret key", "export", "keypair")
+_KEYPAIR_ARRAY = re.compile(r"\[\s*(?:\d{1,3}\s*,\s*){63}\d{1,3}\s*\]")
+
+
 def _scan_wallets(line: str, low: str, found: set[str]) -> None:
+    if len(line) >= 86 and _has(low, _SOLANA_HINTS) and not _has(low, ("signature", "txid", "transaction")):
+        if _SOLANA_KEY.search(line):
+            found.add(CRYPTO_KEY)
+    if len(line) >= 128 and "[" in line:
+        for m in _KEYPAIR_ARRAY.finditer(line):
+            if all(int(n) <= 255 for n in re.findall(r"\d+", m.group())):
+                found.add(CRYPTO_KEY)
     if "webhooks/" in low and _DISCORD_WEBHOOK.search(line):
         found.add(DISCORD_WEBHOOK)
     if len(line) >= 64 and _has(low, _HEX_KEY_HINTS):

@@ -10,9 +10,12 @@ secrets).
 from __future__ import annotations
 
 import re
+import unicodedata
+from collections.abc import Mapping
 from functools import lru_cache
+from typing import Any
 
-__all__ = ["field_kind", "field_secret", "label_secret", "parent_kind", "sibling_secret"]
+__all__ = ["field_kind", "field_secret", "label_secret", "named_secret", "parent_kind", "sibling_secret"]
 
 PASSWORD = "password"
 PIN = "PIN"
@@ -37,8 +40,10 @@ _COMPOUND = (
 )  # fmt: skip
 
 _PW_HEADS = frozenset({"password", "passwd", "pwd", "pw", "pass", "passphrase", "passwort", "kennwort", "contrasena",
-                       "contraseña", "senha", "psk", "mdp", "motdepasse"})  # fmt: skip
-_PIN_HEADS = frozenset({"pin", "passcode", "pincode", "puk", "combination", "combo"})
+                       "senha", "psk", "mdp", "motdepasse", "wachtwoord", "haslo", "losenord", "salasana", "sifre",
+                       "parol", "heslo", "jelszo", "passord", "adgangskode", "rootpw", "adminpw", "masterpw",
+                       "requirepass", "masterauth"})  # fmt: skip
+_PIN_HEADS = frozenset({"pin", "passcode", "pincode", "puk", "combination", "combo", "keypad", "geheimzahl"})
 _CODE_QUALIFIERS = frozenset({"door", "gate", "alarm", "garage", "lock", "safe", "keypad", "unlock", "entry", "access",
                               "building", "lockbox", "padlock", "locker", "vault", "disarm", "phone", "screen", "device",
                               "pin", "pass", "voicemail", "sim"})  # fmt: skip
@@ -61,6 +66,8 @@ _GENERIC_CHILD = frozenset({"value", "val", "v", "data", "secret", "string", "ra
 
 def _words(name: str) -> list[str]:
     low = name.lower()
+    if not low.isascii():  # "contraseña", "hasło", "lösenord": letters without their marks
+        low = "".join(ch for ch in unicodedata.normalize("NFKD", low.replace("ł", "l")) if not unicodedata.combining(ch))
     for compound, word in _COMPOUND:
         if compound in low and not re.search(r"[^a-z]", compound):
             low = low.replace(compound, f" {word} ")
@@ -83,7 +90,7 @@ def _field_kind(name: str) -> str | None:
         return None
     head = words[-1]
     before = words[-2] if len(words) > 1 else ""
-    if head in _PW_HEADS or (head == "word" and before == "pass"):
+    if head in _PW_HEADS or (head == "word" and before == "pass") or (head == "passe" and before == "de"):
         return PASSWORD
     if head in _CVV_HEADS or (head == "code" and before == "security" and "card" in words):
         return CARD_CODE
@@ -121,6 +128,27 @@ def parent_kind(path: tuple[str, ...]) -> str | None:
 # ``{"door": "front", "code": "6121"}``.
 _SIBLING_QUALIFIERS = frozenset({"door", "gate", "alarm", "garage", "lock", "safe", "keypad", "entry", "building",
                                  "lockbox", "padlock", "locker", "vault", "disarm", "unlock", "doors", "gates"})  # fmt: skip
+
+
+# A record that says in another field what its value is: ``{"name": "DB_PASSWORD",
+# "value": "..."}`` (an env list, a Kubernetes container spec), ``{"kind": "secret",
+# "value": "..."}``.
+NAMING_FIELDS = frozenset({"name", "key", "kind", "type", "label", "field", "env", "var", "variable"})
+VALUE_FIELDS = frozenset({"value", "val", "data", "content"})
+
+
+def named_secret(record: Mapping[Any, object], looks_random: object) -> str | None:
+    """The kind of secret a record's value field holds when a naming field says what it
+    is (the name read as a field name: ``DB_PASSWORD`` is a password)."""
+    values = [k for k in record if isinstance(k, str) and k.lower() in VALUE_FIELDS]
+    if len(values) != 1:
+        return None
+    for k, v in record.items():
+        if isinstance(k, str) and k.lower() in NAMING_FIELDS and isinstance(v, str) and len(v) <= 64:
+            kind = field_kind(v)
+            if kind is not None:
+                return field_secret(kind, record[values[0]], looks_random)
+    return None
 
 
 def sibling_secret(name: str, value: object, siblings: list[str]) -> str | None:

@@ -4,7 +4,7 @@ A person (or a model) who wants a credential remembered despite the guard spaces
 encodes it, reverses it or swaps letters for look-alikes. Each function here returns the
 text the way a detector needs to see it. Views come in two strengths:
 
-* *full* views (decoded base64, hex or percent-encoding; homoglyphs folded) read like the
+* *full* views (decoded base64, hex, percent-encoding or HTML entities; homoglyphs folded) read like the
   original and go through every detector;
 * *token* views (a spaced or dotted run joined up, a run reversed) are not prose any more:
   only token formats (vendor prefixes, card numbers, the engine) are looked for in them,
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import html
 import re
 import unicodedata
 from urllib.parse import unquote
@@ -66,6 +67,7 @@ def fold(text: str) -> str:
 _B64 = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{16,}={0,2}")
 _HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Fa-f])")
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+_ENTITY = re.compile(r"&(?:#\d{2,7}|#[xX][0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});")
 _MAX_DECODE = 8192  # longer runs are data blobs (images), not a hidden credential
 
 
@@ -109,6 +111,10 @@ def _decoded(text: str) -> list[str]:
         unquoted = unquote(text)
         if unquoted != text:
             out.append(unquoted)
+    if "&" in text and _ENTITY.search(text):
+        unescaped = html.unescape(text)
+        if unescaped != text:
+            out.append(unescaped)
     return out
 
 

@@ -43,6 +43,11 @@ _EMAIL = re.compile(
 )
 _SSN = re.compile(r"(?<![\w\-])(?!000|666|9\d\d)\d{3}([\- ]?)(?!00)\d{2}\1(?!0000)\d{4}(?![\w\-]|\.\d)")
 _SSN_CONTEXT = re.compile(r"(?i)\b(?:ssn|ss#|social\s+security|social|tin|itin)\b")
+# what a 3-2-4 number is when the words before it name another kind of number
+_NOT_SSN_CONTEXT = re.compile(
+    r"(?i)\b(?:part|model|serial|order|invoice|ref(?:erence)?|tracking|sku|item|product|catalog(?:ue)?|phone|fax"
+    r"|tel|case|ticket|claim|policy|account|batch|lot|route)(?:\s+(?:number|no\.?|nr\.?|#))?\s*[:#]?\s*$"
+)
 _IPV4 = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?!\w|\.\d)")
 _IPV6 = re.compile(r"(?<![\w:.])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w:])")
 _IBAN = re.compile(r"\b([A-Z]{2})(\d{2})(?=[ ]?[A-Z0-9])((?:[ ]?[A-Z0-9]){10,32})")
@@ -80,8 +85,9 @@ def _ssn_spans(text: str, _regions: tuple[str, ...]) -> list[Span]:
     for m in _SSN.finditer(text):
         if re.sub(r"\D", "", m.group()) in ("078051120", "219099999"):
             continue  # numbers printed on sample cards, never issued
-        if not m.group(1) and not _SSN_CONTEXT.search(text[max(0, m.start() - 30) : m.start()]):
-            continue  # nine bare digits count only after "SSN" or "social security"
+        before = text[max(0, m.start() - 30) : m.start()]
+        if not _SSN_CONTEXT.search(before) and (not m.group(1) or _NOT_SSN_CONTEXT.search(before)):
+            continue  # nine bare digits count only after "SSN"; "part number 300-81-5223" is none
         out.append(m.span())
     return out
 

@@ -4,9 +4,10 @@ The figures are those of ``bench/guard_eval.py`` (recorded in ``bench/README.md`
 record is checked as ``TrustStore.put`` checks it, a refusal or a redaction counts as
 caught for a secret and as a false positive for a benign memory. No server is needed.
 
-Corpora: the tuning corpus and the first held-out corpus (``secrets_heldout``, tuned on
-since its misses were read) are what the rules were tuned on; the second held-out corpus
-(``secrets_heldout2``) was frozen before that tuning and is the held-out figure of record.
+Corpora: the tuning corpus and the first two held-out corpora (``secrets_heldout`` and
+``secrets_heldout2``, tuned on since their misses were read) are what the rules were tuned
+on; the third held-out corpus (``secrets_heldout3``) was frozen before that tuning and is
+the held-out figure of record.
 """
 
 from __future__ import annotations
@@ -53,20 +54,30 @@ def test_first_heldout_corpus_is_tuning_data_now(guard):
     assert report.fp_rate <= TARGET_FP, [r.id for r, _ in fps]
 
 
-def test_second_heldout_corpus(guard):
-    """Frozen before the tuning it measures (its README). Recall on it is 0.898 (0.880 on
+def test_second_heldout_corpus_is_tuning_data_now(guard):
+    """Its misses were read and tuned on in the third round: held to the tuning standard."""
+    report, misses, fps = guard_eval.evaluate("heldout2", guard_eval.heldout2_corpus(), guard, timing=False)
+    assert report.secrets >= 300 and report.benign >= 300
+    assert report.errors == 0
+    assert report.recall >= 0.99, [r.id for r in misses]
+    assert report.recall_hard >= 0.98, [r.id for r in misses]
+    assert report.fp_rate <= TARGET_FP, [r.id for r, _ in fps]
+
+
+def test_third_heldout_corpus(guard):
+    """Frozen before the tuning it measures (its README). Recall on it is 0.962 (0.881 on
     structured records and evasions), short of the 0.97 target: asserted as measured, so a
     regression shows, and reported as a gap in bench/README.md. The false-positive target is
     met."""
-    report, _, _ = guard_eval.evaluate("heldout2", guard_eval.heldout2_corpus(), guard, timing=False)
+    report, _, _ = guard_eval.evaluate("heldout3", guard_eval.heldout3_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0  # no check raises anything but SecretRejected
-    assert report.recall >= 0.89  # target TARGET_RECALL: not met
-    assert report.recall_hard >= 0.87
+    assert report.recall >= 0.96  # target TARGET_RECALL: not met
+    assert report.recall_hard >= 0.88
     assert report.fp_rate <= TARGET_FP
 
 
-@pytest.mark.parametrize("corpus", ["heldout", "heldout2"])
+@pytest.mark.parametrize("corpus", ["heldout", "heldout3"])
 def test_speed_per_200_char_memory(guard, corpus):
     """A regression guard only, far above the measured figure: the speed
     target (TARGET_MS) is checked by ``bench/guard_eval.py`` on an idle
