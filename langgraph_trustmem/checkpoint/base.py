@@ -163,6 +163,15 @@ class Retention:
 
 
 SESSION_CACHE_BYTES = 2 * 1024 * 1024
+MEMO_ENTRIES = 1024
+
+
+def _memo(memo: dict[Any, Any], key: Any, value: Any) -> None:
+    """Remember ``value``; a full memo starts over (its entries are cheap to
+    compute again)."""
+    if len(memo) >= MEMO_ENTRIES:
+        memo.clear()
+    memo[key] = value
 
 
 def _session_bytes(tk: bytes, state: SessionState) -> int:
@@ -322,6 +331,10 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         self._sessions: OrderedDict[bytes, SessionState] = OrderedDict()
         self._sessions_bytes = 0
         self._sessions_lock = threading.Lock()
+        # access columns and MACs authenticated (by thread), new threads' MACs:
+        # a few hundred KB at most (MEMO_ENTRIES each)
+        self._acl_seen: dict[bytes, tuple[SessionState, bytes]] = {}
+        self._start_macs: dict[tuple[bytes, int, bytes | None], bytes] = {}
         # what the trust gate vouched for, per (thread, namespace): applied to
         # this process's next checkpoints there
         self._vouched: dict[tuple[bytes, str], dict[str, Vouch]] = {}
@@ -482,6 +495,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             for tk in tks:
                 if (old := self._sessions.pop(tk, None)) is not None:
                     self._sessions_bytes -= _session_bytes(tk, old)
+                self._acl_seen.pop(tk, None)
                 for key in [k for k in self._vouched if k[0] == tk]:
                     self._vouched.pop(key, None)
 
@@ -504,12 +518,30 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
 
     def _verified(self, tk: bytes, row: Sequence[Any]) -> SessionState:
         """A thread's access state from ``sql.ACL_COLUMNS``, refusing columns
-        edited without the key."""
+        edited without the key. Columns and MAC byte for byte equal to ones
+        authenticated before are not authenticated again (every put reads
+        them back)."""
         state = SessionState.from_row(row)
         mac = row[7]
-        if mac is None or not hmac.compare_digest(bytes(mac), self._acl_mac(tk, state)):
+        if mac is None:
             raise TamperedDataError("a thread's access columns failed authentication")
+        mac = bytes(mac)
+        if self._acl_seen.get(tk) == (state, mac):
+            return state
+        if not hmac.compare_digest(mac, self._acl_mac(tk, state)):
+            raise TamperedDataError("a thread's access columns failed authentication")
+        _memo(self._acl_seen, tk, (state, mac))
         return state
+
+    def _start_mac(self, tk: bytes, level: int, owner: bytes | None) -> bytes:
+        """The MAC of a new thread's access columns (each put sends it, for the
+        put that creates the thread)."""
+        key = (tk, level, owner)
+        mac = self._start_macs.get(key)
+        if mac is None:
+            mac = self._acl_mac(tk, SessionState(level, owner=owner))
+            _memo(self._start_macs, key, mac)
+        return mac
 
     def _acl_params(self, tk: bytes, s: SessionState, **extra: Any) -> dict[str, Any]:
         return {
@@ -722,7 +754,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             "tct": self._seal_thread_id(tk, thread_id),
             "uk": uk,
             "level": level,
-            "mac": self._acl_mac(tk, SessionState(level, owner=uk)),
+            "mac": self._start_mac(tk, level, uk),
             "rank": rank,
             "unknown": unknown,
             "ns": ns,

@@ -768,7 +768,7 @@ def forget_plan(store: TrustStoreBase, user_id: str, checkpointer: Any) -> Plan[
             here = (yield Call(store.vectors, "count", (tenant.hex(),))) if store.vectors is not None else 0
             if store.vectors is not None:
                 yield Txn(erasure_step_ops(receipt_id, step, max(before, here)))
-                yield Call(store.vectors, "delete_tenant", (tenant.hex(),))
+                yield Call(store.vectors, "delete_tenant", (tenant.hex(), here))
             removed[step] = max(before, here)
         elif step == "cache":
             dropped = (yield cache_call(store, "drop_tenant", tenant)) if store.cache is not None else 0

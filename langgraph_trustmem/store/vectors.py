@@ -359,7 +359,9 @@ class VectorIndex:
         """Delete memories' vectors (``tenants``: where they live, if known)."""
         raise NotImplementedError
 
-    def delete_tenant(self, tenant: str) -> int:
+    def delete_tenant(self, tenant: str, count: int | None = None) -> int:
+        """Erase a tenant's vectors; returns how many there were (``count``
+        when the caller just counted them: a count scans in some back ends)."""
         raise NotImplementedError
 
     def count(self, tenant: str | None = None) -> int:
@@ -378,8 +380,8 @@ class VectorIndex:
     async def adelete_refs(self, refs: Sequence[str], tenants: Sequence[str] | None = None) -> None:
         await asyncio.to_thread(self.delete_refs, refs, tenants)
 
-    async def adelete_tenant(self, tenant: str) -> int:
-        return await asyncio.to_thread(self.delete_tenant, tenant)
+    async def adelete_tenant(self, tenant: str, count: int | None = None) -> int:
+        return await asyncio.to_thread(self.delete_tenant, tenant, count)
 
     async def asearch(
         self, vector: Sequence[float], query: VectorQuery, limit: int
@@ -553,10 +555,10 @@ class QdrantClientIndex(VectorIndex):
                 self.collection, points_selector=m.FilterSelector(filter=_client_filter(refs=refs)), wait=True
             )
 
-    def delete_tenant(self, tenant: str) -> int:
+    def delete_tenant(self, tenant: str, count: int | None = None) -> int:
         from qdrant_client import models as m  # noqa: PLC0415
 
-        n = self.count(tenant)
+        n = self.count(tenant) if count is None else count
         self.client.delete(
             self.collection, points_selector=m.FilterSelector(filter=_client_filter(tenant=tenant)), wait=True
         )
@@ -658,10 +660,10 @@ class AsyncQdrantClientIndex(VectorIndex):
                 self.collection, points_selector=m.FilterSelector(filter=_client_filter(refs=refs)), wait=True
             )
 
-    async def adelete_tenant(self, tenant: str) -> int:
+    async def adelete_tenant(self, tenant: str, count: int | None = None) -> int:
         from qdrant_client import models as m  # noqa: PLC0415
 
-        n = await self.acount(tenant)
+        n = await self.acount(tenant) if count is None else count
         await self.client.delete(
             self.collection, points_selector=m.FilterSelector(filter=_client_filter(tenant=tenant)), wait=True
         )
@@ -1061,13 +1063,13 @@ class QdrantEdgeIndex(VectorIndex):
                     shard.update(qe.UpdateOperation.delete_points_by_filter(self._filter(refs=refs)))
                     self._dirty(tenant)
 
-    def delete_tenant(self, tenant: str) -> int:
+    def delete_tenant(self, tenant: str, count: int | None = None) -> int:
         """Erase a tenant's vectors: its shard closed and its directory
         removed from disk."""
         import shutil  # noqa: PLC0415
 
         with self._lock:
-            n = self.count(tenant)
+            n = self.count(tenant) if count is None else count
             shard = self._shards.pop(tenant, None)
             if shard is not None:
                 shard.close()
