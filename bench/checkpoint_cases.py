@@ -191,9 +191,12 @@ async def case_turn(env: Env, prof: Profile, res: Results) -> None:
                     if i >= prof.warmup:
                         res.s(case, "turn", n, impl.name).samples.append(ms)
     for n in prof.turn_sizes:
-        target = Target("ratio_max", 1.0, text="<= 1.0x PostgresSaver")
+        target = Target("ratio_max", 0.9, text="<= 0.9x PostgresSaver")
         for ours in OURS_SYNC:
             res.compare(case, "turn", n, ours, "PostgresSaver", targets=[target], primary=ours == "ours-local")
+        # a hot tier must never cost more than none
+        res.compare(case, "turn", n, "ours-redis", "ours-nohot", targets=[Target("ratio_max", 1.0, text="<= 1.0x no hot tier")])
+        res.compare(case, "turn", n, "ours-local", "ours-nohot", targets=[Target("ratio_max", 1.0, text="<= 1.0x no hot tier")])
         res.compare(case, "turn", n, "ours-async", "AsyncPostgresSaver")
         res.compare(case, "turn", n, "ours-local", "SqliteSaver")
         res.compare(case, "turn", n, "ours-local", "InMemorySaver")

@@ -179,7 +179,7 @@ TRIM_AFTER = 8 * 1024 * 1024
 def _malloc_trim() -> Callable[[int], int] | None:
     try:
         return cast("Callable[[int], int]", ctypes.CDLL(None).malloc_trim)
-    except (AttributeError, OSError):  # not glibc: nothing to call
+    except (AttributeError, OSError, TypeError):  # not glibc (or no C library to name): nothing to call
         return None
 
 
