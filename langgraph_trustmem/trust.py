@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
+from langgraph.checkpoint.serde.types import _DeltaSnapshot
+
 from langgraph_trustmem.errors import UnknownLevelError
 
 if TYPE_CHECKING:
@@ -168,6 +170,13 @@ def iter_messages(value: Any) -> Iterable[Any]:
         yield value
 
 
+def stored_value(value: Any) -> Any:
+    """A channel value as a checkpoint stores it, read as what it holds: a
+    DeltaChannel's snapshot wraps its value (a one-item tuple that would
+    otherwise read as content of no known level, messages included)."""
+    return value.value if isinstance(value, _DeltaSnapshot) else value
+
+
 def has_content(value: Any) -> bool:
     """Whether a channel value carries anything (None and empty containers
     do not; LangGraph's trigger channels hold only those)."""
@@ -231,6 +240,7 @@ def state_rank(
     """
     top, unknown = 0, False
     for channel, value in values.items():
+        value = stored_value(value)
         if not has_content(value):
             continue
         vouch = vouched.get(channel) if vouched is not None else None
@@ -332,6 +342,7 @@ __all__ = [
     "Vouch",
     "content_rank",
     "has_content",
+    "stored_value",
     "is_message_value",
     "iter_messages",
     "label",

@@ -80,3 +80,23 @@ def test_harden_process_disables_core_dumps():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "'not_dumpable': True" in out.stdout
+
+
+def test_a_delta_channels_stored_snapshot_ranks_as_what_it_holds():
+    """LangGraph stores a DeltaChannel's value wrapped in a snapshot (a
+    one-item tuple). Read as it is, it would be content of no known level;
+    the labels of the messages inside decide its rank, as for a plain list."""
+    from langgraph.checkpoint.serde.types import _DeltaSnapshot
+
+    from langgraph_trustmem.trust import Vouch, state_rank
+
+    personal = label(AIMessage("dx"), "personal", source="model")
+    public = label(HumanMessage("hi"), "public", source="user")
+    assert state_rank({"messages": _DeltaSnapshot([public, personal])}, DEFAULT_LADDER) == (
+        DEFAULT_LADDER.rank("personal"),
+        False,
+    )
+    assert state_rank({"notes": _DeltaSnapshot([])}, DEFAULT_LADDER) == (0, False)  # empty: nothing to rank
+    lowered = {"notes": Vouch(None, 0, [])}
+    assert state_rank({"notes": _DeltaSnapshot([])}, DEFAULT_LADDER, lowered) == (0, False)
+    assert state_rank({"notes": _DeltaSnapshot(["x"])}, DEFAULT_LADDER) == (0, True)  # unlabelled: its branch's

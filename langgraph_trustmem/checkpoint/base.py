@@ -35,7 +35,7 @@ from langgraph.checkpoint.base import (
     get_serializable_checkpoint_metadata,
 )
 from langgraph.checkpoint.serde.base import SerializerProtocol
-from langgraph.checkpoint.serde.types import TASKS
+from langgraph.checkpoint.serde.types import TASKS, _DeltaSnapshot
 from psycopg.types.json import Jsonb
 
 from langgraph_trustmem.checkpoint import sql
@@ -238,6 +238,9 @@ def read_view(
     rank = ladder.rank(lv)
 
     def keep(value: Any) -> tuple[bool, Any]:
+        if isinstance(value, _DeltaSnapshot):  # a DeltaChannel's stored value: filtered inside
+            ok, kept = keep(value.value)
+            return ok, _DeltaSnapshot(kept) if ok else None
         if not has_content(value):
             return True, value
         if is_message_value(value):

@@ -22,6 +22,7 @@ from typing import Any, Literal, NamedTuple
 from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage, SystemMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.channels.binop import BinaryOperatorAggregate
+from langgraph.channels.delta import DeltaChannel
 from langgraph.types import Overwrite
 
 from langgraph_trustmem.errors import ConfigurationError, SessionTerminated
@@ -161,8 +162,9 @@ def _whole_state(
 
 def _dropped(value: Any, channel: Any) -> Any:
     """The write that clears a channel: None, or an empty value that
-    overwrites a reducer channel's accumulated one."""
-    if isinstance(channel, BinaryOperatorAggregate):
+    overwrites a reducer channel's accumulated one (a DeltaChannel is one:
+    its reducer would be handed None)."""
+    if isinstance(channel, (BinaryOperatorAggregate, DeltaChannel)):
         if isinstance(value, (list, dict, set, tuple)):
             return Overwrite(type(value)())
         try:
@@ -193,7 +195,11 @@ def lower_channels(
     that). While lowering, the gate writes every undeclared channel of the
     graph, empty or not: a node running beside it in the same step cannot
     slip a value past it (LangGraph refuses two writes to a plain channel in
-    one step, and an overwrite wins over a reducer's other writes)."""
+    one step, and an overwrite wins over a reducer's other writes). A
+    DeltaChannel kept while lowering is overwritten with its own value, so
+    the fork's root holds it (a delta channel's value is rebuilt from the
+    writes since its last stored value, and the new branch has none before
+    its root)."""
     rank = ladder.rank(level)
     update: dict[str, Any] = {}
     stored = [k for k in state if k not in skip and (channels is None or k in channels)]
@@ -206,6 +212,11 @@ def lower_channels(
         value = state[key]
         policy = policies.get(key)
         if key in declared and (declared[key] <= rank or not has_content(value)):
+            if pending and has_content(value) and channels is not None and isinstance(channels.get(key), DeltaChannel):
+                # kept, and written again whole: LangGraph then stores its value in the
+                # next checkpoint (the fork's root), where the new branch's replay of the
+                # channel's writes starts; otherwise it would start empty
+                update[key] = Overwrite(value)
             continue
         if key not in declared and not pending:
             continue

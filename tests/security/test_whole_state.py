@@ -14,6 +14,7 @@ from typing import Annotated
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.channels.delta import DeltaChannel
 from langgraph.graph import START, MessagesState, StateGraph
 
 from langgraph_trustmem import ContentAboveLevel, TrustCheckpointSaver, label
@@ -221,3 +222,59 @@ def test_a_declared_channel_above_the_session_never_meets_the_model_or_the_head(
     assert all(CANARY not in call for call in seen[calls:])  # the gate lowered it before any model call
     for tup in saver.list(later):
         assert CANARY not in flat(tup.checkpoint["channel_values"])
+
+
+def _extend(state, writes):
+    out = list(state or [])
+    for w in writes:
+        out.extend(w)
+    return out
+
+
+class DeltaState(MessagesState):
+    profile: str | None
+    notes: Annotated[list, DeltaChannel(_extend)]
+    topic: Annotated[list, DeltaChannel(_extend)]
+
+
+def test_delta_channels_are_cleaned_at_the_fork_and_replay_from_its_root(saver):
+    """LangGraph's DeltaChannel keeps writes, not values, and rebuilds a value
+    by replaying its ancestors' writes. After the fork, replay on the new
+    branch must start from the fork root's cleaned value: the profile's note
+    gone, the topic the app declared public kept, and nothing from the
+    sealed branch replayed."""
+    seen: list[str] = []
+
+    def load(state):  # at the session's start only
+        if len(state["messages"]) > 1:
+            return {}
+        return {"profile": f"Patient profile: {CANARY}", "notes": [f"seen {CANARY}"], "topic": ["diabetes"]}
+
+    def model(state):
+        seen.append(flat(state))
+        return {"messages": [AIMessage("ok")], "notes": ["answered"]}
+
+    b = StateGraph(DeltaState)
+    b.add_node("load", load)
+    b.add_node("gate", make_trust_gate(channels={"topic": ChannelPolicy(level="public")}))
+    b.add_node("model", model)
+    b.add_edge(START, "load")
+    b.add_edge("load", "gate")
+    b.add_edge("gate", "model")
+    graph = b.compile(checkpointer=saver)
+    cfg = {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": "u-ws", "trust": "personal"}}
+    graph.invoke({"messages": [HumanMessage("How is my diabetes?")]}, cfg)
+    graph.invoke({"messages": tool_turn("web_search", WEB)}, cfg)
+    later = {"configurable": {"thread_id": cfg["configurable"]["thread_id"], "user_id": "u-ws"}}
+    graph.invoke({"messages": [HumanMessage("and now?")]}, later)
+    assert saver.session(cfg).level == "public"
+    for call in seen:
+        assert not (CANARY in call and WEB in call)
+    values = graph.get_state(later).values
+    assert CANARY not in flat(values)
+    assert values["topic"] == ["diabetes"]  # kept through the fork, not replayed twice
+    assert values["notes"] == ["answered", "answered"]  # cleared at the fork; the two turns since
+    history = saver.get_delta_channel_history(config=saver.get_tuple(later).config, channels=["notes", "topic"])
+    assert CANARY not in flat(history)
+    for snap in graph.get_state_history(later):
+        assert CANARY not in flat(snap.values)
