@@ -22,12 +22,14 @@ from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import Annotated, Any, TypedDict
 
 from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.channels.delta import DeltaChannel
 from langgraph.checkpoint.base import copy_checkpoint
 from langgraph.checkpoint.base.id import uuid6
 from langgraph.graph import START, MessagesState, StateGraph
+from langgraph.graph.message import add_messages
 
 from bench.common import Env, Results, Target, ms_since, now, rotated
 from bench.data import POOL, history, human
@@ -190,6 +192,7 @@ async def case_turn(env: Env, prof: Profile, res: Results) -> None:
                     ms = ms_since(t0)
                     if i >= prof.warmup:
                         res.s(case, "turn", n, impl.name).samples.append(ms)
+    await _delta_turns(env, prof, res)
     for n in prof.turn_sizes:
         target = Target("ratio_max", 0.9, text="<= 0.9x PostgresSaver")
         for ours in OURS_SYNC:
@@ -556,3 +559,67 @@ def stock_copy_thread(saver: Any, src: str, dst: str) -> None:
             by_task.setdefault(task_id, []).append((channel, value))
         for task_id, writes in by_task.items():
             saver.put_writes(new, writes, task_id)
+
+
+# -- case 1, DeltaChannel ------------------------------------------------------------
+
+
+def _delta_messages(state: Any, writes: Any) -> list:
+    out = list(state or [])
+    for w in writes:
+        out = add_messages(out, w)
+    return out
+
+
+class DeltaMessages(TypedDict):
+    messages: Annotated[list, DeltaChannel(_delta_messages)]
+
+
+def delta_graph(saver: Any) -> Any:
+    """A chat whose messages live in LangGraph's DeltaChannel (writes kept,
+    the value stored every 100 updates and rebuilt from the newest one)."""
+    b = StateGraph(DeltaMessages)
+    b.add_node("model", lambda s: {"messages": [AIMessage(POOL[len(s["messages"])])]})
+    b.add_edge(START, "model")
+    return b.compile(checkpointer=saver)
+
+
+async def _delta_turns(env: Env, prof: Profile, res: Results) -> None:
+    """A DeltaChannel messages app's turn on a thread grown turn by turn to N
+    messages (so its history is N/2 runs of writes and snapshots, as in
+    use), ours-local and PostgresSaver; the target compares our turn at the
+    largest N with ours at N=10."""
+    case, op = "1. graph turn", "turn (DeltaChannel messages)"
+    sizes = prof.turn_sizes
+    async with AsyncExitStack() as stack:
+        impls = await open_impls(env, stack, ("ours-local", "PostgresSaver"))
+        graphs = {name: delta_graph(impl.saver) for name, impl in impls.items()}
+        for n in sizes:
+            reps = max(3, prof.turn_reps[n] // 10)
+            for i in range(prof.warmup + reps):
+                for name in rotated(list(graphs), i):
+                    graph, cfg = graphs[name], cfg_for(tid(f"delta-{name}-{n}"))
+                    for k in range(n // 2 - 1):
+                        graph.invoke({"messages": [human(k)]}, cfg)
+                    t0 = now()
+                    graph.invoke({"messages": [human(n)]}, cfg)
+                    ms = ms_since(t0)
+                    if i >= prof.warmup:
+                        res.s(case, op, n, name).samples.append(ms)
+                        if n == sizes[-1] and name == "ours-local":
+                            res.s(case, op, f"N={n} vs N={sizes[0]}", f"ours-local N={n}").samples.append(ms)
+                        if n == sizes[0] and name == "ours-local":
+                            res.s(case, op, f"N={sizes[-1]} vs N={n}", f"ours-local N={n}").samples.append(ms)
+    for n in sizes:
+        res.compare(case, op, n, "ours-local", "PostgresSaver")
+    if len(sizes) > 1:
+        res.compare(
+            case, op, f"N={sizes[-1]} vs N={sizes[0]}", f"ours-local N={sizes[-1]}", f"ours-local N={sizes[0]}",
+            targets=[Target("ratio_max", 1.5, text=f"N={sizes[-1]} <= 1.5x N={sizes[0]}")],
+        )
+    res.note(case, "DeltaChannel turns: each thread grown turn by turn to N messages first; "
+                   f"{max(3, prof.turn_reps[sizes[0]] // 10)}+ repetitions per size")
+
+
+def cfg_for(thread: str) -> dict:
+    return {"configurable": {"thread_id": thread}}

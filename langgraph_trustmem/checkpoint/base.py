@@ -1112,13 +1112,18 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         answer in the base class's shape: writes oldest first, ``seed`` only
         where one was stored."""
         collected: dict[str, list[Any]] = {ch: [] for ch in channels}
+        empty_len = len(self._seal_typed((_EMPTY, None), b""))  # a sealed "no value" blob's length
         seeds: dict[str, Any] = {}
         remaining = set(channels)
         while start is not None and remaining:
+            wanted = sorted(remaining)
             params = {"tk": tk, "ns": ns, "start": start, "branch": branch, "page": sql.DELTA_PAGE,
-                      "channels": list(remaining)}
-            rows = yield sql.DELTA_CHAIN_SQL, params, True
-            for cid, _parent, write_rows, blob_rows in rows[: sql.DELTA_PAGE]:
+                      "channels": wanted, "empty_len": empty_len, **{f"ch{n}": ch for n, ch in enumerate(wanted)}}
+            rows = yield sql.delta_chain_sql(len(wanted)), params, True
+            if not rows:
+                break  # the previous page ended at its branch's root
+            page = rows[: sql.DELTA_PAGE]
+            for cid, _parent, write_rows, blob_rows in page:
                 if not remaining:
                     break
                 for write in reversed(self._open_writes(tk, ns, cid, _write_map(write_rows))):
@@ -1131,7 +1136,9 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
                         if present:
                             seeds[channel] = value
                             remaining.discard(channel)
-            start = rows[-1][1] if len(rows) > sql.DELTA_PAGE else None
+            # a full page: on from its first unread row; a walk that stopped early (at a
+            # root, or at blobs that turned out to hold no value): on from the last one's parent
+            start = rows[sql.DELTA_PAGE][0] if len(rows) > sql.DELTA_PAGE else page[-1][1]
         out: dict[str, Any] = {}
         for ch in channels:
             entry: dict[str, Any] = {"writes": list(reversed(collected[ch]))}

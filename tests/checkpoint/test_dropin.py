@@ -335,6 +335,53 @@ def test_delta_history_is_read_natively_across_pages(pg_url, key, schema, monkey
         assert native == walked and len(native["items"]["writes"]) == 18
 
 
+def test_delta_history_stops_at_the_newest_stored_value(pg_url, key, schema, monkeypatch):
+    """LangGraph stores a delta channel's value every ``snapshot_frequency``
+    updates; the walk stops at the newest one (fetching the older ones cost
+    a 1,000-message thread 200 ms a turn) and still answers what the base
+    class answers. A "no value" blob (a version the checkpoint stored no
+    value for) is passed, not taken for a stored value."""
+    from langgraph.checkpoint.base import BaseCheckpointSaver
+
+    class Snapshotting(TypedDict):
+        items: Annotated[list, DeltaChannel(_delta_reducer, snapshot_frequency=4)]
+        other: str
+
+    b = StateGraph(Snapshotting)
+    b.add_node("a", lambda s: {"items": ["a"]})
+    b.add_node("b", lambda s: {"items": ["b"], "other": "x"})
+    b.add_edge(START, "a")
+    b.add_edge("a", "b")
+    fetched: list[int] = []  # rows per page
+
+    def counting(ops):
+        item = next(ops)
+        while True:
+            rows = yield item
+            if item[0].lstrip().startswith("WITH RECURSIVE chain"):
+                fetched.append(len(rows))
+            try:
+                item = ops.send(rows)
+            except StopIteration as stop:
+                return stop.value
+
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key) as saver:
+        run = saver._run
+        monkeypatch.setattr(saver, "_run", lambda ops: run(counting(ops)))
+        graph = b.compile(checkpointer=saver)
+        cfg = {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": "u-delta"}}
+        for i in range(10):
+            graph.invoke({"items": [f"x{i}"]}, cfg)
+        assert len(graph.get_state(cfg).values["items"]) == 30
+        target = saver.get_tuple(cfg).config
+        fetched.clear()
+        native = saver.get_delta_channel_history(config=target, channels=["items", "other"])
+        walked = BaseCheckpointSaver.get_delta_channel_history(saver, config=target, channels=["items", "other"])
+        assert native == walked
+        assert "seed" in native["items"] and len(native["items"]["writes"]) < 4  # from the newest value on
+        assert fetched and sum(fetched) <= 6  # the thread has 40 ancestors; the newest value is a few back
+
+
 async def test_async_delta_history_matches_the_sync_one(pg_url, key, schema):
     from langgraph_trustmem import AsyncTrustCheckpointSaver
 
