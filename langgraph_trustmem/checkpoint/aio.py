@@ -228,8 +228,13 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
         metadata: CheckpointMetadata,
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
+        tk = self.thread_key(_thread_id(config))
+        if tk not in self._sessions:  # it left the cache: its branch and any pending fork, read, not assumed
+            async with self._cursor() as cur:
+                acl = await (await cur.execute(sql.THREAD_STATE_SQL, (tk,))).fetchone()
+            if acl is not None:
+                self._remember(tk, self._verified(tk, acl))
         params, blobs = self._put_params(config, checkpoint, metadata, new_versions)
-        tk = params["tk"]
         for attempt in (1, 2):
             row = await self._run(self._fork_ops(params)) if self._wants_fork(params) else None
             if row is None:

@@ -186,6 +186,8 @@ _NOT_A_PASSWORD = frozenset(
     hashed hidden protected synced locked disabled enabled printed noted listed shown sent
     read loaded fetched pulled injected provided passed supplied given taken chosen stolen broken
     mounted configured
+    hemligt hemlig hemmelig geheim secreto secreta segreto secret sécurisé sicher sicuro seguro секрет
+    секретный надёжный надежный
     and or but if because since as than then until unless like by of to be is was are were will
     would should could can cannot must may might has have had does did do
     one two three four five six seven eight nine ten twelve sixteen twenty characters chars letters
@@ -301,12 +303,17 @@ def _passwordish(word: str) -> bool:
     return has_alpha and (has_digit or has_symbol)
 
 
-def _strong_password(word: str) -> bool:
+_FUNCTION_WORDS = frozenset("and or via with of to the for on in by at from face id two factor".split())
+
+
+def _strong_password(word: str, passphrase: bool = True) -> bool:
     """A value no one would take for a name or a word where no "password" keyword says it
-    is one: a passphrase, or eight characters or more of three classes (lower, upper,
-    digits, symbols) with a symbol that names do not use."""
-    if _passphrase(word.lower()):
-        return True
+    is one: a passphrase of words that are not a phrase (no "and", "via", "with"...), or
+    eight characters or more of three classes (lower, upper, digits, symbols) with a
+    symbol that names do not use."""
+    low = word.lower()
+    if _passphrase(low):
+        return passphrase and not _FUNCTION_WORDS.intersection(low.split("-"))
     if len(word) < 8 or not _passwordish(word) or not re.search(r"[^A-Za-z0-9\-._]", word):
         return False  # "TimescaleDB2" is a product's name; "9855Q*wbj%8ylqKG" is not
     classes = sum(bool(re.search(p, word)) for p in (r"[a-z]", r"[A-Z]", r"\d", r"[^A-Za-z0-9]"))
@@ -486,6 +493,11 @@ _XML_ELEMENT = re.compile(
     r"\s*([^<>\s][^<>]{2,127}?)\s*</\1>"
 )
 # "use Wint3r!Coat to log into the router", "I use Wint3r!Coat for the bank"
+# what a password opens: "is what I use for" says nothing about passwords without one
+_LOGIN_THINGS = _hints(
+    "vpn", "wifi", "wi-fi", "login", "log in", "sign in", "account", "laptop", "computer", "router", "bank", "email",
+    "e-mail", "portal", "phone", "tablet", "password", "pin", "unlock", "admin", "server", "nas",
+)  # fmt: skip
 # "Sunset_1994 is what I set for the office VPN"
 _PW_WHAT = re.compile(
     r"(?i)(?:^|(?<=[\s\"'(]))([^\s\"'()]{6,64})[\"')]?\s+is\s+what\s+(?:i|we)\s+(?:set|use|used|chose|picked|typed?)"
@@ -502,7 +514,8 @@ _USER_SLASH_PASSWORD = re.compile(
 )
 # an LDAP bind: "ldap bind: cn=reporting,dc=corp,dc=local / zCnTL9WWlUD"
 _LDAP_BIND = re.compile(
-    r"(?i)\b(?:cn|uid)=[^\s/,]+(?:,\s*(?:dc|ou|o|cn|uid)=[^\s/,]+)+\s*(?:/|\s(?:password|pw|pwd)\s*[:=]?)\s*"
+    r"(?i)(?<![\w=])(?:cn|uid)=[^\s/,=]{1,64}(?:,\s*(?:dc|ou|o|cn|uid)=[^\s/,=]{1,64}){1,12}"
+    r"\s*(?:/|\s(?:password|pw|pwd)\s*[:=]?)\s*"
     r"([^\s\"'`]{6,128})"
 )
 _PW_USE = re.compile(
@@ -573,7 +586,7 @@ _CARD_CODE_DIRECT = re.compile(  # "card verification code 998", "CVV 123"
 # digits spelled out ("pin is four seven nine two"), read as digits by the PIN scan
 _DIGIT_WORDS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine".split())}
 _DIGIT_WORDS["oh"] = "0"
-_SPELLED = re.compile(r"(?i)\b(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)[\s,\-]+){3,9}"
+_SPELLED = re.compile(r"(?ai)\b(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)[\s,\-]+){3,9}"
                       r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)\b")
 _COMBO_DIRECT = re.compile(  # "safe combination 12-65-49" (a padlock's numbers, no "is" needed)
     r"(?i)(?<![a-z])(?:lock|locker|safe|padlock|lockbox|suitcase|bike\s+lock)\s+(?:combination|combo)\s*[:=]?\s*"
@@ -800,7 +813,12 @@ def _scan_auth_headers(line: str, low: str, found: set[str]) -> None:
 
 
 # words that may follow a one-word password and start a new clause
-_JOINING = frozenset("and but or so then und aber oder et mais ou y pero o e ma och og en".split())
+_JOINING = frozenset(
+    "and but or so then und aber oder et mais ou y pero o e ma och og en "  # a new clause
+    "for since if on at in to from until till by with when while as "  # what a password is for
+    "für seit wenn bei im am zum zur pour depuis si sur dans avec para desde si en con por per da se su con "
+    "voor sinds als op bij met för sedan om på till med".split()
+)
 
 
 def _stated_password(line: str, m: re.Match[str]) -> bool:
@@ -822,7 +840,14 @@ def _stated_password(line: str, m: re.Match[str]) -> bool:
             value = parts[0] if parts else ""
             if bare_pass:  # "bus pass is in my coat"
                 return _passwordish(value)
-            if value.isalpha() and len(parts) > 1 and parts[1].isalpha() and parts[1].lower() not in _JOINING:
+            if (
+                value.isalpha()
+                and value.islower()
+                and len(parts) > 1
+                and parts[1].isalpha()
+                and parts[1].islower()
+                and parts[1] not in _JOINING
+            ):
                 return False  # a word the sentence goes on from: "Passwort ist sicher genug"
             return bool(value) and _plausible_password(value)
         w = _PW_WORD.match(rest[pos:])
@@ -903,7 +928,7 @@ def _scan_passwords(line: str, low: str, found: set[str]) -> None:
                     found.add(PASSWORD)
             elif _looks_random(value, 12):
                 found.add(GENERIC)
-    if " is what " in low:
+    if " is what " in low and _has(low, _LOGIN_THINGS):
         for m in _PW_WHAT.finditer(line):
             value = _strip(m.group(1))
             if _passwordish(value) and re.search(r"\d", value) and re.search(r"[A-Za-z]", value):
@@ -914,7 +939,7 @@ def _scan_passwords(line: str, low: str, found: set[str]) -> None:
                 found.add(PASSWORD)
     if "/" in line or " and " in low or ":" in line:
         for m in _USER_SLASH_PASSWORD.finditer(line):
-            if _strong_password(_strip(m.group(2))) and not re.fullmatch(r"\d{1,4}", m.group(1)):
+            if _strong_password(_strip(m.group(2)), passphrase=False) and not re.fullmatch(r"\d{1,4}", m.group(1)):
                 found.add(BASIC_AUTH)
     if "=" in line and ("cn=" in low or "uid=" in low):
         for m in _LDAP_BIND.finditer(line):
@@ -931,7 +956,9 @@ def _scan_pins(line: str, low: str, found: set[str]) -> None:
     if not _has(low, _PIN_HINTS) and not _has(low, _OPEN_HINTS):
         return
     if _SPELLED.search(line):
-        line = _SPELLED.sub(lambda m: "".join(_DIGIT_WORDS[w] for w in re.findall(r"[a-z]+", m.group().lower())), line)
+        line = _SPELLED.sub(
+            lambda m: "".join(_DIGIT_WORDS.get(w, "") for w in re.findall(r"[a-z]+", m.group().lower())), line
+        )
         low = _lower(line)
     if _has(low, ("cvv", "cvc", "card")) and _CARD_CODE_DIRECT.search(line):
         found.add(CARD_CODE)
@@ -1257,7 +1284,9 @@ def _scan_wallets(line: str, low: str, found: set[str]) -> None:
             found.add(CRYPTO_KEY)
     if len(line) >= 128 and "[" in line:
         for m in _KEYPAIR_ARRAY.finditer(line):
-            if all(int(n) <= 255 for n in re.findall(r"\d+", m.group())):
+            nums = [int(n) for n in re.findall(r"\d+", m.group())]
+            # random bytes span the range (readings such as heart rates do not)
+            if max(nums) <= 255 and min(nums) < 16 and max(nums) > 239 and len(set(nums)) >= 40:
                 found.add(CRYPTO_KEY)
     if "webhooks/" in low and _DISCORD_WEBHOOK.search(line):
         found.add(DISCORD_WEBHOOK)

@@ -135,6 +135,7 @@ _SIBLING_QUALIFIERS = frozenset({"door", "gate", "alarm", "garage", "lock", "saf
 # "value": "..."}``.
 NAMING_FIELDS = frozenset({"name", "key", "kind", "type", "label", "field", "env", "var", "variable"})
 VALUE_FIELDS = frozenset({"value", "val", "data", "content"})
+_PLAIN_NAMES = frozenset({"pass", "combination", "combo", "code", "key", "keys", "session", "cookie", "auth"})
 
 
 def named_secret(record: Mapping[Any, object], looks_random: object) -> str | None:
@@ -145,6 +146,8 @@ def named_secret(record: Mapping[Any, object], looks_random: object) -> str | No
         return None
     for k, v in record.items():
         if isinstance(k, str) and k.lower() in NAMING_FIELDS and isinstance(v, str) and len(v) <= 64:
+            if v.strip().lower() in _PLAIN_NAMES:
+                continue  # {"type": "pass", "value": "annual"}: a word, not a setting's name
             kind = field_kind(v)
             if kind is not None:
                 return field_secret(kind, record[values[0]], looks_random)

@@ -43,10 +43,11 @@ _EMAIL = re.compile(
 )
 _SSN = re.compile(r"(?<![\w\-])(?!000|666|9\d\d)\d{3}([\- ]?)(?!00)\d{2}\1(?!0000)\d{4}(?![\w\-]|\.\d)")
 _SSN_CONTEXT = re.compile(r"(?i)\b(?:ssn|ss#|social\s+security|social|tin|itin)\b")
-# what a 3-2-4 number is when the words before it name another kind of number
+# what a 3-2-4 number is when the words before it name another kind of number (not an
+# insurance policy, account or case number: insurers used SSNs as member numbers)
 _NOT_SSN_CONTEXT = re.compile(
-    r"(?i)\b(?:part|model|serial|order|invoice|ref(?:erence)?|tracking|sku|item|product|catalog(?:ue)?|phone|fax"
-    r"|tel|case|ticket|claim|policy|account|batch|lot|route)(?:\s+(?:number|no\.?|nr\.?|#))?\s*[:#]?\s*$"
+    r"(?i)\b(?:part|model|serial|order|invoice|tracking|sku|item|product|catalog(?:ue)?|phone|fax|tel|batch|lot)"
+    r"(?:\s+(?:number|no\.?|nr\.?|#))?\s*[:#]?\s*$"
 )
 _IPV4 = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?!\w|\.\d)")
 _IPV6 = re.compile(r"(?<![\w:.])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w:])")

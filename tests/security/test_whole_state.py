@@ -278,3 +278,30 @@ def test_delta_channels_are_cleaned_at_the_fork_and_replay_from_its_root(saver):
     assert CANARY not in flat(history)
     for snap in graph.get_state_history(later):
         assert CANARY not in flat(snap.values)
+
+
+def test_a_forked_session_that_left_the_cache_keeps_its_branch(saver):
+    """The saver's session cache is bounded: a thread's state may leave it
+    between a run's read and its next put (while the run waits on the model,
+    other threads come and go). A forked thread is then read again before the
+    put, not assumed to be on branch 0 (a put sealed for branch 0 was
+    refused, the gate's vouches forgotten and the concurrent-run check
+    skipped on the retry)."""
+    from langgraph.checkpoint.base import create_checkpoint
+
+    graph, cfg, _seen = run_attack(saver)
+    tid = cfg["configurable"]["thread_id"]
+    later = {"configurable": {"thread_id": tid, "user_id": "u-ws"}}
+    tup = saver.get_tuple(later)
+    assert tup.metadata["step"] >= 0 and saver.session(cfg).branch == 1
+    before = saver.branch_sizes(tid)[1]
+    with saver._sessions_lock:  # as an eviction leaves it
+        saver._sessions_bytes = 0
+        saver._sessions.clear()
+    calls: list[str] = []
+    rebranch = saver._rebranch
+    saver._rebranch = lambda *a: (calls.append("rebranch"), rebranch(*a))[1]
+    step = tup.metadata["step"] + 1
+    saver.put(tup.config, create_checkpoint(tup.checkpoint, None, step), {"source": "loop", "step": step}, {})
+    assert calls == []  # sealed for the head branch at once
+    assert saver.session(cfg).branch == 1 and saver.branch_sizes(tid)[1] == before + 1
