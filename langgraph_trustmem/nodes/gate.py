@@ -313,7 +313,13 @@ def make_trust_gate(
         )
         if threaded and saver is not None:
             saver.vouch(config, vouched)
-        if decision.update:
+        history = channels.get(messages_key) if channels is not None else None
+        if pending and messages and isinstance(history, DeltaChannel):
+            # written whole, as the other delta channels: the fork's root then stores the
+            # cleaned conversation, where the new branch's replay of it starts
+            cleaned = history.reducer(messages, [decision.update]) if decision.update else messages
+            update[messages_key] = Overwrite(cleaned)
+        elif decision.update:
             update[messages_key] = decision.update
         return update
 

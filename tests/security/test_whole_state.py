@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import operator
 import uuid
-from typing import Annotated
+from typing import Annotated, TypedDict
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.channels.delta import DeltaChannel
 from langgraph.graph import START, MessagesState, StateGraph
+from langgraph.graph.message import add_messages
 
 from langgraph_trustmem import ContentAboveLevel, TrustCheckpointSaver, label
 from langgraph_trustmem.nodes import make_trust_gate
@@ -305,3 +306,47 @@ def test_a_forked_session_that_left_the_cache_keeps_its_branch(saver):
     saver.put(tup.config, create_checkpoint(tup.checkpoint, None, step), {"source": "loop", "step": step}, {})
     assert calls == []  # sealed for the head branch at once
     assert saver.session(cfg).branch == 1 and saver.branch_sizes(tid)[1] == before + 1
+
+
+def _add_all(state, writes):
+    out = list(state or [])
+    for w in writes:
+        out = add_messages(out, w)
+    return out
+
+
+class DeltaChat(TypedDict):
+    messages: Annotated[list, DeltaChannel(_add_all)]
+
+
+def test_a_conversation_kept_in_a_delta_channel_forks_whole_and_clean(saver):
+    """Messages themselves in a DeltaChannel: at the fork the gate writes the
+    cleaned conversation whole, so the new branch starts from it (before, it
+    started empty: the conversation up to the fork was lost) and holds
+    nothing above its level."""
+    seen: list[str] = []
+
+    def model(state):
+        seen.append(flat(state))
+        first = len(state["messages"]) < 2
+        return {"messages": [AIMessage(f"your result {CANARY}" if first else "ok")]}
+
+    b = StateGraph(DeltaChat)
+    b.add_node("gate", make_trust_gate())
+    b.add_node("model", model)
+    b.add_edge(START, "gate")
+    b.add_edge("gate", "model")
+    graph = b.compile(checkpointer=saver)
+    cfg = {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": "u-ws", "trust": "personal"}}
+    graph.invoke({"messages": [HumanMessage("How is my diabetes?")]}, cfg)
+    graph.invoke({"messages": tool_turn("web_search", WEB)}, cfg)
+    later = {"configurable": {"thread_id": cfg["configurable"]["thread_id"], "user_id": "u-ws"}}
+    graph.invoke({"messages": [HumanMessage("and now?")]}, later)
+    assert saver.session(cfg).level == "public" and saver.session(cfg).branch == 1
+    for call in seen:
+        assert not (CANARY in call and WEB in call)
+    contents = [m.content for m in graph.get_state(later).values["messages"]]
+    assert WEB in contents and contents[-2:] == ["and now?", "ok"]  # the conversation since the fork, whole
+    assert CANARY not in flat(graph.get_state(later).values)
+    for snap in graph.get_state_history(later):
+        assert CANARY not in flat(snap.values)
