@@ -61,7 +61,7 @@ from langgraph_trustmem.store.base import (
     validate_namespace,
 )
 from langgraph_trustmem.store.cache import AsyncHitCache, HitCache
-from langgraph_trustmem.store.vectors import VectorIndex
+from langgraph_trustmem.store.vectors import VectorIndex, takes_count
 from langgraph_trustmem.trust import Ladder, saver_of
 
 T = TypeVar("T")
@@ -768,7 +768,7 @@ def forget_plan(store: TrustStoreBase, user_id: str, checkpointer: Any) -> Plan[
             here = (yield Call(store.vectors, "count", (tenant.hex(),))) if store.vectors is not None else 0
             if store.vectors is not None:
                 yield Txn(erasure_step_ops(receipt_id, step, max(before, here)))
-                yield Call(store.vectors, "delete_tenant", (tenant.hex(), here))
+                yield Call(store.vectors, "delete_tenant", (tenant.hex(), *([here] if takes_count(store.vectors) else [])))
             removed[step] = max(before, here)
         elif step == "cache":
             dropped = (yield cache_call(store, "drop_tenant", tenant)) if store.cache is not None else 0

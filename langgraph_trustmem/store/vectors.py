@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import inspect
 import logging
 import threading
 import time
@@ -221,6 +222,17 @@ class VectorSeal:
 Plan = list[tuple[list[float], VectorQuery]]
 
 
+def takes_count(index: Any) -> bool:
+    """Whether an index's ``delete_tenant`` takes the caller's ``count``
+    (an index written before it did is called without it: an erasure must
+    not stop at its vector step over a signature)."""
+    method = getattr(index, "delete_tenant", None)
+    try:
+        return method is not None and "count" in inspect.signature(method).parameters
+    except (TypeError, ValueError):
+        return False
+
+
 class VectorIndex:
     """The interface both back ends implement (sync; async twins below).
 
@@ -381,7 +393,8 @@ class VectorIndex:
         await asyncio.to_thread(self.delete_refs, refs, tenants)
 
     async def adelete_tenant(self, tenant: str, count: int | None = None) -> int:
-        return await asyncio.to_thread(self.delete_tenant, tenant, count)
+        args = (tenant,) if count is None else (tenant, count)
+        return await asyncio.to_thread(self.delete_tenant, *args)
 
     async def asearch(
         self, vector: Sequence[float], query: VectorQuery, limit: int

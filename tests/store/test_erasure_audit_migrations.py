@@ -227,3 +227,24 @@ def test_store_key_rotation(pg, key, user):
         assert ids == {KeyRing([new]).active_key_id}
         assert [r[2] for r in store.audit_trail(("memories", user), "k0")][0] == "write"
         assert store.verify_audit().ok
+
+
+def test_forget_works_with_an_index_written_against_the_older_signature(store, user):
+    """``delete_tenant`` gained a ``count`` argument; a user's index that
+    still takes only the tenant is called without it, and the erasure
+    completes (before, it raised TypeError at its vector step on every
+    resume)."""
+    store.bound("sensitive").put(("memories", user), "k", {"text": "a fact"})
+    original = store.vectors.delete_tenant
+    calls: list[str] = []
+
+    def delete_tenant(tenant):
+        calls.append(tenant)
+        return original(tenant)
+
+    store.vectors.delete_tenant = delete_tenant
+    try:
+        receipt = store.forget(user)
+    finally:
+        del store.vectors.delete_tenant
+    assert calls and receipt["removed"]["vectors"] == 1 and receipt["removed"]["memories"] == 1
