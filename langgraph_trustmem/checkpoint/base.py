@@ -478,9 +478,12 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
 
     def _remember(self, tk: bytes, state: SessionState) -> None:
         """Keep a thread's state, most recent last. Past the byte budget the
-        least recent leave, except a session whose fork is pending (the gate
-        asks this cache, without I/O, whether to lower every channel); a
-        thread that left is read again from PostgreSQL when next needed."""
+        least recent leave; a thread that left is read again from PostgreSQL
+        when next needed. A session whose fork is pending leaves last: the
+        gate asks this cache whether to lower every channel (on a miss it
+        reads the session first, so a pending fork is delayed by one read,
+        never lost). Pending sessions may hold the budget once more, no more:
+        threads degraded and then abandoned cannot grow the cache."""
         with self._sessions_lock:
             old = self._sessions.pop(tk, None)
             if old is not None:
@@ -490,7 +493,11 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             while self._sessions_bytes > self.session_cache_bytes:
                 victim = next((k for k, st in self._sessions.items() if k != tk and not st.fork_pending), None)
                 if victim is None:
-                    break
+                    if self._sessions_bytes <= 2 * self.session_cache_bytes:
+                        break
+                    victim = next((k for k in self._sessions if k != tk), None)
+                    if victim is None:
+                        break
                 self._sessions_bytes -= _session_bytes(victim, self._sessions.pop(victim))
 
     def _forget_session(self, tks: Iterable[bytes]) -> None:

@@ -24,6 +24,7 @@ Rules every implementation keeps:
 
 from __future__ import annotations
 
+import asyncio
 import ctypes
 import functools
 import hashlib
@@ -263,13 +264,22 @@ class LocalHotTier:
         heaps, which in the 10,000-session bench left 4 MB above what the
         tier held. About a millisecond per call, once per ``TRIM_AFTER``
         evicted bytes."""
+        if self._trim_due():
+            release_freed_memory()
+
+    async def _atrim(self) -> None:
+        """:meth:`_trim` off the event loop."""
+        if self._trim_due():
+            await asyncio.to_thread(release_freed_memory)
+
+    def _trim_due(self) -> bool:
         if self._evicted < TRIM_AFTER:
-            return
+            return False
         with self._lock:
             if self._evicted < TRIM_AFTER:
-                return
+                return False
             self._evicted = 0
-        release_freed_memory()
+        return True
 
     def get(self, tk: bytes, ns: str) -> HotEntry | None:
         with self._lock:
@@ -286,6 +296,19 @@ class LocalHotTier:
             return replace(entry, blobs=dict(entry.blobs), writes=dict(writes.get(entry.checkpoint_id, {})))
 
     def put(
+        self,
+        tk: bytes,
+        ns: str,
+        entry: HotEntry,
+        keep: Iterable[BlobKey],
+        ttl: float,
+        prev: str | None = None,
+        populate: bool = False,
+    ) -> None:
+        self._put(tk, ns, entry, keep, ttl, prev, populate)
+        self._trim()
+
+    def _put(
         self,
         tk: bytes,
         ns: str,
@@ -317,9 +340,20 @@ class LocalHotTier:
             self._set((tk, ns), (time.monotonic() + ttl, replace(entry, blobs=blobs, writes={}), writes))
             self._entries.move_to_end((tk, ns))
             self._bound()
-        self._trim()
 
     def add_writes(
+        self,
+        tk: bytes,
+        ns: str,
+        checkpoint_id: str,
+        writes: Mapping[WriteKey, bytes],
+        ttl: float = 3600.0,
+        upsert: bool = False,
+    ) -> None:
+        self._add_writes(tk, ns, checkpoint_id, writes, ttl, upsert)
+        self._trim()
+
+    def _add_writes(
         self,
         tk: bytes,
         ns: str,
@@ -342,7 +376,6 @@ class LocalHotTier:
                     stored[k] = v
             self._set((tk, ns), current)
             self._bound()
-        self._trim()
 
     def drop(self, tks: Iterable[bytes]) -> None:
         doomed = set(tks)
@@ -366,10 +399,12 @@ class LocalHotTier:
         return self.get(tk, ns)
 
     async def aput(self, *args: Any, **kwargs: Any) -> None:
-        self.put(*args, **kwargs)
+        self._put(*args, **kwargs)
+        await self._atrim()
 
     async def aadd_writes(self, *args: Any, **kwargs: Any) -> None:
-        self.add_writes(*args, **kwargs)
+        self._add_writes(*args, **kwargs)
+        await self._atrim()
 
     async def adrop(self, tks: Iterable[bytes]) -> None:
         self.drop(tks)

@@ -6,6 +6,7 @@ after key rotation or close, or more bytes than its budget."""
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 
 import psycopg
 import pytest
@@ -214,3 +215,73 @@ def test_the_session_cache_has_a_byte_budget_and_keeps_a_pending_fork(pg_url, ke
         assert saver._sessions_bytes == sum(
             _session_bytes(tk, st) for tk, st in saver._sessions.items()
         )
+
+
+def test_abandoned_pending_forks_cannot_grow_the_session_cache(pg_url, key, schema):
+    """Threads degraded and never run again stay pinned only up to the
+    budget once more; a pending session that left is read again by the gate
+    and still forks at its next run, with nothing above its new level."""
+    from langgraph_trustmem.nodes import make_trust_gate
+
+    seen: list[list] = []
+
+    def model(state):
+        seen.append(list(state["messages"]))
+        return {"messages": [AIMessage("noted")]}
+
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key, local_hot=True) as saver:
+        b = StateGraph(MessagesState)
+        b.add_node("gate", make_trust_gate())
+        b.add_node("model", model)
+        b.add_edge(START, "gate")
+        b.add_edge("gate", "model")
+        graph = b.compile(checkpointer=saver)
+        saver.session_cache_bytes = 2_000
+        first = {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": "u-pin", "trust": "personal"}}
+        graph.invoke({"messages": [HumanMessage("my diagnosis is in the notes")]}, first)
+        saver.degrade(first, "public")
+        for i in range(40):  # abandoned: degraded, never run again
+            cfg = turns(saver, n=1, user=f"u-pin-{i}")
+            saver.degrade(cfg, "public")
+        assert saver._sessions_bytes <= 2 * 2_000 + 500
+        assert saver.cached_session(first) is None  # the oldest pending session left
+        thread = {"configurable": {k: v for k, v in first["configurable"].items() if k != "trust"}}
+        graph.invoke({"messages": [HumanMessage("hello from the web")]}, thread)
+        session = saver.session(thread)
+        assert session.level == "public" and session.branch == 1 and not session.fork_pending
+        assert "diagnosis" not in " ".join(str(m.content) for m in seen[-1])
+        state = graph.get_state(thread).values["messages"]
+        assert "diagnosis" not in " ".join(str(m.content) for m in state)
+
+
+def test_the_async_hot_tier_hands_memory_back_off_the_event_loop(monkeypatch):
+    """Returning freed memory to the OS takes about a millisecond: the sync
+    tier does it in the caller's thread, the async one on a worker thread,
+    never on the event loop."""
+    import asyncio
+    import threading
+
+    from langgraph_trustmem.checkpoint import hot
+
+    calls: list[str] = []
+    monkeypatch.setattr(hot, "TRIM_AFTER", 4096)
+    monkeypatch.setattr(hot, "release_freed_memory", lambda: calls.append(threading.current_thread().name))
+    entry = hot.HotEntry("1", None, b"p" * 2048, 0, 0, "active", False)
+
+    tier = hot.LocalHotTier(max_bytes=8192)
+    for i in range(10):
+        tier.put(f"t{i}".encode(), "", replace(entry, checkpoint_id=str(i)), (), 60.0)
+    assert calls and set(calls) == {threading.current_thread().name}
+
+    calls.clear()
+    tier = hot.LocalHotTier(max_bytes=8192)
+
+    async def fill() -> str:
+        for i in range(10):
+            await tier.aput(f"t{i}".encode(), "", replace(entry, checkpoint_id=str(i)), (), 60.0)
+            await tier.aadd_writes(f"t{i}".encode(), "", str(i), {("task", 0, "ch", ""): b"w" * 2048})
+        return threading.current_thread().name
+
+    loop_thread = asyncio.run(fill())
+    assert calls and loop_thread not in calls
+    assert tier.bytes <= 8192
