@@ -350,3 +350,39 @@ def test_a_conversation_kept_in_a_delta_channel_forks_whole_and_clean(saver):
     assert CANARY not in flat(graph.get_state(later).values)
     for snap in graph.get_state_history(later):
         assert CANARY not in flat(snap.values)
+
+
+def test_a_delta_only_app_degraded_between_runs_forks_only_once_cleaned(saver):
+    """Every channel a DeltaChannel, and the session lowered from outside a
+    run (``saver.degrade``): the run's first checkpoint stores no channel
+    value, so it offers nothing to rank. The fork must still wait for the
+    gate's cleaned state, and the new branch must hold the conversation
+    cleaned, not empty and not the sensitive reply."""
+    seen: list[str] = []
+
+    def model(state):
+        seen.append(flat(state))
+        asked = state["messages"][-1].content
+        return {"messages": [AIMessage(f"your result {CANARY}" if "diabetes" in asked else "ok")]}
+
+    b = StateGraph(DeltaChat)
+    b.add_node("gate", make_trust_gate())
+    b.add_node("model", model)
+    b.add_edge(START, "gate")
+    b.add_edge("gate", "model")
+    graph = b.compile(checkpointer=saver)
+    cfg = {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": "u-ws", "trust": "personal"}}
+    graph.invoke({"messages": [HumanMessage("How is my diabetes?")]}, cfg)
+    graph.invoke({"messages": [HumanMessage("thanks")]}, cfg)
+    saver.degrade(cfg, "public")
+    later = {"configurable": {"thread_id": cfg["configurable"]["thread_id"], "user_id": "u-ws"}}
+    graph.invoke({"messages": [HumanMessage("and now?")]}, later)
+    session = saver.session(cfg)
+    assert session.level == "public" and session.branch == 1 and not session.fork_pending
+    assert CANARY not in seen[-1]
+    contents = [m.content for m in graph.get_state(later).values["messages"]]
+    assert contents[-2:] == ["and now?", "ok"]
+    assert "How is my diabetes?" not in contents  # personal, withheld at the fork
+    assert CANARY not in flat(graph.get_state(later).values)
+    for snap in graph.get_state_history(later):
+        assert CANARY not in flat(snap.values)
