@@ -437,7 +437,8 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         if kind == _EMPTY:
             return False, None
         value = self.serde.loads_typed((kind, data))
-        self.decoded.put(key, len(blob), value)
+        if len(blob) >= MIN_BYTES and (kept := snapshot(value))[0]:
+            self.decoded.put(key, len(blob), kept[1])  # a copy: the caller may change what it got
         return True, value
 
     def _write_aad(self, tk: bytes, ns: str, cid: str, task_id: str, idx: int, channel: str) -> bytes:

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from langchain_core.messages import BaseMessage
+from langgraph.checkpoint.serde.types import _DeltaSnapshot
 
 # Cached values are live Python objects the garbage collector walks: a
 # 32 MB budget cost 25% of the 32-session throughput, 4 MB about 7%.
@@ -90,16 +91,27 @@ _IMMUTABLE = (str, int, float, bool, bytes, type(None))
 
 
 def snapshot(value: Any) -> tuple[bool, Any]:
-    """A copy of a value being saved that later changes to the caller's
+    """A copy of a value, for the cache, that later changes to the caller's
     objects cannot reach, when one is cheap (far cheaper than decoding it
-    again): immutable scalars as they are, a list of messages as copies of
-    each message (its content, and its metadata dicts one level down, where
-    labels live). Anything else is not cached at save time."""
+    again): immutable scalars as they are; a list or tuple of messages and
+    scalars with each message copied (its content, and its metadata dicts one
+    level down, where labels live); a DeltaChannel's snapshot of such a list.
+    Anything else (dicts, nested lists, objects) is not cached: a node or a
+    reducer may change it in place, and only a deep copy, as dear as
+    decoding, would keep the cache from changing with it."""
     if isinstance(value, _IMMUTABLE):
         return True, value
-    if isinstance(value, (list, tuple)) and all(isinstance(m, BaseMessage) for m in value):
-        return True, [_message_copy(m) for m in value]
+    if isinstance(value, _DeltaSnapshot):
+        ok, inner = snapshot(value.value)
+        return (True, _DeltaSnapshot(inner)) if ok else (False, None)
+    if isinstance(value, (list, tuple)) and all(isinstance(m, (BaseMessage, *_IMMUTABLE)) for m in value):
+        return True, _copied(value)
     return False, None
+
+
+def _copied(items: list[Any] | tuple[Any, ...]) -> list[Any] | tuple[Any, ...]:
+    out = [_message_copy(m) if isinstance(m, BaseMessage) else m for m in items]
+    return out if isinstance(items, list) else tuple(out)
 
 
 def _message_copy(message: BaseMessage) -> BaseMessage:
@@ -122,14 +134,13 @@ def _shallow(value: Any) -> Any:
 
 def _fresh(value: Any) -> Any:
     """What a hit hands out: copies of the containers a reducer might extend
-    in place and of each message a node might edit in place, so no caller
-    can change what the next restore returns."""
-    if isinstance(value, list):
-        return [_message_copy(m) if isinstance(m, BaseMessage) else m for m in value]
-    if isinstance(value, dict):
-        return dict(value)
-    if isinstance(value, set):
-        return set(value)
+    in place (a DeltaChannel takes its snapshot's list as its value and
+    reduces into it) and of each message a node might edit in place, so no
+    caller can change what the next restore returns."""
+    if isinstance(value, _DeltaSnapshot):
+        return _DeltaSnapshot(_fresh(value.value))
+    if isinstance(value, (list, tuple)):
+        return _copied(value)
     return value
 
 

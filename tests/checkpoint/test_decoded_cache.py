@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import replace
+from typing import Annotated
 
 import psycopg
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.channels.delta import DeltaChannel
 from langgraph.graph import START, MessagesState, StateGraph
+from typing_extensions import TypedDict
 
 from langgraph_trustmem import TrustCheckpointSaver
 from langgraph_trustmem.checkpoint.base import _session_bytes
@@ -285,3 +288,33 @@ def test_the_async_hot_tier_hands_memory_back_off_the_event_loop(monkeypatch):
     loop_thread = asyncio.run(fill())
     assert calls and loop_thread not in calls
     assert tier.bytes <= 8192
+
+
+def _extend_in_place(state, writes):
+    state = state if state is not None else []
+    for w in writes:
+        state.extend(w)
+    return state
+
+
+class Log(TypedDict):
+    log: Annotated[list, DeltaChannel(_extend_in_place, snapshot_frequency=3)]
+
+
+def test_a_delta_channel_reducing_in_place_never_changes_the_cache(pg_url, key, schema):
+    """A DeltaChannel takes its stored snapshot's list as its value and its
+    reducer may extend that list in place: a restore must hand out a copy,
+    or the next restore of the same snapshot returns the changed list (here:
+    entries doubled, as PostgresSaver, which decodes every time, never does)."""
+    b = StateGraph(Log)
+    b.add_node("n", lambda s: {"log": ["r" * 3000]})
+    b.add_edge(START, "n")
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key, local_hot=True) as saver:
+        graph = b.compile(checkpointer=saver)
+        cfg = {"configurable": {"thread_id": str(uuid.uuid4())}}
+        for i in range(9):
+            graph.invoke({"log": [f"q{i}" + "y" * 3000]}, cfg, durability="sync")
+            assert len(graph.get_state(cfg).values["log"]) == 2 * (i + 1)
+        expected = [x for i in range(9) for x in (f"q{i}", "rr")]
+        assert [x[:2] for x in graph.get_state(cfg).values["log"]] == expected
+        assert len(saver.decoded) > 0  # the snapshots were cached, as copies
