@@ -10,8 +10,11 @@
   of tuning; its misses were read and tuned on in the third round, so it is tuning data
   now.
 * heldout3: ``tests/data/secrets_heldout3/heldout3.jsonl``, frozen before the third round
-  of tuning and never tuned on: the held-out figure of record (its README says how it was
-  made).
+  of tuning; its misses were read and tuned on in the fourth round, so it is tuning data
+  now.
+* heldout4: ``tests/data/secrets_heldout4/heldout4.jsonl``, written by a helper that never
+  saw the guard, frozen before the fourth round of tuning and never tuned on: the held-out
+  figure of record (its README says how it was made).
 
 Each record is checked exactly as ``TrustStore.put`` checks it:
 ``Guard().check(value, namespace=..., key=...)``. A secret counts as caught when the check
@@ -24,7 +27,7 @@ texts.
     python bench/guard_eval.py --json out.json
     python bench/guard_eval.py --misses tuning  # what a corpus misses / flags
 
-Missed records of the held-out corpus are never printed unless ``--misses heldout3`` is
+Missed records of the held-out corpus are never printed unless ``--misses heldout4`` is
 given, which is meant for the final report only.
 """
 
@@ -104,8 +107,13 @@ def heldout2_corpus() -> list[Record]:
 
 
 def heldout3_corpus() -> list[Record]:
-    """The third held-out corpus: frozen, never tuned on."""
+    """The third held-out corpus (frozen; tuned on since its misses were read)."""
     return _jsonl(DATA / "secrets_heldout3" / "heldout3.jsonl")
+
+
+def heldout4_corpus() -> list[Record]:
+    """The fourth held-out corpus: frozen, never tuned on."""
+    return _jsonl(DATA / "secrets_heldout4" / "heldout4.jsonl")
 
 
 CORPORA = {
@@ -113,6 +121,7 @@ CORPORA = {
     "heldout": heldout_corpus,
     "heldout2": heldout2_corpus,
     "heldout3": heldout3_corpus,
+    "heldout4": heldout4_corpus,
 }
 
 

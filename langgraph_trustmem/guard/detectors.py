@@ -303,6 +303,19 @@ def _passwordish(word: str) -> bool:
     return has_alpha and (has_digit or has_symbol)
 
 
+_CASE_PIECES = re.compile(r"[A-Z]+[a-z]*|[a-z]+")
+
+
+def _random_letters(word: str) -> bool:
+    """Ten letters or more whose case switches as a generator's output does
+    (``tfSlRQDlyKDwiQlO``), not a word, a name or a CamelCase identifier."""
+    word = _strip(word)
+    if not 10 <= len(word) <= 64 or not word.isascii() or not word.isalpha():
+        return False
+    pieces = _CASE_PIECES.findall(word)  # CamelCase words are pieces of three letters or more
+    return len(pieces) >= 4 and len(word) / len(pieces) < 3.5 and sum(ch.isupper() for ch in word) >= 3
+
+
 _FUNCTION_WORDS = frozenset("and or via with of to the for on in by at from face id two factor".split())
 
 
@@ -478,10 +491,10 @@ _WIFI_IS = re.compile(  # "wifi at the office is CorpGuest#2024"
     r"(?i)(?<![a-z])(?:wi-?fi|wlan|hotspot)(?:\s+(?:at|for|in|on|of)\s+[^.\n:=]{0,30}?)?\s*(?:\bis\b|:|=)\s*[\"'`]?(\S{6,64})"
 )
 _WIFI_HINTS = _hints("wifi", "wi-fi", "wlan", "wpa", "ssid", "network", "router", "hotspot")
-_CLI_PASSWORD = re.compile(
-    r"(?i)\b(?:mysql\w*|mariadb\w*)\b[^\n]*?\s-p(?!\s)([^\s'\"]{3,})|(?:^|\s)--password[=\s]+([^\s'\"]{3,})"
+_CLI_PASSWORD = re.compile(  # the value may be quoted: sshpass -p 'Tiger#0559' ssh admin@host
+    r"(?i)\b(?:mysql\w*|mariadb\w*)\b[^\n]*?\s-p(?!\s)['\"]?([^\s'\"]{3,})|(?:^|\s)--password[=\s]+['\"]?([^\s'\"]{3,})"
     r"|\b(?:sshpass\s+-p|redis-cli\b[^\n]*?\s-a|docker\s+login\b[^\n]*?\s-p|smbclient\b[^\n]*?%"
-    r"|(?:requirepass|masterauth)\s)\s*([^\s'\"]{3,})"
+    r"|(?:requirepass|masterauth)\s)\s*['\"]?([^\s'\"]{3,})"
 )
 # .NET and Java XML configuration: <add key="Password" value="..."/>, <entry key="db.password">
 _XML_PASSWORD = re.compile(
@@ -729,6 +742,9 @@ def _lines(text: str) -> Iterable[str]:
             yield line[start : start + _MAX_CHUNK]
 
 
+_PLACEHOLDER_RUN = re.compile(r"X{8,}|x{8,}|\*{6,}|0{12,}")
+
+
 def _run_plugins(
     plugins: Iterable[tuple[Any, str, tuple[str, ...], tuple[str, ...]]], line: str, low: str, found: set[str]
 ) -> None:
@@ -739,6 +755,8 @@ def _run_plugins(
         if gate is not None and not gate.search(line):
             continue
         for value in plugin.analyze_string(line):
+            if _PLACEHOLDER_RUN.search(value):
+                continue  # "AKIAXXXXXXXXXXXXXXXX is the example id in the docs"
             if kind == AWS_ACCESS_KEY and len(value) != 20:
                 found.add(AWS_SECRET_KEY)  # the plugin's second pattern: aws ... key = "<40 chars>"
             elif kind == SLACK and value.startswith("https://"):
@@ -864,8 +882,8 @@ def _stated_password(line: str, m: re.Match[str]) -> bool:
         if not words:
             if re.fullmatch(r"([\"'`“‘]).{3,}[\"'`”’]", word) and _plausible_password(word):
                 return True  # password "swordfish"
-            if _passwordish(word):
-                return True  # "user maya.k, password hunter2!"
+            if _passwordish(word) or _random_letters(word):
+                return True  # "user maya.k, password hunter2!", "password tfSlRQDlyKDwiQlO for the site"
         words += 1
         pos += w.end()
         ended = word[-1:] in ".;!?"  # a sentence ended; only "? It's ..." may follow

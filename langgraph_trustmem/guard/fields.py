@@ -26,6 +26,7 @@ RECOVERY_PHRASE = "recovery phrase"
 TWO_FACTOR = "2FA secret"
 SECURITY_ANSWER = "security question answer"
 BASIC_AUTH = "basic auth credentials"
+SECRET = "secret"  # a field named only "secret": a token, or a password a person chose
 
 FIELD_KINDS = frozenset(
     {PASSWORD, PIN, CARD_CODE, GENERIC, PRIVATE_KEY, RECOVERY_PHRASE, TWO_FACTOR, SECURITY_ANSWER, BASIC_AUTH}
@@ -59,6 +60,7 @@ _PUBLIC = frozenset({"public", "publishable", "pub", "id", "name", "hint", "hint
                      "path", "file", "prefix", "format", "hash", "fingerprint", "days", "date", "at", "age", "strength",
                      "group", "santa", "version", "scope", "scopes", "provider", "label", "note", "notes", "status",
                      "ref", "reference", "vault", "storage", "env", "var", "field", "kind"})  # fmt: skip
+_SECRET_HEADS = frozenset({"secret", "credential", "credentials", "creds"})
 _SEED_HEADS = frozenset({"seed", "mnemonic", "wif", "privkey"})
 _OTP_HEADS = frozenset({"totp", "otp", "mfa", "2fa"})
 _GENERIC_CHILD = frozenset({"value", "val", "v", "data", "secret", "string", "raw"})
@@ -106,6 +108,8 @@ def _field_kind(name: str) -> str | None:
         return TWO_FACTOR
     if head == "key" and before in ("private", "priv", "secret", "signing", "wallet", "ssh"):
         return PRIVATE_KEY if before in ("private", "priv", "wallet", "ssh") else GENERIC
+    if head in _SECRET_HEADS and len(words) == 1:
+        return SECRET  # {"secret": ...}: a token or a chosen password
     if head in _TOKEN_HEADS or (head == "key" and before in _KEY_QUALIFIERS) or head == "auth":
         return GENERIC
     if head == "key":
@@ -121,6 +125,9 @@ def parent_kind(path: tuple[str, ...]) -> str | None:
     kind = field_kind(path[-1])
     if kind is None and len(path) > 1 and path[-1].lower() in _GENERIC_CHILD:
         kind = field_kind(path[-2])
+    if kind is None and len(path) > 1 and _words(path[-1]) in (["code"], ["combination"], ["combo"]):
+        if _SIBLING_QUALIFIERS.intersection(_words(path[-2])):
+            kind = PIN  # {"alarm": {"code": "2700"}}
     return kind
 
 
@@ -224,6 +231,17 @@ def field_secret(kind: str | None, value: object, looks_random: object) -> str |
         if len(words) >= 12 and all(w.isalpha() for w in words):
             return RECOVERY_PHRASE
         return PRIVATE_KEY if looks_random(v) else None  # type: ignore[operator]
+    if kind == SECRET:
+        if looks_random(v):  # type: ignore[operator]
+            return GENERIC
+        chosen = (
+            6 <= len(v) <= 64
+            and not re.search(r"\s", v)
+            and re.search(r"[A-Za-z]", v) is not None
+            and re.search(r"\d", v) is not None
+            and not v.startswith(("/", "~/", "./", "../", "http://", "https://"))
+        )
+        return PASSWORD if chosen else None  # {"secret": "Tiger.9798", "site": "insurance portal"}
     if kind in (GENERIC, PRIVATE_KEY, TWO_FACTOR, "key"):
         if kind == "key" and (_UUID.match(v) or re.fullmatch(r"[0-9a-fA-F]{32,128}", v)):
             return None

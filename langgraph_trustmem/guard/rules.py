@@ -196,6 +196,27 @@ EXTENSION_RULES: tuple[Rule, ...] = (
          _START + r"(live_[A-Za-z0-9]{30,48})" + _END, ("live_",), 'entropy(finding["secret"]) < 4.0'),
     Rule("bitcoin-extended-private-key", "cryptocurrency private key", "BIP-32 extended private key",
          _START + r"([xyzt]prv[1-9A-HJ-NP-Za-km-z]{100,112})" + _END, ("xprv", "yprv", "zprv", "tprv")),
+    Rule("fireworks-api-key-bare", "Fireworks key", "Fireworks AI API key",
+         _START + r"(fw_[A-Za-z0-9]{20,40})" + _END, ("fw_",), 'entropy(finding["secret"]) < 3.8'),
+    Rule("voyage-api-key-bare", "Voyage key", "Voyage AI API key",
+         _START + r"(pa-[A-Za-z0-9_\-]{40,46})" + _END, ("pa-",), 'entropy(finding["secret"]) < 4.0'),
+    Rule("firecrawl-api-key-bare", "Firecrawl key", "Firecrawl API key",
+         _START + r"(fc-[0-9a-f]{32})" + _END, ("fc-",), 'entropy(finding["secret"]) < 3.0'),
+    Rule("flyio-org-token-bare", "Fly.io token", "Fly.io organization token",
+         _START + r"(fo1_[A-Za-z0-9_\-]{40,50})" + _END, ("fo1_",), 'entropy(finding["secret"]) < 3.8'),
+    # -- the engine's rules that wait for a second component (an id beside the secret) -------
+    Rule("planetscale-api-token-bare", "PlanetScale credential", "PlanetScale service token",
+         _START + r"(pscale_tkn_[\w=.\-]{32,64})" + _END, ("pscale_tkn_",), 'entropy(finding["secret"]) <= 3.0'),
+    Rule("artifactory-api-key-bare", "Artifactory key", "JFrog Artifactory API key",
+         _START + r"(AKCp[A-Za-z0-9]{68,70})" + _END, ("akcp",), 'entropy(finding["secret"]) < 3.5'),
+    Rule("canva-client-secret-bare", "API key or token", "Canva client secret",
+         _START + r"(cnvca[A-Za-z0-9_\-]{51})" + _END, ("cnvca",), 'entropy(finding["secret"]) < 3.5'),
+    Rule("exoscale-api-key-bare", "API key or token", "Exoscale API key",
+         _START + r"(EXO[A-Za-z0-9]{24,30})" + _END, ("exo",), 'entropy(finding["secret"]) < 3.8'),
+    Rule("salesforce-access-token-bare", "Salesforce token", "Salesforce access token",
+         _START + r"(00[A-Za-z0-9]{13}![A-Za-z0-9._\-]{80,260})" + _END, ("!",), 'entropy(finding["secret"]) < 3.5'),
+    Rule("supabase-secret-key-bare", "Supabase key", "Supabase secret API key",
+         _START + r"(sb_secret_[A-Za-z0-9_\-]{31})" + _END, ("sb_secret_",)),
 )  # fmt: skip
 
 #: Rule id -> kind named in a refusal, for the rules above.

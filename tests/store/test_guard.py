@@ -959,3 +959,56 @@ def test_records_naming_a_plain_word_are_not_secrets(value):
 def test_an_insurance_policy_number_shaped_like_an_ssn_is_redacted():
     _, redacted = Guard().check({"text": "Blue Cross member policy 123-45-6789"})
     assert "SSN" in redacted
+
+
+def _rand(seed: int, n: int, alphabet: str = string.ascii_letters + string.digits) -> str:
+    rng = random.Random(seed)
+    return "".join(rng.choice(alphabet) for _ in range(n))
+
+
+@pytest.mark.parametrize(
+    ("value", "kind"),
+    [
+        ({"text": f"embedding calls go through fw_{_rand(1, 24)}"}, "Fireworks key"),
+        ({"note": f"pa-{_rand(2, 43, string.ascii_letters + string.digits + '_-')}"}, "Voyage key"),
+        ({"text": f"scraper key fc-{_rand(3, 32, '0123456789abcdef')}"}, "Firecrawl key"),
+        ({"text": f"pscale_tkn_{_rand(4, 43)}"}, "PlanetScale credential"),
+        ({"text": f"jfrog: AKCp{_rand(5, 69)}"}, "Artifactory key"),
+        ({"text": f"sb_secret_{_rand(6, 31)}"}, "Supabase key"),
+        ({"text": f"fo1_{_rand(7, 43)}"}, "Fly.io token"),
+        ({"text": "sshpass -p \"Gr@nite-44x\" scp backup.tar pi@nas.local:"}, "password"),
+        ({"text": "mysqldump -u report -p'Wq9!zLm2' clinic > dump.sql"}, "password"),
+        ({"text": "login with bea.s and password qWeRtzUiOpLkJh at the lab portal"}, "password"),
+        ({"secret": "Maple.4471", "portal": "pharmacy", "user": "bea.s"}, "password"),
+        ({"accounts": [{"service": "gym app", "credentials": "Sw1mming!Pool"}]}, "password"),
+        ({"garage": {"code": "55210"}}, "PIN"),
+        ({"locker": {"combination": "12-34-07"}}, "PIN"),
+        ({"text": "key wrapped by the terminal:\n" + "\n".join(_rand(8, 48, string.ascii_letters + string.digits)[i:i + 16]
+                                                            for i in range(0, 48, 16)).join(["fo1_", ""])}, "Fly.io token"),
+        ({"text": 'token = "pscale_tkn_' + _rand(9, 20) + '" + "' + _rand(10, 23) + '"'}, "PlanetScale credential"),
+        ({"text": "key: " + " ".join("fw_" + _rand(11, 24))}, "Fireworks key"),
+    ],
+)
+def test_fourth_round_kinds_are_caught(value, kind):
+    with pytest.raises(SecretRejected) as info:
+        Guard().check(value)
+    assert kind in info.value.kinds
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"text": "AKIAXXXXXXXXXXXXXXXX stands in for the key id in the runbook"},
+        {"secret": "a surprise party for Mum on Friday"},
+        {"secret_santa": "Bob draws Alice"},
+        {"phone": {"code": "044"}},
+        {"trip": {"code": "LIS2024"}},
+        {"text": "the password manager is Bitwarden, the vault is shared with Sam"},
+        {"text": "He said the Password Reset flow is broken on iOS"},
+        {"text": 'print("Hello, " + "world")'},
+        {"text": "steps:\nwake up at 7\nmedication at 8\nwalk 30 minutes"},
+        {"secret": "v2"},
+    ],
+)
+def test_fourth_round_look_alikes_pass(value):
+    assert Guard().check(value) == (value, [])
