@@ -93,53 +93,58 @@ _IMMUTABLE = (str, int, float, bool, bytes, type(None))
 def snapshot(value: Any) -> tuple[bool, Any]:
     """A copy of a value, for the cache, that later changes to the caller's
     objects cannot reach, when one is cheap (far cheaper than decoding it
-    again): immutable scalars as they are; a list or tuple of messages and
-    scalars with each message copied (its content, and its metadata dicts one
-    level down, where labels live); a DeltaChannel's snapshot of such a list.
-    Anything else (dicts, nested lists, objects) is not cached: a node or a
-    reducer may change it in place, and only a deep copy, as dear as
-    decoding, would keep the cache from changing with it."""
+    again): immutable scalars as they are; a plain list or tuple of messages
+    and scalars with each message copied (its fields and the dicts and lists
+    nested in them, where labels, tool calls and content blocks live); a
+    DeltaChannel's snapshot of such a list. Anything else (dicts, nested
+    lists, named tuples, objects) is not cached: a node or a reducer may
+    change it in place, its type must come back as decoding gives it, and
+    only a deep copy, as dear as decoding, would serve."""
     if isinstance(value, _IMMUTABLE):
         return True, value
-    if isinstance(value, _DeltaSnapshot):
+    if type(value) is _DeltaSnapshot:
         ok, inner = snapshot(value.value)
         return (True, _DeltaSnapshot(inner)) if ok else (False, None)
-    if isinstance(value, (list, tuple)) and all(isinstance(m, (BaseMessage, *_IMMUTABLE)) for m in value):
+    if type(value) in (list, tuple) and all(isinstance(m, (BaseMessage, *_IMMUTABLE)) for m in value):
         return True, _copied(value)
     return False, None
 
 
 def _copied(items: list[Any] | tuple[Any, ...]) -> list[Any] | tuple[Any, ...]:
     out = [_message_copy(m) if isinstance(m, BaseMessage) else m for m in items]
-    return out if isinstance(items, list) else tuple(out)
+    return out if type(items) is list else tuple(out)
 
 
 def _message_copy(message: BaseMessage) -> BaseMessage:
-    """A copy whose attributes, and the dicts and lists they hold one level
-    down (labels, tool calls), are its own; twice as fast as
-    ``model_copy(update=...)``, which matters on every restore."""
+    """A copy whose fields, and the dicts and lists nested in them, are its
+    own (what a node edits in place never reaches the cache)."""
     copied = message.__copy__()
     fields = copied.__dict__
     for name, value in fields.items():
-        if isinstance(value, dict):
-            fields[name] = {k: _shallow(v) for k, v in value.items()}
-        elif isinstance(value, list):
-            fields[name] = [_shallow(v) for v in value]
+        if isinstance(value, (dict, list)):
+            fields[name] = _plain(value)
     return copied
 
 
-def _shallow(value: Any) -> Any:
-    return dict(value) if isinstance(value, dict) else value
+def _plain(value: Any) -> Any:
+    """JSON-shaped data copied at every depth; anything else shared (scalars
+    are immutable)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()} if value else {}
+    if isinstance(value, list):
+        return [_plain(v) for v in value] if value else []
+    return value
 
 
 def _fresh(value: Any) -> Any:
     """What a hit hands out: copies of the containers a reducer might extend
     in place (a DeltaChannel takes its snapshot's list as its value and
     reduces into it) and of each message a node might edit in place, so no
-    caller can change what the next restore returns."""
-    if isinstance(value, _DeltaSnapshot):
+    caller can change what the next restore returns. Only what
+    :func:`snapshot` kept arrives here."""
+    if type(value) is _DeltaSnapshot:
         return _DeltaSnapshot(_fresh(value.value))
-    if isinstance(value, (list, tuple)):
+    if type(value) in (list, tuple):
         return _copied(value)
     return value
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Collection, Mapping
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage, SystemMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
@@ -38,6 +38,9 @@ from langgraph_trustmem.trust import (
     requested_level,
     saver_of,
 )
+
+if TYPE_CHECKING:
+    from langgraph_trustmem.checkpoint.base import Session
 
 CONFIG_KEY_READ = "__pregel_read"
 # Sources inside the session: its participant, the model, the user's own
@@ -66,17 +69,28 @@ def infer_label(
     return Label(ladder.lowest, "unknown")
 
 
-def session_level(config: RunnableConfig, ladder: Ladder, checkpointer: Any = None) -> str:
-    """The session's current level: from the trust checkpointer, else the
-    run's ``configurable.trust``, else the lowest level."""
+def current_session(config: RunnableConfig, checkpointer: Any = None) -> Session | None:
+    """The thread's session as the trust checkpointer knows it: from its
+    cache, else read (a session that left the cache, a pending fork with it);
+    None without a trust checkpointer, a thread id, or a started thread."""
     saver = saver_of(config, checkpointer)
-    if saver is not None and (config.get("configurable") or {}).get("thread_id") is not None:
-        level = saver.cached_level(config)
-        if level is None and (s := saver.session(config)) is not None:
-            level = s.level
-        if level is not None:
-            return level
-    if saver is None:
+    if saver is None or (config.get("configurable") or {}).get("thread_id") is None:
+        return None
+    session = saver.cached_session(config)
+    return session if session is not None else saver.session(config)
+
+
+def session_level(
+    config: RunnableConfig, ladder: Ladder, checkpointer: Any = None, session: Session | None = None
+) -> str:
+    """The session's current level: from the trust checkpointer (``session``
+    when the caller has it already), else the run's ``configurable.trust``,
+    else the lowest level."""
+    if session is None:
+        session = current_session(config, checkpointer)
+    if session is not None:
+        return session.level
+    if saver_of(config, checkpointer) is None:
         return ladder.lowest  # without a trust checkpointer no session holds a level
     return requested_level(config) or ladder.lowest
 
@@ -285,7 +299,9 @@ def make_trust_gate(
 
     def trust_gate(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, Any]:
         saver = saver_of(config, checkpointer)
-        level = session_level(config, ladder, checkpointer)
+        # read once: its level and whether its fork is pending must be one state's
+        session = current_session(config, checkpointer)
+        level = session_level(config, ladder, checkpointer, session)
         messages = list(state.get(messages_key) or [])
         decision = gate_messages(
             messages, level, ladder=ladder, tool_levels=declared, session_sources=sources
@@ -300,7 +316,7 @@ def make_trust_gate(
                 raise SessionTerminated("less trusted content entered a session under the terminate policy")
             if saver is not None:
                 saver.degrade(config, decision.level)
-        pending = decision.level != level or decision.withheld or (threaded and _fork_pending(saver, config))
+        pending = decision.level != level or decision.withheld or (session is not None and session.fork_pending)
         channels = _graph_channels(config)
         update, vouched = lower_channels(
             _whole_state(state, config, channels),
@@ -327,14 +343,6 @@ def make_trust_gate(
     return trust_gate
 
 
-def _fork_pending(saver: Any, config: RunnableConfig) -> bool:
-    """Whether the session degraded and its fork has not happened yet (this
-    process's view, no I/O): until then every channel is lowered."""
-    source = saver_of(None, saver)
-    session = source.cached_session(config) if source is not None else None
-    return bool(session is not None and session.fork_pending)
-
-
 __all__ = [
     "SESSION",
     "SESSION_SOURCES",
@@ -342,6 +350,7 @@ __all__ = [
     "gate_messages",
     "infer_label",
     "lower_channels",
+    "current_session",
     "make_trust_gate",
     "saver_of",
     "session_level",

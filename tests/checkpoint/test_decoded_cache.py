@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import replace
-from typing import Annotated
+from typing import Annotated, NamedTuple
 
 import psycopg
 import pytest
@@ -318,3 +318,52 @@ def test_a_delta_channel_reducing_in_place_never_changes_the_cache(pg_url, key, 
         expected = [x for i in range(9) for x in (f"q{i}", "rr")]
         assert [x[:2] for x in graph.get_state(cfg).values["log"]] == expected
         assert len(saver.decoded) > 0  # the snapshots were cached, as copies
+
+
+class Visit(NamedTuple):
+    clinic: str
+    note: str
+
+
+class VisitState(TypedDict):
+    visit: Visit
+
+
+def test_a_named_tuple_comes_back_as_itself(pg_url, key, schema):
+    """A channel holding a NamedTuple (large enough to be cached) restores as
+    that NamedTuple, as decoding gives it, not as a plain tuple."""
+    b = StateGraph(VisitState)
+    b.add_node("n", lambda s: {"visit": Visit(s["visit"].clinic, s["visit"].note + ".")})
+    b.add_edge(START, "n")
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key, local_hot=True) as saver:
+        graph = b.compile(checkpointer=saver)
+        cfg = {"configurable": {"thread_id": str(uuid.uuid4())}}
+        for _ in range(3):
+            graph.invoke({"visit": Visit("north", "x" * 5000)}, cfg)
+            value = graph.get_state(cfg).values["visit"]
+            assert type(value) is Visit and value.clinic == "north"
+
+
+def test_nested_parts_of_a_message_edited_in_place_do_not_reach_the_cache(pg_url, key, schema):
+    """Tool call arguments, a label's nested memory list and content blocks
+    sit two levels down in a message: a restore hands out its own copies."""
+    labelled = AIMessage(
+        content=[{"type": "text", "text": "ok " * 1500}],
+        tool_calls=[{"name": "lookup", "args": {"q": "hba1c"}, "id": "c1"}],
+        additional_kwargs={"trustmem": {"level": "personal", "memories": [{"level": "personal"}]}},
+    )
+    b = StateGraph(MessagesState)
+    b.add_node("model", lambda s: {"messages": [labelled]})
+    b.add_edge(START, "model")
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key, local_hot=True) as saver:
+        graph = b.compile(checkpointer=saver)
+        cfg = {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": "u-dec", "trust": "personal"}}
+        graph.invoke({"messages": [HumanMessage("q")]}, cfg)
+        got = saver.get_tuple(cfg).checkpoint["channel_values"]["messages"][-1]
+        got.tool_calls[0]["args"]["q"] = "changed"
+        got.additional_kwargs["trustmem"]["memories"][0]["level"] = "public"
+        got.content[0]["text"] = "changed"
+        again = saver.get_tuple(cfg).checkpoint["channel_values"]["messages"][-1]
+        assert again.tool_calls[0]["args"]["q"] == "hba1c"
+        assert again.additional_kwargs["trustmem"]["memories"][0]["level"] == "personal"
+        assert again.content[0]["text"].startswith("ok ")

@@ -386,3 +386,27 @@ def test_a_delta_only_app_degraded_between_runs_forks_only_once_cleaned(saver):
     assert CANARY not in flat(graph.get_state(later).values)
     for snap in graph.get_state_history(later):
         assert CANARY not in flat(snap.values)
+
+
+def test_a_pending_fork_the_cache_lost_still_lowers_every_channel(saver, monkeypatch):
+    """The session degraded between runs; its state left this process's cache
+    (evicted, or another process degraded it). The gate reads the session
+    once, fork pending included: the model must not see the profile, the
+    notes or any channel above the new level, and the fork happens now, not
+    one run later."""
+    seen: list[str] = []
+    graph = build(saver, seen)
+    cfg = {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": "u-ws", "trust": "personal"}}
+    # the conversation itself is public: only the other channels hold the profile
+    graph.invoke({"messages": [label(HumanMessage("hello"), "public")]}, cfg)
+    assert CANARY in seen[-1]
+    saver.degrade(cfg, "public")
+    monkeypatch.setattr(saver, "cached_session", lambda config: None)  # as if evicted at every look
+    monkeypatch.setattr(saver, "cached_level", lambda config: None)
+    later = {"configurable": {"thread_id": cfg["configurable"]["thread_id"], "user_id": "u-ws"}}
+    graph.invoke({"messages": [label(HumanMessage("and now?"), "public")]}, later)
+    assert CANARY not in seen[-1]
+    monkeypatch.undo()
+    session = saver.session(later)
+    assert session.level == "public" and session.branch == 1 and not session.fork_pending
+    assert CANARY not in flat(graph.get_state(later).values)
