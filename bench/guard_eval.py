@@ -13,8 +13,11 @@
   of tuning; its misses were read and tuned on in the fourth round, so it is tuning data
   now.
 * heldout4: ``tests/data/secrets_heldout4/heldout4.jsonl``, written by a helper that never
-  saw the guard, frozen before the fourth round of tuning and never tuned on: the held-out
-  figure of record (its README says how it was made).
+  saw the guard, frozen before the fourth round of tuning; its misses were read and tuned
+  on in the fifth round, so it is tuning data now.
+* heldout5: ``tests/data/secrets_heldout5/heldout5.jsonl``, written by another helper that
+  never saw the guard, frozen before the fifth round of tuning and never tuned on: the
+  held-out figure of record (its README says how it was made).
 
 Each record is checked exactly as ``TrustStore.put`` checks it:
 ``Guard().check(value, namespace=..., key=...)``. A secret counts as caught when the check
@@ -27,7 +30,7 @@ texts.
     python bench/guard_eval.py --json out.json
     python bench/guard_eval.py --misses tuning  # what a corpus misses / flags
 
-Missed records of the held-out corpus are never printed unless ``--misses heldout4`` is
+Missed records of the held-out corpus are never printed unless ``--misses heldout5`` is
 given, which is meant for the final report only.
 """
 
@@ -112,8 +115,13 @@ def heldout3_corpus() -> list[Record]:
 
 
 def heldout4_corpus() -> list[Record]:
-    """The fourth held-out corpus: frozen, never tuned on."""
+    """The fourth held-out corpus (frozen; tuned on since its misses were read)."""
     return _jsonl(DATA / "secrets_heldout4" / "heldout4.jsonl")
+
+
+def heldout5_corpus() -> list[Record]:
+    """The fifth held-out corpus: frozen, never tuned on."""
+    return _jsonl(DATA / "secrets_heldout5" / "heldout5.jsonl")
 
 
 CORPORA = {
@@ -122,6 +130,7 @@ CORPORA = {
     "heldout2": heldout2_corpus,
     "heldout3": heldout3_corpus,
     "heldout4": heldout4_corpus,
+    "heldout5": heldout5_corpus,
 }
 
 

@@ -50,6 +50,7 @@ from langgraph_trustmem.guard.pii import (
     _normalize_regions,
     _redact,
 )
+from langgraph_trustmem.guard.rules import GENERATED_RULES
 
 __all__ = ["Guard", "scan_secrets"]
 
@@ -76,6 +77,8 @@ def _accept(rule_id: str, value: str) -> bool:
     in prose "password: stored in the vault" is not a password."""
     if rule_id == "generic-password":
         return detectors._plausible_password(value)
+    if rule_id in GENERATED_RULES:  # "pa-hypertension-guidelines-2024" is a page, not a key
+        return detectors.generated(value[GENERATED_RULES[rule_id] :])
     return True
 
 

@@ -304,6 +304,18 @@ def _passwordish(word: str) -> bool:
 
 
 _CASE_PIECES = re.compile(r"[A-Z]+[a-z]*|[a-z]+")
+_WORDLIKE = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z]{4,}")
+_VOWELS = frozenset("aeiouyAEIOUY")
+
+
+def generated(token: str) -> bool:
+    """Whether a token reads as a generator's output rather than words: less
+    than half of it is word-like runs (three lower-case letters or more, or
+    four capitals, with a word's share of vowels). ``w9hW9d9YOTg`` is
+    generated; ``ConfigurationBackup2024`` and ``hypertension-guidelines``
+    are not. About one random 24-character token in 200 reads as words."""
+    words = sum(len(p) for p in _WORDLIKE.findall(token) if sum(c in _VOWELS for c in p) >= 0.3 * len(p))
+    return words < 0.5 * len(token)
 
 
 def _random_letters(word: str) -> bool:
@@ -932,7 +944,10 @@ def _scan_passwords(line: str, low: str, found: set[str]) -> None:
     if _has(low, ("mysql", "mariadb", "--password", "sshpass", "redis-cli", "docker", "smbclient", "requirepass",
                   "masterauth")):
         for m in _CLI_PASSWORD.finditer(line):
-            if _plausible_password(m.group(1) or m.group(2) or m.group(3) or ""):
+            value = m.group(1) or m.group(2) or m.group(3) or ""
+            if value.startswith(("$", "`", "%")):
+                continue  # read from somewhere at run time: "$(pass show nas)", "$DB_PW", "%PW%"
+            if _plausible_password(value):
                 found.add(PASSWORD)
     if "value" in low and _has(low, ("pass", "pwd", "secret")):
         for m in _XML_PASSWORD.finditer(line):

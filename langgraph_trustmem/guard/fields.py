@@ -145,9 +145,34 @@ VALUE_FIELDS = frozenset({"value", "val", "data", "content"})
 _PLAIN_NAMES = frozenset({"pass", "combination", "combo", "code", "key", "keys", "session", "cookie", "auth"})
 
 
+# What the other fields of a login record are called: {"secret": ..., "user": ...}.
+_LOGIN_FIELDS = frozenset({"user", "username", "login", "email", "site", "service", "portal", "account", "host",
+                           "url", "app", "website", "server", "domain", "system", "usr", "uid"})  # fmt: skip
+
+
+def _chosen_password(v: str) -> bool:
+    """A password a person chose: letters and digits with a symbol or both cases,
+    no spaces, no reference (``arn:...``, ``projects/p/secrets/db``)."""
+    return (
+        6 <= len(v) <= 64
+        and re.search(r"[\s:/]", v) is None
+        and re.search(r"[A-Za-z]", v) is not None
+        and re.search(r"\d", v) is not None
+        and (re.search(r"[^A-Za-z0-9]", v) is not None or (v.lower() != v and v.upper() != v))
+    )
+
+
 def named_secret(record: Mapping[Any, object], looks_random: object) -> str | None:
     """The kind of secret a record's value field holds when a naming field says what it
-    is (the name read as a field name: ``DB_PASSWORD`` is a password)."""
+    is (the name read as a field name: ``DB_PASSWORD`` is a password), or a password in a
+    login record's field named only ``secret`` or ``credentials`` (``{"secret":
+    "Tiger.9798", "site": "insurance portal", "user": "ana.k"}``)."""
+    names = {k.lower() for k in record if isinstance(k, str)}
+    if names & _LOGIN_FIELDS:
+        for k, v in record.items():
+            if isinstance(k, str) and isinstance(v, str) and field_kind(k) == SECRET:
+                if _chosen_password(v.strip()) and not _PLACEHOLDER.match(v.strip()):
+                    return PASSWORD
     values = [k for k in record if isinstance(k, str) and k.lower() in VALUE_FIELDS]
     if len(values) != 1:
         return None
@@ -210,6 +235,8 @@ def field_secret(kind: str | None, value: object, looks_random: object) -> str |
         return None
     digits = "".join(_DIGITS.findall(v))
     if kind == PIN:
+        if re.fullmatch(r"(?:19|20)\d\d-\d\d-\d\d", v):
+            return None  # a date: {"door": {"code": "2024-05-01"}} is when, not how
         only_digits = re.fullmatch(r"[#*]?\d{1,10}(?:[ \-]\d{1,4}){0,3}[#*]?", v) is not None
         return PIN if only_digits and 3 <= len(digits) <= 10 else None
     if kind == CARD_CODE:
@@ -231,17 +258,8 @@ def field_secret(kind: str | None, value: object, looks_random: object) -> str |
         if len(words) >= 12 and all(w.isalpha() for w in words):
             return RECOVERY_PHRASE
         return PRIVATE_KEY if looks_random(v) else None  # type: ignore[operator]
-    if kind == SECRET:
-        if looks_random(v):  # type: ignore[operator]
-            return GENERIC
-        chosen = (
-            6 <= len(v) <= 64
-            and not re.search(r"\s", v)
-            and re.search(r"[A-Za-z]", v) is not None
-            and re.search(r"\d", v) is not None
-            and not v.startswith(("/", "~/", "./", "../", "http://", "https://"))
-        )
-        return PASSWORD if chosen else None  # {"secret": "Tiger.9798", "site": "insurance portal"}
+    if kind == SECRET:  # a chosen password needs a login beside it: see named_secret
+        return GENERIC if looks_random(v) else None  # type: ignore[operator]
     if kind in (GENERIC, PRIVATE_KEY, TWO_FACTOR, "key"):
         if kind == "key" and (_UUID.match(v) or re.fullmatch(r"[0-9a-fA-F]{32,128}", v)):
             return None

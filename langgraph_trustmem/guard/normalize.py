@@ -152,10 +152,15 @@ _LETTER = re.compile(r"[A-Za-z]")
 _UPPER = re.compile(r"[A-Z]")
 _LOWER = re.compile(r"[a-z]")
 _TOKENISH_LONG = re.compile(r"[A-Za-z0-9_+/=\-]{20,}")
-# A token wrapped over lines: two or more lines that each hold one run and nothing else.
-_WRAPPED = re.compile(r"(?m)(?:^[ \t]*[A-Za-z0-9_+/=\-]{6,100}\\?[ \t]*(?:\n|$)){2,12}")
-# String literals joined in code: "hf_Dkyy" + "aqST", 'sk_' 'live...'.
-_CONCAT = re.compile(r"([\"'])\s*\+?\s*\1")
+# A token wrapped over lines: two or more lines that each hold one run and nothing else
+# (an e-mail's "> " quoting aside); the last may be short.
+_WRAPPED = re.compile(
+    r"(?m)(?:^[ \t]*(?:>[ \t]?)*[A-Za-z0-9_+/=\-]{6,100}\\?[ \t]*\n){1,11}"
+    r"^[ \t]*(?:>[ \t]?)*[A-Za-z0-9_+/=\-]{1,100}\\?[ \t]*$"
+)
+# String literals joined in code: "hf_Dkyy" + "aqST", 'sk_' 'live...' (possessive: no
+# backtracking over long runs of blanks).
+_CONCAT = re.compile(r"([\"'`])\s*+(?:\+\s*+)?\1")
 
 
 def _rejoin(run: str, sep: str) -> str | None:
@@ -176,10 +181,10 @@ def token_views(text: str) -> list[str]:
     out: list[str] = []
     if "\n" in text:
         for m in _WRAPPED.finditer(text):
-            joined = re.sub(r"[\s\\]+", "", m.group())
+            joined = re.sub(r"[\s\\>]+", "", m.group())
             if len(joined) >= 20:
                 out.append(joined)
-    if ("+" in text or "' '" in text or '" "' in text) and _CONCAT.search(text):
+    if ("+" in text or "' '" in text or '" "' in text or "\n" in text) and _CONCAT.search(text):
         out.append(_CONCAT.sub("", text))
     if not _DIGIT.search(text):
         # token formats hold a digit, or mixed case and a separator ("glpat-...", "xoxb-..."):

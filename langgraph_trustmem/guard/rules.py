@@ -46,7 +46,7 @@ import tempfile
 import threading
 from dataclasses import dataclass
 
-__all__ = ["EXTENSION_RULES", "RULE_KINDS", "config_path", "extension_toml"]
+__all__ = ["EXTENSION_RULES", "GENERATED_RULES", "RULE_KINDS", "config_path", "extension_toml"]
 
 # Where a token may end: anything that cannot continue it (the engine's own rules stop at
 # whitespace, quotes and ";" only; in prose a token is also followed by ".", ")" or by
@@ -63,6 +63,7 @@ class Rule:
     regex: str  # the secret in group 1
     keywords: tuple[str, ...]  # lower-case substrings of which the text must hold one
     filter: str = ""  # a CEL expression over finding["secret"]: true drops the finding
+    generated: bool = False  # a short prefix: the match must read as generated, not as words
 
 
 EXTENSION_RULES: tuple[Rule, ...] = (
@@ -197,30 +198,33 @@ EXTENSION_RULES: tuple[Rule, ...] = (
     Rule("bitcoin-extended-private-key", "cryptocurrency private key", "BIP-32 extended private key",
          _START + r"([xyzt]prv[1-9A-HJ-NP-Za-km-z]{100,112})" + _END, ("xprv", "yprv", "zprv", "tprv")),
     Rule("fireworks-api-key-bare", "Fireworks key", "Fireworks AI API key",
-         _START + r"(fw_[A-Za-z0-9]{20,40})" + _END, ("fw_",), 'entropy(finding["secret"]) < 3.8'),
+         _START + r"(fw_[A-Za-z0-9]{20,40})" + _END, ("fw_",), 'entropy(finding["secret"]) < 3.8', generated=True),
     Rule("voyage-api-key-bare", "Voyage key", "Voyage AI API key",
-         _START + r"(pa-[A-Za-z0-9_\-]{40,46})" + _END, ("pa-",), 'entropy(finding["secret"]) < 4.0'),
+         _START + r"(pa-[A-Za-z0-9_\-]{40,46})" + _END, ("pa-",), 'entropy(finding["secret"]) < 4.0', generated=True),
     Rule("firecrawl-api-key-bare", "Firecrawl key", "Firecrawl API key",
-         _START + r"(fc-[0-9a-f]{32})" + _END, ("fc-",), 'entropy(finding["secret"]) < 3.0'),
+         _START + r"(fc-[0-9a-f]{32})" + _END, ("fc-",), 'entropy(finding["secret"]) < 3.0', generated=True),
     Rule("flyio-org-token-bare", "Fly.io token", "Fly.io organization token",
-         _START + r"(fo1_[A-Za-z0-9_\-]{40,50})" + _END, ("fo1_",), 'entropy(finding["secret"]) < 3.8'),
+         _START + r"(fo1_[A-Za-z0-9_\-]{40,50})" + _END, ("fo1_",), 'entropy(finding["secret"]) < 3.8', generated=True),
     # -- the engine's rules that wait for a second component (an id beside the secret) -------
     Rule("planetscale-api-token-bare", "PlanetScale credential", "PlanetScale service token",
-         _START + r"(pscale_tkn_[\w=.\-]{32,64})" + _END, ("pscale_tkn_",), 'entropy(finding["secret"]) <= 3.0'),
+         _START + r"(pscale_tkn_[\w=.\-]{32,64})" + _END, ("pscale_tkn_",), 'entropy(finding["secret"]) <= 3.0', generated=True),
     Rule("artifactory-api-key-bare", "Artifactory key", "JFrog Artifactory API key",
-         _START + r"(AKCp[A-Za-z0-9]{68,70})" + _END, ("akcp",), 'entropy(finding["secret"]) < 3.5'),
+         _START + r"(AKCp[A-Za-z0-9]{68,70})" + _END, ("akcp",), 'entropy(finding["secret"]) < 3.5', generated=True),
     Rule("canva-client-secret-bare", "API key or token", "Canva client secret",
-         _START + r"(cnvca[A-Za-z0-9_\-]{51})" + _END, ("cnvca",), 'entropy(finding["secret"]) < 3.5'),
+         _START + r"(cnvca[A-Za-z0-9_\-]{51})" + _END, ("cnvca",), 'entropy(finding["secret"]) < 3.5', generated=True),
     Rule("exoscale-api-key-bare", "API key or token", "Exoscale API key",
-         _START + r"(EXO[A-Za-z0-9]{24,30})" + _END, ("exo",), 'entropy(finding["secret"]) < 3.8'),
+         _START + r"(EXO[A-Za-z0-9]{24,30})" + _END, ("exo",), 'entropy(finding["secret"]) < 3.8', generated=True),
     Rule("salesforce-access-token-bare", "Salesforce token", "Salesforce access token",
          _START + r"(00[A-Za-z0-9]{13}![A-Za-z0-9._\-]{80,260})" + _END, ("!",), 'entropy(finding["secret"]) < 3.5'),
     Rule("supabase-secret-key-bare", "Supabase key", "Supabase secret API key",
-         _START + r"(sb_secret_[A-Za-z0-9_\-]{31})" + _END, ("sb_secret_",)),
+         _START + r"(sb_secret_[A-Za-z0-9_\-]{31})" + _END, ("sb_secret_",), generated=True),
 )  # fmt: skip
 
 #: Rule id -> kind named in a refusal, for the rules above.
 RULE_KINDS: dict[str, str] = {rule.id: rule.kind for rule in EXTENSION_RULES}
+#: Rules whose prefix is short enough that words can follow it ("pa-hypertension-..."):
+#: rule id -> the length of that prefix (the rule's keyword), which the check skips.
+GENERATED_RULES: dict[str, int] = {rule.id: len(rule.keywords[0]) for rule in EXTENSION_RULES if rule.generated}
 
 
 def _literal(text: str) -> str:

@@ -1012,3 +1012,52 @@ def test_fourth_round_kinds_are_caught(value, kind):
 )
 def test_fourth_round_look_alikes_pass(value):
     assert Guard().check(value) == (value, [])
+
+
+@pytest.mark.parametrize(
+    "value",
+    [  # found by the review of the fourth round
+        {"text": "https://www.health.pa.gov/pa-hypertension-guidelines-for-adults-2024-update"},
+        {"text": "file: pa-Medicaid_Renewal_Form_Instructions_2024v3"},
+        {"text": "router backup fw_ConfigurationBackup2024March"},
+        {"text": "EXOSKELETONREHAB2023PROGRAM starts Monday"},
+        {"text": 'docker login -p "$(aws ecr get-login-password)" registry.example'},
+        {"text": 'sshpass -p "$(pass show nas)" ssh me@nas'},
+        {"secret": "Covid19"},
+        {"secret": "HIV+2019", "note": "told my sister"},
+        {"doctor": {"name": "Dr Okafor", "credentials": "MBBS2008"}},
+        {"secret": "arn:aws:secretsmanager:eu-west-1:123456789012:secret:db", "service": "billing"},
+        {"door": {"code": "2024-05-01"}},
+    ],
+)
+def test_fourth_round_review_look_alikes_pass(value):
+    assert Guard().check(value) == (value, [])
+
+
+@pytest.mark.parametrize("width", [8, 10, 11, 15, 16, 17, 30, 33])
+def test_a_token_wrapped_at_any_width_is_joined(width):
+    token = "fc-" + _rand(12, 32, "0123456789abcdef")
+    text = "scraper key:\n" + "\n".join(token[i : i + width] for i in range(0, len(token), width))
+    with pytest.raises(SecretRejected) as info:
+        Guard().check({"text": text})
+    assert "Firecrawl key" in info.value.kinds
+
+
+def test_quoted_and_implicitly_joined_literals_are_joined():
+    body = _rand(13, 24)
+    for text in (
+        "> fo1_" + body[:12] + "\n> " + _rand(14, 16) + "\n> " + _rand(15, 15),
+        'key = ("fw_' + body[:10] + '"\n       "' + body[10:] + '")',
+    ):
+        with pytest.raises(SecretRejected):
+            Guard().check({"text": text})
+
+
+def test_blank_runs_after_a_quote_cost_no_backtracking():
+    """A quote, a "+" and a long run of blanks made the concatenation view
+    backtrack quadratically (33 s for 100 KB); possessive quantifiers bound it.
+    The bound below is two orders of magnitude above the measured ~30 ms."""
+    start = time.perf_counter()
+    for text in ('a + b "' + " " * 100_000, 'x "' + "\n" * 100_000 + " + y"):
+        Guard().check({"text": text})
+    assert time.perf_counter() - start < 10
