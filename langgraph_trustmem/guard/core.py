@@ -77,6 +77,11 @@ def _accept(rule_id: str, value: str) -> bool:
     in prose "password: stored in the vault" is not a password."""
     if rule_id == "generic-password":
         return detectors._plausible_password(value)
+    if rule_id == "generic-credential-uri":  # scheme://USER:PASSWORD@HOST is a template
+        pw = value.rpartition("@")[0].partition("://")[2].partition(":")[2]
+        return bool(pw) and not detectors._PLACEHOLDER.match(pw)
+    if value in detectors.DOC_EXAMPLES:
+        return False  # the documentation's example keys (AKIAIOSFODNN7EXAMPLE)
     if rule_id in GENERATED_RULES:  # "pa-hypertension-guidelines-2024" is a page, not a key
         return detectors.generated(value[GENERATED_RULES[rule_id] :])
     return True

@@ -36,6 +36,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from re import Pattern
 from typing import Any
+from urllib.parse import unquote_plus
 
 from detect_secrets.plugins import keyword as _ds_keyword
 from detect_secrets.plugins.aws import AWSKeyDetector
@@ -55,7 +56,7 @@ from detect_secrets.plugins.twilio import TwilioKeyDetector
 
 from langgraph_trustmem.errors import ConfigurationError
 from langgraph_trustmem.guard.bip39 import BIP39_WORDS
-from langgraph_trustmem.guard.fields import field_kind, field_secret
+from langgraph_trustmem.guard.fields import SECURITY_ANSWER, field_kind, field_secret
 
 __all__ = [
     "SECRET_KINDS",
@@ -88,6 +89,7 @@ CONNECTION_STRING = "connection string with password"
 BEARER = "bearer token"
 RECOVERY_PHRASE = "recovery phrase"
 TWO_FACTOR = "2FA secret"
+SESSION_COOKIE = "session cookie"
 
 # detect-secrets plugins: (plugin, our kind, substrings of which the line must hold one for
 # the plugin to possibly match, substrings of the lower-cased line likewise). The hints only
@@ -159,7 +161,8 @@ _PLACEHOLDER = re.compile(
     r"""^(?:
         [*•xX.#_-]{3,}                                          # ****, xxxx, ....
       | <[^>]*> | \[[^\]]*\] | \{\{?[^}]*\}\}? | \(\s*[^)]*\)   # <password>, [redacted], {{secret}}
-      | \$\{?[A-Za-z_][A-Za-z0-9_]*\}? | %\(?\w*\)?s | %[A-Z_]+% # $VAR, ${VAR}, %s, %VAR%
+      | \$\{[^}]*\} | \$(?-i:[A-Z_][A-Z0-9_]*|[a-z_]+)         # ${VAR:?x}, $VAR, $pass ($Pa55w0rd is one)
+      | %\(?\w*\)?s | %[A-Z_]+%                                # %s, %VAR%
       | (?:redacted|hidden|removed|omitted|masked|none|null|nil|undefined|empty|todo|tbd|n/?a
          |changeme|change_me|example|sample|dummy|placeholder|secret|password|passwd|token|value
          |(?:your|my)[_-]?(?:api[_-]?)?(?:password|passwd|pass|secret|token|key)\w{0,12}
@@ -196,6 +199,7 @@ _NOT_A_PASSWORD = frozenset(
 )
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _ADJ_SUFFIXES = ("ed", "ing", "ive", "ous", "ful", "able", "ible", "less")
+_CJK_TAIL = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+$")
 _WORD_PIECE = re.compile(r"^(?:[a-z]+|[A-Z][a-z]+|[A-Z]+|\d+|[A-Z]?[a-z]+(?:[A-Z][a-z]+)+|v\d+)$")
 _TRAILING = ".,;:!?)]}>'\"`’”"
 _LEADING = "([{<'\"`‘“"
@@ -248,6 +252,8 @@ def _looks_random(token: str, min_len: int = 16) -> bool:
 def _plausible_password(value: str, *, strict: bool = False) -> bool:
     """A value stated as a password. ``strict`` is for forms without an explicit
     "is"/":" (``password hunter2``), where a plain word is more likely prose."""
+    if _PLACEHOLDER.match(value.strip()):
+        return False  # before the sentence's punctuation is stripped: ${DB_PASSWORD:?missing}
     value = _strip(value)
     if len(value) < 4 or len(value) > 128 or _PLACEHOLDER.match(value):
         return False
@@ -406,15 +412,18 @@ _BEARER = re.compile(r"(?i)\bbearer\s+([A-Za-z0-9\-._~+/]{12,}=*)")
 # --------------------------------------------------------------------------------------------
 
 _PW_KEYWORD = re.compile(  # run on lower-cased text
-    r"(?<![a-z])(?:pass(?:word|wd|phrase)s?|pwd|pw|p/w|pass(?=\s*(?:[:=]|->|→|⇒))|pass(?=\s+\S*\d)"
+    r"(?<![a-z])(?:pass(?:word|wd|phrase)s?|p[a@4][s$5][s$5]w[o0]rd|pwd|pw|p/w|pass(?=\s*(?:[:=]|->|→|⇒))|pass(?=\s+\S*\d)"
     r"|(?:unlock|login|log-in|master|access)\s+(?:phrase|word)"
     r"|(?<=wifi\s)pass|(?<=wi-fi\s)pass|(?:wi-?fi|wpa2?|wlan|network|router)\s+(?:key|code)"
     r"|contrase(?:ñ|n)a|mot\s+de\s+passe|mdp|passwort|kennwort|wachtwoord|senha|parola\s+d'ordine"
     r"|has(?:ł|l)(?:o|a|em)|l(?:ö|o)senord(?:et)?|(?:ş|s)ifre(?:si|m|n)?|парол[ьяею]|salasana|adgangskode"
     r"|passord(?:et)?|heslo|jelsz(?:ó|o)|κωδικός|סיסמה|كلمة\s+(?:المرور|السر)|पासवर्ड|mật\s+khẩu|kata\s+sandi"
-    r"|パスワード|暗証番号|密码|密碼|비밀번호|암호|รหัสผ่าน)(?![a-z])"
+    r")(?![a-z])"
+    r"|パスワード|暗証番号|密码|密碼|비밀번호|암호|รหัสผ่าน"  # no word boundary in these scripts: "WiFi密码"
 )
 _PW_HINTS = _hints(
+    "w0rd",
+    "p@",
     "has",
     "senord",
     "ifre",
@@ -465,7 +474,7 @@ _PW_CONNECTOR = re.compile(
     r"(?i)^\s*[,(]?\s*(?:(?P<sym>:=|=>|->|→|⇒|=|:|\s[-–—](?=\s))|(?P<poss>['’]s)\b"
     r"|(?P<cjk>[はがも是为為는은이：]|입니다)"
     r"|(?P<verb>(?:(?:it|which|that)\s*['’]s|(?:(?:it|which|that)\s+)?(?:is|was|are|were|became|will\s+be)"
-    r"|es|est|ist|è|é|era|war|är|jest|это))(?![\w])"
+    r"|es|est|ist|è|é|era|war|är|jest|je|lautet|lauten|هي|هو|это|er))(?![\w])"
     r"|(?P<to>to)\b)"
     r"(?:\s+(?:now|still|currently|just|actually|basically|simply|always|usually|literally|probably|really"
     r"|set\s+to|changed\s+to|now\s+set\s+to)\b)*\s*"
@@ -478,7 +487,7 @@ _PW_TOOL = (
     r"(?!\s+(?:manager|managers|vault|app|apps|hint|hints|policy|generator|reset|field|prompt|rules?)\b)"
 )
 _PW_REVERSED = re.compile(  # "I'm using Tulip77 as the password"
-    r"(?i)\b(?:using|use|used|chose|picked|set)\s+(\"[^\"]{4,}\"|'[^']{4,}'|\S{4,})\s+as\s+"
+    r"(?i)\b(?:using|use|uses|used|chose|picked|set)\s+(\"[^\"]{4,}\"|'[^']{4,}'|\S{4,})\s+as\s+"
     r"(?:the\s+|my\s+|a\s+|our\s+)?(?:new\s+)?(?:\w+\s+)?pass(?:word|phrase)\b" + _PW_TOOL
 )
 _PW_FIRST = re.compile(  # "Bl@ckC0ffee#7 is my password for everything"
@@ -568,11 +577,19 @@ _PIN_KEYWORD = re.compile(  # on lower-cased text: "my debit card PIN is 4821", 
     r"|c[óo]digo\s+(?:pin|secreto|de\s+(?:la\s+|el\s+)?(?:tarjeta|puerta|alarma|port[ãa]o|cart[ãa]o|cofre)"
     r"|d[ao]\s+(?:porta|port[ãa]o|cart[ãa]o|alarme|cofre))"
     r"|codice\s+(?:pin|segreto|della\s+(?:carta|porta)|del\s+(?:bancomat|cancello|portone))"
-    r"|senha\s+do\s+cart[ãa]o|toegangscode|deurcode|暗証番号|card\s+verification\s+(?:code|value|number))(?![a-z])"
+    r"|senha\s+do\s+cart[ãa]o|toegangscode|deurcode|暗証番号|card\s+verification\s+(?:code|value|number)"
+    r"|пин(?:-код)?|pin-kod|portkod(?:en)?|larmkod(?:en)?|d[öo]rrkod(?:en)?|kart(?:ı|i)m(?:ı|i)n\s+(?:ş|s)ifresi"
+    r"|code\s+d['’]acc[èe]s)(?![a-z])"
 )
 # Every keyword of _PIN_KEYWORD holds one of these (a test tries one phrase per language):
 # a keyword missing here is never seen by the expression.
 _PIN_HINTS = _hints(
+    "пин",
+    "kod",
+    "şifre",
+    "sifre",
+    "accès",
+    "acces",
     "geheim",
     "暗証",
     "verification",
@@ -595,10 +612,16 @@ _PIN_HINTS = _hints(
 )
 _PIN_VALUE = re.compile(
     r"(?i)^(?:[\w'’\s,-]{0,40}?)\s*(?:\bis\b|\bwas\b|:|=|\?|\bare\b|['’]s\b|\b(?:changed|set|reset|updated)\s+to\b"
-    r"|\b(?:est|ist|lautet|es|era|è|é|war)\b|[はがも是为為는은：])"
+    r"|\b(?:est|ist|lautet|es|era|è|é|war|är|er|je|jest|to)\b|[はがも是为為는은：])"
     r"\s*(?:now\s+|still\s+)?"
     r"(?P<val>\d{1,3}(?:[-\s]\d{1,3}){2,3}(?![\d-])|\d{3,10}(?!\d)|[#*]?\d{3,10}[#*]?)"
 )
+_PIN_NEAR = re.compile(  # "PIN do aplikacji 53452", "pincode internetbankieren 10211"
+    r"(?i)(?<![a-z])(?:(?:pin|pincode|pin-code|pin\s+code)(?:\s+[^\W\d][\w'’]*){1,4}|(?:ş|s)ifresi)\s*[:=]?\s*"
+    r"(?!(?:19|20)\d\d(?!\d))(\d{4,6})(?![\d.,/:-]?\d)"
+)
+_ADDRESS_WORDS = _hints("address", "road", "street", "nagar", "marg", "delivery", "ship", "post", "india", "bengaluru",
+                        "bangalore", "mumbai", "delhi", "chennai", "kolkata", "hyderabad", "pune", "district")  # fmt: skip
 _PIN_DIRECT = re.compile(  # "PIN 7731 for the debit card", "gate code 4410#"
     r"(?<![A-Za-z])(?:PIN|[Pp]in(?:\s+(?:number|code))?|passcode"
     r"|(?i:door|gate|alarm|garage|keypad|lockbox|safe|entry|building|lobby|disarm)\s+(?i:code|combination|pin))"
@@ -609,15 +632,35 @@ _CARD_CODE_DIRECT = re.compile(  # "card verification code 998", "CVV 123"
     r"(?i)(?<![a-z])(?:cvv2?|cvc2?|card\s+(?:security|verification)\s+(?:code|value|number))\s*[:#]?\s*(\d{3,4})(?![\d])"
 )
 # digits spelled out ("pin is four seven nine two"), read as digits by the PIN scan
-_DIGIT_WORDS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine".split())}
-_DIGIT_WORDS["oh"] = "0"
-_SPELLED = re.compile(r"(?ai)\b(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)[\s,\-]+){3,9}"
-                      r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)\b")
+# Digits spelled out, in English, French, German, Spanish, Portuguese and Italian ("pin is four
+# seven nine two", "Geheimzahl: sieben vier null", "Visa: quatre un huit deux, ..."): read as digits.
+_DIGIT_WORDS: dict[str, str] = {}
+for _lang in (
+    "zero one two three four five six seven eight nine",
+    "zéro un deux trois quatre cinq six sept huit neuf",
+    "null eins zwei drei vier fünf sechs sieben acht neun",
+    "cero uno dos tres cuatro cinco seis siete ocho nueve",
+    "zero um dois três quatro cinco seis sete oito nove",
+    "zero uno due tre quattro cinque sei sette otto nove",
+):
+    for _i, _w in enumerate(_lang.split()):
+        _DIGIT_WORDS.setdefault(_w, str(_i))
+_DIGIT_WORDS.update({"oh": "0", "zero": "0", "ein": "1", "eine": "1", "une": "1", "una": "1", "uma": "1", "zwo": "2"})
+_DIGIT_ALT = "|".join(sorted(map(re.escape, _DIGIT_WORDS), key=len, reverse=True))
+_SPELLED = re.compile(rf"(?i)(?<!\w)(?:(?:{_DIGIT_ALT})[\s,\-]+){{2,18}}(?:{_DIGIT_ALT})(?!\w)")
+
+
+def _spelled_digits(text: str) -> str:
+    return _SPELLED.sub(
+        lambda m: "".join(_DIGIT_WORDS.get(w, "") for w in re.findall(r"\w+", m.group().lower())), text
+    )
 _COMBO_DIRECT = re.compile(  # "safe combination 12-65-49" (a padlock's numbers, no "is" needed)
     r"(?i)(?<![a-z])(?:lock|locker|safe|padlock|lockbox|suitcase|bike\s+lock)\s+(?:combination|combo)\s*[:=]?\s*"
     r"(\d{1,3}(?:[-\s/]\d{1,3}){2,3})(?![\d-])"
 )
 _OPEN_HINTS = _hints("open", "unlock", "arm")
+_CARD_WORDS = _hints("visa", "mastercard", "amex", "diners", "discover", "jcb", "card", "carte", "karte", "tarjeta",
+                     "cartão", "carta", "maestro")  # fmt: skip
 _NOT_A_PIN_CODE = re.compile(
     r"(?i)\b(?:zip|post|postal|area|country|dress|promo|coupon|discount|referral|confirmation|booking|tracking"
     r"|verification|source|colou?r|icd|cpt|billing|tax|sort|routing|swift|bank|product|error|status|reason|qr|bar)\s+$"
@@ -754,6 +797,8 @@ def _lines(text: str) -> Iterable[str]:
             yield line[start : start + _MAX_CHUNK]
 
 
+# Keys the vendors' own documentation prints as examples.
+DOC_EXAMPLES = frozenset({"AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"})
 _PLACEHOLDER_RUN = re.compile(r"X{8,}|x{8,}|\*{6,}|0{12,}")
 
 
@@ -767,8 +812,8 @@ def _run_plugins(
         if gate is not None and not gate.search(line):
             continue
         for value in plugin.analyze_string(line):
-            if _PLACEHOLDER_RUN.search(value):
-                continue  # "AKIAXXXXXXXXXXXXXXXX is the example id in the docs"
+            if _PLACEHOLDER_RUN.search(value) or value in DOC_EXAMPLES:
+                continue  # "AKIAXXXXXXXXXXXXXXXX", AKIAIOSFODNN7EXAMPLE: the docs' examples
             if kind == AWS_ACCESS_KEY and len(value) != 20:
                 found.add(AWS_SECRET_KEY)  # the plugin's second pattern: aws ... key = "<40 chars>"
             elif kind == SLACK and value.startswith("https://"):
@@ -860,14 +905,20 @@ def _stated_password(line: str, m: re.Match[str]) -> bool:
     while True:
         c = _PW_CONNECTOR.match(rest[pos:])
         if c and c.group("to") and not _SET_VERB.search(line[max(0, m.start() - 40) : m.end() + pos]):
-            c = None  # "to" only after "changed", "set"...: "I changed my password to X"
+            # "to" only after "changed", "set"... ("I changed my password to X"), or before a value
+            # that reads as a password (Polish "hasło do banku to L1mon4da$99")
+            first = rest[pos + c.end() :].split(None, 1)
+            if first and _passwordish(first[0]) and re.search(r"\d", first[0]):
+                return True
+            c = None
         if c:
             after = rest[pos + c.end() :]
             q = _PW_QUOTED.match(after)
             if q:
                 return not _PLACEHOLDER.match(q.group(2))
             parts = after.split(None, 2)
-            value = parts[0] if parts else ""
+            # a CJK particle or copula glued to the value ("S4ffr0n+03야", "…#rHです"), a colon doubled
+            value = _CJK_TAIL.sub("", parts[0]).lstrip(":：") if parts else ""
             if bare_pass:  # "bus pass is in my coat"
                 return _passwordish(value)
             if (
@@ -884,9 +935,10 @@ def _stated_password(line: str, m: re.Match[str]) -> bool:
         if not w or words >= 6:
             return False
         word = w.group(1)
-        if re.search(r"[/<>{}\[\]$\\|]", word) or (
-            "@" in word and not re.fullmatch(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+[.,:;]?", word)
-        ):
+        email = re.fullmatch(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+[.,:;]?", word) is not None
+        if not words and word.startswith("@") and not email and _passwordish(word) and re.search(r"\d", word):
+            return True  # "password @Pingw269mari": a symbol first, not a handle
+        if re.search(r"[/<>{}\[\]$\\|]", word) or ("@" in word and not email):
             return False  # not prose: a URL, a template, a path
         low = word.lower().strip(".,;!?()[]\"'")
         if (low in _PW_BLOCKERS and not words) or (ended and words):
@@ -904,12 +956,14 @@ def _stated_password(line: str, m: re.Match[str]) -> bool:
 def _scan_passwords(line: str, low: str, found: set[str]) -> None:
     if _has(low, _PW_HINTS):
         for m in _PW_KEYWORD.finditer(low):
+            if "${" in line and line.rfind("${", 0, m.start()) > line.rfind("}", 0, m.start()):
+                continue  # inside a ${...} reference: "${DB_PASSWORD:?missing}"
             if _stated_password(line, m):
                 found.add(PASSWORD)
                 break
         if "pass" in low and " as " in low:
             rev = _PW_REVERSED.search(line)
-            if rev and _plausible_password(rev.group(1).strip("\"'")):
+            if rev and _plausible_password(rev.group(1).strip("\"':")):
                 found.add(PASSWORD)
         if PASSWORD not in found and (" is " in low or " was " in low or "=" in low):
             for m in _PW_FIRST.finditer(line):
@@ -985,17 +1039,38 @@ def _scan_passwords(line: str, low: str, found: set[str]) -> None:
                 found.add(PASSWORD)
 
 
+_CODE_IS_PASSWORD = re.compile(  # "the code to the garage app is Krok0dil_59": letters, so no PIN
+    r"(?i)(?<![a-z])code\s+(?:to|for)\s+(?:the\s+|my\s+|our\s+)?(?:[\w\-]+\s+){0,2}?(?:app|account|laptop|phone"
+    r"|login|portal|wi-?fi|router|computer|tablet|vault|door|garage|safe|alarm|archive|zip)\s+(?:is|was|:)\s+"
+    r"[\"'`]?(\S{6,64})"
+)
+_OPENS_WITH_PASSWORD = re.compile(r"(?i)\b(?:opens|unlocks|decrypts)\s+with\s+[\"'`]?(\S{8,64})")
+
+
+def _scan_code_words(line: str, low: str, found: set[str]) -> None:
+    if "code" in low:
+        for m in _CODE_IS_PASSWORD.finditer(line):
+            value = _strip(m.group(1))
+            if _passwordish(value) and re.search(r"\d", value) and re.search(r"[A-Za-z]", value):
+                found.add(PASSWORD)
+    if " with " in low and _has(low, ("opens", "unlocks", "decrypts")):
+        for m in _OPENS_WITH_PASSWORD.finditer(line):
+            if _strong_password(_strip(m.group(1)), passphrase=False):
+                found.add(PASSWORD)
+
+
 def _scan_pins(line: str, low: str, found: set[str]) -> None:
     if not _has(low, _PIN_HINTS) and not _has(low, _OPEN_HINTS):
         return
     if _SPELLED.search(line):
-        line = _SPELLED.sub(
-            lambda m: "".join(_DIGIT_WORDS.get(w, "") for w in re.findall(r"[a-z]+", m.group().lower())), line
-        )
+        line = _spelled_digits(line)
         low = _lower(line)
     if _has(low, ("cvv", "cvc", "card")) and _CARD_CODE_DIRECT.search(line):
         found.add(CARD_CODE)
-    if _PIN_DIRECT.search(line) or ("comb" in low and _COMBO_DIRECT.search(line)):
+    direct = _PIN_DIRECT.search(line) or _PIN_NEAR.search(line)
+    if direct and not (len(direct.group(1)) == 6 and _has(low, _ADDRESS_WORDS)):  # an Indian postal PIN code
+        found.add(PIN)
+    if "comb" in low and _COMBO_DIRECT.search(line):
         found.add(PIN)
     if _has(low, _OPEN_HINTS) and _OPENS_WITH.search(line):
         found.add(PIN)
@@ -1248,7 +1323,7 @@ def _scan_misc(line: str, low: str, found: set[str]) -> None:
         bare = len(words) in _PHRASE_LENGTHS and _BARE_WORDS.fullmatch(low.strip()) is not None
         if len(BIP39_WORDS.intersection(words)) >= 8 and recovery_phrase(words, bare or wallet_cued(low)):
             found.add(RECOVERY_PHRASE)
-    if _card_spans(line):
+    if _card_spans(line) or (_has(low, _CARD_WORDS) and _SPELLED.search(line) and _card_spans(_spelled_digits(line))):
         found.add(CREDIT_CARD)
 
 
@@ -1340,7 +1415,154 @@ SECRET_KINDS: frozenset[str] = frozenset(
     {kind for _, kind, _, _ in _PLUGINS}
     | {AWS_SECRET_KEY, SLACK_WEBHOOK, PASSWORD, CREDIT_CARD, CARD_CODE, PIN, GENERIC, BASIC_AUTH}
     | {CONNECTION_STRING, BEARER, RECOVERY_PHRASE, TWO_FACTOR, DISCORD_WEBHOOK, CRYPTO_KEY}
+    | {SECURITY_ANSWER, SESSION_COOKIE}
 )
+
+
+# --------------------------------------------------------------------------------------------
+# Fifth round: security answers, session cookies, recovery codes, vendor-named tokens
+# --------------------------------------------------------------------------------------------
+
+# An account's security question (or its "memorable word"), in several languages.
+_SECURITY_Q = re.compile(
+    r"(?i)(?<![a-z])(?:security\s+(?:question|answer)s?|secret\s+question|memorable\s+word|verification\s+word"
+    r"|sicherheitsfrage|sicherheitsantwort|question\s+secr[èe]te|r[ée]ponse\s+secr[èe]te|pregunta\s+(?:de\s+)?seguridad"
+    r"|pregunta\s+secreta|pergunta\s+(?:de\s+)?seguran[çc]a|domanda\s+(?:di\s+)?sicurezza|beveiligingsvraag"
+    r"|pytanie\s+bezpiecze[ńn]stwa|s[äa]kerhetsfr[åa]ga|секретный\s+вопрос|秘密の質問|安全问题|密保问题|보안\s*질문)"
+)
+# What separates a question from its answer: "... pet): Bello", "→ Lefebvre", "Respuesta: Los Pinos".
+_ANSWER_SEP = re.compile(
+    r"(?i)(?:[:=→]|->|\b(?:answer|respuesta|antwort|r[ée]ponse|resposta|risposta|antwoord)\b\s*:?"
+    r"|\bit['’]s\b|\bis\b)\s*[\"'“‘]?([^\n?.;]{2,48})(?:[.;\n]|$)"
+)
+
+
+def _scan_security_answers(line: str, low: str, found: set[str]) -> None:
+    q = _SECURITY_Q.search(line)
+    if not q:
+        return
+    rest = line[q.end() : q.end() + 90]  # the answer follows its question closely
+    m = _ANSWER_SEP.search(rest)
+    if m is None:
+        return
+    answer = m.group(1).strip(" .\"'”’")
+    # an answer, not the question asked or talk about questions ("is about my first pet")
+    if answer and not re.match(
+        r"(?i)(?:about|a|an|the|my|what|which|who|where|when|how|set|on|in|not|never|no|none|stored|saved|kept"
+        r"|somewhere|there|here)\b",
+        answer,
+    ):
+        found.add(SECURITY_ANSWER)
+
+
+# Session cookies: a session cookie's name, "=", and a value no one types.
+_SESSION_COOKIE = re.compile(
+    r"(?i)(?<![\w.])(?:phpsessid|jsessionid|asp\.net_sessionid|aspsessionid\w*|connect\.sid|laravel_session"
+    r"|_[a-z]+_sess(?:ion)?|[a-z_]*session(?:id|_id|_token)?|sessid|sid|remember_token|__host-[\w-]+"
+    r"|__secure-[\w-]+)=([^;\s\"']{16,})"
+)
+
+
+def _scan_cookies(line: str, low: str, found: set[str]) -> None:
+    if "=" not in line or not _has(low, ("sess", "sid", "remember_token", "__host-", "__secure-")):
+        return
+    for m in _SESSION_COOKIE.finditer(line):
+        value = unquote_plus(m.group(1))
+        if len(set(value)) >= 10 and not _PLACEHOLDER.match(value) and _entropy_ok(value[:64]):
+            found.add(SESSION_COOKIE)
+            return
+
+
+# Recovery and backup codes, in several languages: the keyword, then three codes or more.
+_RECOVERY_KW = re.compile(
+    r"(?i)(?<![a-z])(?:recovery|backup|restore|rescue|emergency|one-time)\s+(?:codes?|keys?)"
+    r"|wiederherstellungs(?:code|schl[üu]ssel)\w*|backup-?codes?|c[óo]digos?\s+de\s+(?:respaldo|recupera[cç]i?[óoã]o?n?"
+    r"|seguran[çc]a|emergencia)|codes?\s+de\s+(?:r[ée]cup[ée]ration|secours)|codici\s+di\s+(?:backup|recupero)"
+    r"|herstelcodes?|kody\s+(?:zapasowe|odzyskiwania)|リカバリー(?:コード|キー)|バックアップコード|备用码|恢复码|복구\s*코드"
+    r"|bitlocker"
+)
+_CODE_TOKEN = re.compile(r"(?<![\w-])(?=[A-Za-z0-9-]*\d)[A-Za-z0-9]{3,12}(?:-[A-Za-z0-9]{3,12}){0,7}(?![\w-])")
+
+
+def _scan_recovery_codes(line: str, low: str, found: set[str]) -> None:
+    m = _RECOVERY_KW.search(line)
+    if m is None:
+        return
+    codes = [c for c in _CODE_TOKEN.findall(line[m.end() :]) if not re.fullmatch(r"(?:19|20)\d\d", c)]
+    if len(codes) >= 3 or any(len(c) >= 40 for c in codes):  # a BitLocker key is one long code
+        found.add(TWO_FACTOR)
+
+
+# A vendor named in the sentence and a random token beside it: "it talks to Cloudflare with
+# CGcjUb1R1pJf...", "Kunci API Vercel saya adalah PTDH9pJM...". The token must look random
+# (and not be a hash or an id the sentence calls one).
+_VENDOR_NAMES = (
+    "openai", "anthropic", "azure", "aws", "gcp", "google", "gemini", "cloudflare", "vercel", "netlify", "heroku",
+    "railway", "render", "fly.io", "digitalocean", "linode", "vultr", "hetzner", "supabase", "firebase", "mongodb",
+    "planetscale", "neon", "upstash", "redis", "algolia", "mapbox", "stripe", "paypal", "braintree", "square", "adyen",
+    "plaid", "wise", "coinbase", "binance", "alchemy", "infura", "etherscan", "moralis", "twilio", "vonage", "nexmo",
+    "sendgrid", "mailgun", "postmark", "mailchimp", "resend", "slack", "discord", "telegram", "zoom", "intercom",
+    "zendesk", "hubspot", "salesforce", "notion", "linear", "asana", "airtable", "jira", "atlassian", "figma",
+    "sentry", "datadog", "new relic", "newrelic", "grafana", "pagerduty", "opsgenie", "okta", "auth0", "clerk",
+    "1password", "bitwarden", "vault", "terraform", "doppler", "pulumi", "snyk", "sonar", "circleci", "travis",
+    "buildkite", "github", "gitlab", "bitbucket", "docker", "npm", "pypi", "rubygems", "nuget", "hugging face",
+    "huggingface", "replicate", "cohere", "mistral", "groq", "together", "fireworks", "perplexity", "deepseek",
+    "elevenlabs", "assemblyai", "deepgram", "pinecone", "weaviate", "qdrant", "wandb", "weights & biases", "deepl",
+    "launchdarkly", "mixpanel", "amplitude", "segment", "ably", "pusher", "ngrok", "modal", "jina", "tavily",
+    "langsmith", "langfuse", "dropbox", "box", "twitch", "shopify", "contentful", "cloudinary", "harness",
+)  # fmt: skip
+_VENDORS = re.compile(r"(?<![a-z0-9_])(?:" + "|".join(re.escape(v) for v in _VENDOR_NAMES) + r")(?![a-z0-9_])")
+# What makes the token beside a vendor's name an id rather than a key.
+_VENDOR_ID_CONTEXT = re.compile(
+    r"(?i)(?<![a-z])(?:id|ids|identifier|customer|subscription|file|response|user|account\s+id|client\s+id"
+    r"|project\s+id|tx|transaction|address|wallet|pod|k8s|kubernetes|deployment|replica)(?![a-z])"
+)
+_VENDOR_TOKEN = re.compile(r"(?<![A-Za-z0-9_\-+/=.|@])[A-Za-z0-9][A-Za-z0-9_\-.:]{18,98}[A-Za-z0-9=](?![A-Za-z0-9_\-+/=])")
+_HASH_SHAPE = re.compile(r"(?i)[0-9a-f]{40}|[0-9a-f]{64}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def _scan_vendor_tokens(line: str, low: str, found: set[str]) -> None:
+    if GENERIC in found or len(line) < 24 or not _LONG_RUN.search(line) or not _VENDORS.search(low):
+        return
+    if _NOT_SECRET_CONTEXT.search(line) or _VENDOR_ID_CONTEXT.search(line):
+        return
+    if _has(low, ("example", "placeholder", "sample", "redacted")):
+        return
+    for m in _VENDOR_TOKEN.finditer(line):
+        token = m.group()
+        if "://" in line[max(0, m.start() - 8) : m.start()] or _is_wordy(token) or token[:2] in ("0x", "0X"):
+            continue
+        prefix = re.split(r"[_\-|.]", token, maxsplit=1)[0].lower()
+        if prefix in _ID_PREFIXES and prefix != token.lower():
+            continue  # cus_..., asst_..., chatcmpl-...: ids
+        if not _VENDORS.search(low[: m.start()] + " " + low[m.end() :]):
+            continue  # the vendor is named only inside the token: "firebase-FapQ..." is a user id
+        bare = token.replace("-", "").replace("_", "").replace(".", "").replace(":", "")
+        if _HASH_SHAPE.fullmatch(token) and not _has(low, ("key", "token", "secret", "cred", "密钥", "キー", "키")):
+            continue  # a commit, a checksum or an id unless the sentence calls it a key
+        if len(bare) >= 20 and _looks_random(bare, 20):
+            found.add(GENERIC)
+            return
+
+
+# Whole texts: a private key's body without its header lines (DER as base64), and a PEM
+# header whose body is a template.
+_DER_PRIVATE = re.compile(
+    r"(?<![A-Za-z0-9+/])(?:MII[A-Za-z0-9+/]{3}IBAAK|MII[A-Za-z0-9+/]{3}IBADAN|MHcCAQEE|MIGkAgEBBD|MC4CAQAwBQYDK2Vw)"
+    r"[A-Za-z0-9+/]{40,}"
+)
+_PEM_BODY = re.compile(r"PRIVATE KEY-----(?:\s|\\n)*(?:[A-Za-z][\w-]*:[^\n]*\n\s*)*[A-Za-z0-9+/=]{8,}")
+
+
+def scan_blocks(text: str, found: set[str], had_private_key: bool) -> None:
+    """Detectors that read a whole text rather than a line."""
+    if PRIVATE_KEY in found and not had_private_key and "PRIVATE KEY" in text and not _PEM_BODY.search(text):
+        found.discard(PRIVATE_KEY)  # "-----BEGIN PRIVATE KEY-----\n...\n" (paste yours here)
+    if ("MII" in text or "MHcC" in text or "MIGk" in text or "MC4C" in text) and _DER_PRIVATE.search(
+        re.sub(r"\s*\n\s*", "", text)
+    ):
+        found.add(PRIVATE_KEY)
+
 
 _DETECTORS: tuple[Callable[[str, str, set[str]], None], ...] = (
     _scan_tokens,
@@ -1354,6 +1576,11 @@ _DETECTORS: tuple[Callable[[str, str, set[str]], None], ...] = (
     _scan_near_keyword,
     _scan_prefixed_tokens,
     _scan_misc,
+    _scan_security_answers,
+    _scan_code_words,
+    _scan_cookies,
+    _scan_recovery_codes,
+    _scan_vendor_tokens,
 )
 
 
@@ -1392,11 +1619,14 @@ def _fold(text: str) -> str:
 
 
 def scan_text(text: str, found: set[str]) -> None:
-    """Every detector, line by line: for text as written (or decoded)."""
+    """Every detector, line by line, then those that read the whole text: for text as
+    written (or decoded)."""
+    had_private_key = PRIVATE_KEY in found
     for line in _lines(_fold(text)):
         low = _lower(line)
         for detector in _DETECTORS:
             detector(line, low, found)
+    scan_blocks(text, found, had_private_key)
 
 
 def scan_tokens_text(text: str, found: set[str]) -> None:

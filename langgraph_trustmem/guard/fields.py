@@ -44,10 +44,15 @@ _PW_HEADS = frozenset({"password", "passwd", "pwd", "pw", "pass", "passphrase", 
                        "senha", "psk", "mdp", "motdepasse", "wachtwoord", "haslo", "losenord", "salasana", "sifre",
                        "parol", "heslo", "jelszo", "passord", "adgangskode", "rootpw", "adminpw", "masterpw",
                        "requirepass", "masterauth"})  # fmt: skip
-_PIN_HEADS = frozenset({"pin", "passcode", "pincode", "puk", "combination", "combo", "keypad", "geheimzahl"})
+_PIN_HEADS = frozenset({"pin", "passcode", "pincode", "puk", "combination", "combo", "keypad", "geheimzahl",
+                        "kombination", "combinacion", "combinaison", "combinazione", "combinatie", "kombinacja"})
 _CODE_QUALIFIERS = frozenset({"door", "gate", "alarm", "garage", "lock", "safe", "keypad", "unlock", "entry", "access",
                               "building", "lockbox", "padlock", "locker", "vault", "disarm", "phone", "screen", "device",
                               "pin", "pass", "voicemail", "sim"})  # fmt: skip
+_CODE_WORDS = frozenset({"code", "codigo", "codice", "kod", "kode", "koodi", "kodu", "codi"})
+_CODE_QUALIFIERS_INTL = frozenset({"alarma", "alarme", "allarme", "alarm", "puerta", "porta", "porte", "tur", "tor",
+                                   "garaje", "garagem", "cancello", "portao", "portail", "tresor", "caja", "cofre",
+                                   "coffre", "cassaforte", "kluis", "sejf", "door", "gate", "safe", "garage"})  # fmt: skip
 _CVV_HEADS = frozenset({"cvv", "cvc", "cvv2", "cvc2", "csc", "cid"})
 _TOKEN_HEADS = frozenset({"token", "secret", "apikey", "secretkey", "bearer", "jwt", "credential", "credentials", "creds",
                           "sessionid", "cookie", "signature", "hmac"})  # fmt: skip
@@ -66,8 +71,19 @@ _OTP_HEADS = frozenset({"totp", "otp", "mfa", "2fa"})
 _GENERIC_CHILD = frozenset({"value", "val", "v", "data", "secret", "string", "raw"})
 
 
+# Field names in scripts without Latin letters: the word itself is the head.
+_SCRIPT_HEADS = {
+    "пароль": "password", "密码": "password", "密碼": "password", "パスワード": "password", "비밀번호": "password",
+    "암호": "password", "كلمة المرور": "password", "סיסמה": "password", "κωδικός": "password", "पासवर्ड": "password",
+    "пин": "pin", "пин-код": "pin", "暗証番号": "pin",
+}  # fmt: skip
+
+
 def _words(name: str) -> list[str]:
     low = name.lower()
+    for word, head in _SCRIPT_HEADS.items():
+        if word in low:
+            low = low.replace(word, f" {head} ")
     if not low.isascii():  # "contraseña", "hasło", "lösenord": letters without their marks
         low = "".join(ch for ch in unicodedata.normalize("NFKD", low.replace("ł", "l")) if not unicodedata.combining(ch))
     for compound, word in _COMPOUND:
@@ -98,6 +114,8 @@ def _field_kind(name: str) -> str | None:
         return CARD_CODE
     if head in _PIN_HEADS or (head in ("code", "number") and before in _CODE_QUALIFIERS):
         return PIN
+    if _CODE_WORDS.intersection(words) and _CODE_QUALIFIERS_INTL.intersection(words):
+        return PIN  # "código_alarma", "Türcode"
     if head == "answer" and ("security" in words or "secret" in words):
         return SECURITY_ANSWER
     if head in _SEED_HEADS or (
@@ -198,7 +216,7 @@ def sibling_secret(name: str, value: object, siblings: list[str]) -> str | None:
 
 
 _PLACEHOLDER = re.compile(
-    r"(?i)^(?:[*•xX.#_\-]{3,}|<[^>]*>|\[[^\]]*\]|\{\{?[^}]*\}\}?|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Z_]+%"
+    r"(?i)^(?:[*•xX.#_\-]{3,}|<[^>]*>|\[[^\]]*\]|\{\{?[^}]*\}\}?|\$\{[^}]*\}|\$(?-i:[A-Z_][A-Z0-9_]*|[a-z_]+)|%[A-Z_]+%"
     r"|redacted|hidden|removed|omitted|masked|none|null|nil|undefined|empty|todo|tbd|n/?a|unknown|unset|changeme"
     r"|change_me|example|sample|dummy|placeholder|secret|password|passwd|token|value|true|false|yes|no|required"
     r"|optional|same|see\s.*|ask\s.*|in\s.*|on\s.*|stored\s.*|saved\s.*)$"
@@ -208,6 +226,8 @@ _UUID = re.compile(r"(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-
 _APP_PASSWORD = re.compile(r"^[a-z]{4}(?: [a-z]{4}){3}$")  # Google/Apple app passwords as shown
 
 
+_LABEL_SEPS = re.compile(r"[:=\-_ ]")
+_SLUG = re.compile(r"[a-z]+(?:[-_ ][a-z0-9]+)+")
 _LABEL_PAIR = re.compile(r"^([A-Za-z][A-Za-z _]{1,30}?)\s*[:=\-_ ]\s*(\S.*)$")
 
 
@@ -218,7 +238,21 @@ def label_secret(label: str, looks_random: object) -> str | None:
     m = _LABEL_PAIR.match(label)
     if not m or not any(ch.isdigit() for ch in m.group(2)):
         return None
-    return field_secret(field_kind(m.group(1)), m.group(2), looks_random)
+    hit = _label_value(m.group(1), m.group(2), looks_random)
+    # the name may run over several separators: "wifi-pw-?Limon104sonn" names "wifi-pw"
+    for sep in _LABEL_SEPS.finditer(label[: min(len(label), 40)]):
+        if hit is not None:
+            break
+        name, value = label[: sep.start()], label[sep.end() :]
+        if name and value and any(ch.isdigit() for ch in value) and re.fullmatch(r"[A-Za-z][A-Za-z _\-]*", name):
+            hit = _label_value(name, value, looks_random)
+    return hit
+
+
+def _label_value(name: str, value: str, looks_random: object) -> str | None:
+    if _SLUG.fullmatch(value):
+        return None  # "pw-reset-reminder-2024": the rest of a slug, words and a number
+    return field_secret(field_kind(name), value, looks_random)
 
 
 def field_secret(kind: str | None, value: object, looks_random: object) -> str | None:

@@ -67,6 +67,7 @@ def fold(text: str) -> str:
 _B64 = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{16,}={0,2}")
 _HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Fa-f])")
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})")
 _ENTITY = re.compile(r"&(?:#\d{2,7}|#[xX][0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});")
 _MAX_DECODE = 8192  # longer runs are data blobs (images), not a hidden credential
 
@@ -111,6 +112,8 @@ def _decoded(text: str) -> list[str]:
         unquoted = unquote(text)
         if unquoted != text:
             out.append(unquoted)
+    if "\\" in text and _ESCAPE.search(text):  # \u0073\u006b... or \x73\x6b...: escapes in code
+        out.append(_ESCAPE.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)), text))
     if "&" in text and _ENTITY.search(text):
         unescaped = html.unescape(text)
         if unescaped != text:

@@ -19,7 +19,7 @@ from langgraph_trustmem.nodes import SESSION, create_trust_agent
 
 NS = ("memories", "{user_id}")
 FACT = "The patient prefers morning appointments."
-SECRET = "AKIAIOSFODNN7EXAMPLE is the clinic's AWS access key"  # detect-secrets' documented example
+SECRET = "AKIAZ7VRSQ5TJNNW2M4Q is the clinic's AWS access key"  # not AWS's documentation example (AKIAIOSFODNN7EXAMPLE), which passes
 
 
 @pytest.fixture

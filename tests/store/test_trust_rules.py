@@ -243,7 +243,7 @@ def test_lower_writers_cannot_overwrite_and_high_stakes_need_confirmation(store,
 
 def test_secrets_are_refused_with_their_kind_and_nothing_is_stored(store, user, pg_url):
     top = store.bound("sensitive")
-    secret = "AKIAIOSFODNN7EXAMPLE"
+    secret = "AKIAZ7VRSQ5TJNNW2M4Q"
     with pytest.raises(SecretRejected) as err:
         top.put(("memories", user), "creds", {"text": f"my aws key is {secret} keep it"})
     assert secret not in str(err.value) and err.value.kinds
