@@ -178,7 +178,7 @@ def _session_bytes(tk: bytes, state: SessionState) -> int:
     """What one remembered session costs: its key, its state and the
     cache's slot for it."""
     owner = sys.getsizeof(state.owner) if state.owner is not None else 0
-    return sys.getsizeof(tk) + sys.getsizeof(state) + owner + 200
+    return sys.getsizeof(tk) + sys.getsizeof(state) + owner + 300  # its slots in both orders
 
 
 def _skipped(what: str) -> None:
@@ -333,6 +333,8 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         self.retention = retention or Retention()
         self._sessions: OrderedDict[bytes, SessionState] = OrderedDict()
         self._sessions_bytes = 0
+        # the same threads' keys without a pending fork, least recent first: those may leave
+        self._leavable: OrderedDict[bytes, None] = OrderedDict()
         self._sessions_lock = threading.Lock()
         # access columns and MACs authenticated (by thread), new threads' MACs:
         # a few hundred KB at most (MEMO_ENTRIES each)
@@ -491,21 +493,29 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
                 self._sessions_bytes -= _session_bytes(tk, old)
             self._sessions[tk] = state
             self._sessions_bytes += _session_bytes(tk, state)
+            self._leavable.pop(tk, None)
+            if not state.fork_pending:
+                self._leavable[tk] = None
             while self._sessions_bytes > self.session_cache_bytes:
-                victim = next((k for k, st in self._sessions.items() if k != tk and not st.fork_pending), None)
+                # the least recent session that may leave, in O(1): pending ones are not in
+                # _leavable (a scan past them made each put as slow as their number)
+                victim = next((k for k in self._leavable if k != tk), None)
                 if victim is None:
                     if self._sessions_bytes <= 2 * self.session_cache_bytes:
                         break
                     victim = next((k for k in self._sessions if k != tk), None)
                     if victim is None:
                         break
-                self._sessions_bytes -= _session_bytes(victim, self._sessions.pop(victim))
+                self._leavable.pop(victim, None)
+                if (gone := self._sessions.pop(victim, None)) is not None:
+                    self._sessions_bytes -= _session_bytes(victim, gone)
 
     def _forget_session(self, tks: Iterable[bytes]) -> None:
         with self._sessions_lock:
             for tk in tks:
                 if (old := self._sessions.pop(tk, None)) is not None:
                     self._sessions_bytes -= _session_bytes(tk, old)
+                self._leavable.pop(tk, None)
                 self._acl_seen.pop(tk, None)
                 for key in [k for k in self._vouched if k[0] == tk]:
                     self._vouched.pop(key, None)

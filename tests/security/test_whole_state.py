@@ -298,6 +298,7 @@ def test_a_forked_session_that_left_the_cache_keeps_its_branch(saver):
     before = saver.branch_sizes(tid)[1]
     with saver._sessions_lock:  # as an eviction leaves it
         saver._sessions_bytes = 0
+        saver._leavable.clear()
         saver._sessions.clear()
     calls: list[str] = []
     rebranch = saver._rebranch
