@@ -16,8 +16,11 @@
   saw the guard, frozen before the fourth round of tuning; its misses were read and tuned
   on in the fifth round, so it is tuning data now.
 * heldout5: ``tests/data/secrets_heldout5/heldout5.jsonl``, written by another helper that
-  never saw the guard, frozen before the fifth round of tuning and never tuned on: the
-  held-out figure of record (its README says how it was made).
+  never saw the guard, frozen before the fifth round of tuning; its misses were read and
+  tuned on in the sixth round, so it is tuning data now.
+* heldout6: ``tests/data/secrets_heldout6/heldout6.jsonl``, written by a third helper that
+  never saw the guard, committed frozen before the sixth round was committed and never
+  tuned on: the held-out figure of record (its README says how it was made).
 
 Each record is checked exactly as ``TrustStore.put`` checks it:
 ``Guard().check(value, namespace=..., key=...)``. A secret counts as caught when the check
@@ -30,7 +33,7 @@ texts.
     python bench/guard_eval.py --json out.json
     python bench/guard_eval.py --misses tuning  # what a corpus misses / flags
 
-Missed records of the held-out corpus are never printed unless ``--misses heldout5`` is
+Missed records of the held-out corpus are never printed unless ``--misses heldout6`` is
 given, which is meant for the final report only.
 """
 
@@ -120,8 +123,13 @@ def heldout4_corpus() -> list[Record]:
 
 
 def heldout5_corpus() -> list[Record]:
-    """The fifth held-out corpus: frozen, never tuned on."""
+    """The fifth held-out corpus (frozen; tuned on since its misses were read)."""
     return _jsonl(DATA / "secrets_heldout5" / "heldout5.jsonl")
+
+
+def heldout6_corpus() -> list[Record]:
+    """The sixth held-out corpus: frozen, never tuned on."""
+    return _jsonl(DATA / "secrets_heldout6" / "heldout6.jsonl")
 
 
 CORPORA = {
@@ -131,6 +139,7 @@ CORPORA = {
     "heldout3": heldout3_corpus,
     "heldout4": heldout4_corpus,
     "heldout5": heldout5_corpus,
+    "heldout6": heldout6_corpus,
 }
 
 

@@ -80,8 +80,8 @@ def _accept(rule_id: str, value: str) -> bool:
     if rule_id == "generic-credential-uri":  # scheme://USER:PASSWORD@HOST is a template
         pw = value.rpartition("@")[0].partition("://")[2].partition(":")[2]
         return bool(pw) and not detectors._PLACEHOLDER.match(pw)
-    if value in detectors.DOC_EXAMPLES:
-        return False  # the documentation's example keys (AKIAIOSFODNN7EXAMPLE)
+    if value in detectors.DOC_EXAMPLES or detectors._PLACEHOLDER_RUN.search(value):
+        return False  # the documentation's example keys (AKIAIOSFODNN7EXAMPLE), T00000000/XXXXXXXX
     if rule_id in GENERATED_RULES:  # "pa-hypertension-guidelines-2024" is a page, not a key
         return detectors.generated(value[GENERATED_RULES[rule_id] :])
     return True
@@ -215,6 +215,8 @@ class Guard:
     def _secrets(self, full: list[str], tokens: list[str]) -> set[str]:
         found: set[str] = set()
         texts: dict[str, None] = {}
+        full = [detectors.without_doc_values(t) for t in full]
+        tokens = [detectors.without_doc_values(t) for t in tokens]
         for text in full:
             texts[text] = None
             for view in full_views(text):
@@ -355,6 +357,11 @@ class Guard:
                     hit = named_secret(value, looks_random)
                     if hit:
                         check.secrets.add(hit)
+                if self.reject_secrets:
+                    for k, v in value.items():  # swapped: {"Crème$7670": "the wifi password"}
+                        if isinstance(k, str) and isinstance(v, str) and len(v) <= 40 and len(k) <= 64:
+                            if " is " not in v and detectors.names_password(v) and detectors.passwordish(k):
+                                check.secrets.add(detectors.PASSWORD)
                 return out
             items = [self._walk(v, check, path, seen) for v in value]
             if not isinstance(value, (set, frozenset)):

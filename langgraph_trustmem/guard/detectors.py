@@ -252,8 +252,10 @@ def _looks_random(token: str, min_len: int = 16) -> bool:
 def _plausible_password(value: str, *, strict: bool = False) -> bool:
     """A value stated as a password. ``strict`` is for forms without an explicit
     "is"/":" (``password hunter2``), where a plain word is more likely prose."""
-    if _PLACEHOLDER.match(value.strip()):
-        return False  # before the sentence's punctuation is stripped: ${DB_PASSWORD:?missing}
+    if _PLACEHOLDER.match(value.strip()) or _CODE_REFERENCE.search(value):
+        return (
+            False  # before the sentence's punctuation is stripped: ${DB_PASSWORD:?missing}, os.environ[...]
+        )
     value = _strip(value)
     if len(value) < 4 or len(value) > 128 or _PLACEHOLDER.match(value):
         return False
@@ -412,17 +414,27 @@ _BEARER = re.compile(r"(?i)\bbearer\s+([A-Za-z0-9\-._~+/]{12,}=*)")
 # --------------------------------------------------------------------------------------------
 
 _PW_KEYWORD = re.compile(  # run on lower-cased text
-    r"(?<![a-z])(?:pass(?:word|wd|phrase)s?|p[a@4][s$5][s$5]w[o0]rd|pwd|pw|p/w|pass(?=\s*(?:[:=]|->|→|⇒))|pass(?=\s+\S*\d)"
+    r"(?<![a-z])(?:pass(?:word|wd|phrase)s?|p[a@4][s$5][s$5]w[o0]rd|pasword|passwrd|psword|pssword"
+    r"|passwrod|passowrd|paswd|p\s+a\s+s\s+s\s+w\s+o\s+r\s+d|pwd|pw|p/w|pass(?=\s*(?:[:=]|->|→|⇒))|pass(?=\s+\S*\d)"
     r"|(?:unlock|login|log-in|master|access)\s+(?:phrase|word)"
     r"|(?<=wifi\s)pass|(?<=wi-fi\s)pass|(?:wi-?fi|wpa2?|wlan|network|router)\s+(?:key|code)"
     r"|contrase(?:ñ|n)a|mot\s+de\s+passe|mdp|passwort|kennwort|wachtwoord|senha|parola\s+d'ordine"
+    r"|clave\s+(?:del?\s+wi-?fi|de\s+acceso)|(?:mi|tu|su)\s+clave|code\s+(?:du\s+|de\s+la\s+)?wi-?fi|jelszav\w*|mật\s+khẩu"
     r"|has(?:ł|l)(?:o|a|em)|l(?:ö|o)senord(?:et)?|(?:ş|s)ifre(?:si|m|n)?|парол[ьяею]|salasana|adgangskode"
     r"|passord(?:et)?|heslo|jelsz(?:ó|o)|κωδικός|סיסמה|كلمة\s+(?:المرور|السر)|पासवर्ड|mật\s+khẩu|kata\s+sandi"
     r")(?![a-z])"
     r"|パスワード|暗証番号|密码|密碼|비밀번호|암호|รหัสผ่าน"  # no word boundary in these scripts: "WiFi密码"
 )
 _PW_HINTS = _hints(
+    "pssw",
+    "pa$$",
     "w0rd",
+    "p a s s",
+    "psw",
+    "pasw",
+    "clave",
+    "jelsz",
+    "khẩu",
     "p@",
     "has",
     "senord",
@@ -471,15 +483,22 @@ _PW_BLOCKERS = frozenset(
     "less free hygiene history recovery reuse rotation tip tips".split()
 )
 _PW_CONNECTOR = re.compile(
-    r"(?i)^\s*[,(]?\s*(?:(?P<sym>:=|=>|->|→|⇒|=|:|\s[-–—](?=\s))|(?P<poss>['’]s)\b"
+    r"(?i)^\s*[,(]?\s*(?:(?P<sym>:=|=>|->|→|⇒|=|[:∶꞉]|\s[-–—](?=\s))|(?P<poss>['’]s)\b"
     r"|(?P<cjk>[はがも是为為는은이：]|입니다)"
     r"|(?P<verb>(?:(?:it|which|that)\s*['’]s|(?:(?:it|which|that)\s+)?(?:is|was|are|were|became|will\s+be)"
-    r"|es|est|ist|è|é|era|war|är|jest|je|lautet|lauten|هي|هو|это|er))(?![\w])"
+    r"|es|est|c['’]est|ist|è|é|era|war|är|jest|je|lautet|lauten|هي|هو|это|er|είναι|là|este|היא|הוא|adalah"
+    r"|é))(?![\w])"
     r"|(?P<to>to)\b)"
     r"(?:\s+(?:now|still|currently|just|actually|basically|simply|always|usually|literally|probably|really"
     r"|set\s+to|changed\s+to|now\s+set\s+to)\b)*\s*"
 )
+# Copulas that also start ordinary sentences ("c'est important"): after them a plain word is
+# prose, and only a value that reads as a password counts.
+_STRICT_VERBS = frozenset(
+    {"c'est", "c’est", "είναι", "là", "este", "היא", "הוא", "adalah", "é", "er"}
+)
 _PW_WORD = re.compile(r"[)\]]?,?\s+([^\s:=]+)")
+_PW_TAIL = re.compile(r"\s+([^\s\d]\S*)(?:\s+[^\s\d]\S*){0,2}\s+(\S{6,64})\s*$")
 _PW_QUOTED = re.compile(r"([\"'`“‘])(.{3,128}?)[\"'`”’](?!\w)")
 _SET_VERB = re.compile(r"(?i)\b(?:chang|set|reset|updat|switch|mov)\w*\b")
 # what follows "password" when a sentence is about a tool, not one password
@@ -517,6 +536,29 @@ _CLI_PASSWORD = re.compile(  # the value may be quoted: sshpass -p 'Tiger#0559' 
     r"|\b(?:sshpass\s+-p|redis-cli\b[^\n]*?\s-a|docker\s+login\b[^\n]*?\s-p|smbclient\b[^\n]*?%"
     r"|(?:requirepass|masterauth)\s)\s*['\"]?([^\s'\"]{3,})"
 )
+# More command lines that take a password as an argument (the flag, then the value).
+_CLI_PASSWORD_ARGS = re.compile(
+    r"(?i)(?:\b(?:psexec|sqlcmd|bcp|osql|isql)\b[^\n]{0,200}?\s[-/]p\s+"
+    r"|\bldap(?:search|modify|add|delete|passwd|whoami)\b[^\n]{0,200}?\s-w\s+"
+    r"|\b(?:xfreerdp|rdesktop|wfreerdp)\b[^\n]{0,200}?\s[/-]p:?\s*"
+    r"|\bzip\b[^\n]{0,200}?\s-P\s+|\b7za?\b[^\n]{0,200}?\s-p(?!\s)"
+    r"|\bkeytool\b[^\n]{0,200}?\s-(?:src|dest)?(?:store|key)pass\s+"
+    r"|\brclone\b[^\n]{0,200}?\spass\s+|\bopenssl\b[^\n]{0,200}?\s-(?:pass(?:in|out)|k)\s+(?:pass:)?"
+    r"|\bPG?PASSWORD=|\bMYSQL_PWD=|\bsmbclient\b[^\n]{0,200}?\s-U\s+\S+%"
+    r"|\bnet\s+use\b[^\n]{0,200}?\\\\\S+\s+(?=[^/\s]+\s+/user:)|\bnet\s+use\b[^\n]{0,200}?/user:\S+\s+(?=[^/\s])"
+    r"|\bhtpasswd\s+-b\w*\s+(?:-\w+\s+)*\S+\s+\S+\s+"
+    r"|\benter\s+the\s+password\s+for\s+\S+:\s*)"
+    r"['\"]?([^\s'\"]{4,128})"
+)
+# A password piped into a command that reads it from stdin: echo 'X' | sudo -S ..., | docker login --password-stdin
+_CLI_STDIN_PASSWORD = re.compile(
+    r"(?i)\becho\s+(?:-n\s+)?['\"]?([^\s'\"|]{4,128})['\"]?\s*\|\s*(?:sudo\s+-S|[^\n|]{0,200}--password-stdin"
+    r"|passwd\b|chpasswd)"
+)
+_CLI_HINTS = _hints(
+    "psexec", "sqlcmd", "bcp ", "osql", "isql", "ldap", "rdp", "zip", "7z", "keytool", "rclone", "openssl", "password=",
+    "pgpassword", "mysql_pwd", "smbclient", "net use", "htpasswd", "enter the password", "echo", "rdesktop",
+)  # fmt: skip
 # .NET and Java XML configuration: <add key="Password" value="..."/>, <entry key="db.password">
 _XML_PASSWORD = re.compile(
     r"(?i)\b(?:key|name)\s*=\s*[\"'][\w.\-]*(?:password|passwd|pwd|secret)[\"']\s+value\s*=\s*[\"']([^\"']{4,128})[\"']"
@@ -546,6 +588,15 @@ _USER_SLASH_PASSWORD = re.compile(
     r"(?i)(?<![a-z])(?:admin|router|portal|page|console|dashboard|account|login|log-in|sign-in|site|app)\b[^.\n]{0,30}?"
     r"(?:\buses?\b|\bis\b|\bit['’]s\b|:)\s*[\"'`]?([^\s:/\"'`,]{2,40})(?:\s+/\s+|\s+and\s+)([^\s\"'`/]{6,64})"
 )
+_ACCOUNT_SLASH = re.compile(
+    r"(?i)(?<![\w@.])([\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+|admin|root|administrator|user)\s*/\s*[\"'`]?(\S{6,64}?)"
+    r"[\"'`]?(?=\s*(?:$|\(|[.;,]\s|[.;,]$))"  # the value ends the sentence: no more words after it
+)
+_ACCOUNT_CUES = _hints(
+    "login", "log in", "account", "password", "facebook", "instagram", "gmail", "email", "e-mail", "portal", "admin",
+    "router", "wifi", "wi-fi", "app", "site", "credential", "creds", "root", "netflix", "bank",
+)  # fmt: skip
+_LITERALLY = re.compile(r"(?i)\b(?:literally|so\s+it['’]s)\s*:?\s*[\"'`]?(\S{6,64})")
 # an LDAP bind: "ldap bind: cn=reporting,dc=corp,dc=local / zCnTL9WWlUD"
 _LDAP_BIND = re.compile(
     r"(?i)(?<![\w=])(?:cn|uid)=[^\s/,=]{1,64}(?:,\s*(?:dc|ou|o|cn|uid)=[^\s/,=]{1,64}){1,12}"
@@ -579,11 +630,20 @@ _PIN_KEYWORD = re.compile(  # on lower-cased text: "my debit card PIN is 4821", 
     r"|codice\s+(?:pin|segreto|della\s+(?:carta|porta)|del\s+(?:bancomat|cancello|portone))"
     r"|senha\s+do\s+cart[ãa]o|toegangscode|deurcode|暗証番号|card\s+verification\s+(?:code|value|number)"
     r"|пин(?:-код)?|pin-kod|portkod(?:en)?|larmkod(?:en)?|d[öo]rrkod(?:en)?|kart(?:ı|i)m(?:ı|i)n\s+(?:ş|s)ifresi"
+    r"|kart\s+(?:ş|s)ifrem|(?:ovi|portti|hälytys|halytys|kassakaappi|puhelin)koodi|koodi\s+ovelle"
+    r"|(?:voicemail|storage\s+unit|bike\s+lock|suitcase|combination\s+lock)(?:\s+[a-z]+){0,3}?\s+(?:code|combination|combo|pin)"
+    r"|code\s+to\s+(?:our|my|the)\s+storage\s+unit"
     r"|code\s+d['’]acc[èe]s)(?![a-z])"
 )
 # Every keyword of _PIN_KEYWORD holds one of these (a test tries one phrase per language):
 # a keyword missing here is never seen by the expression.
 _PIN_HINTS = _hints(
+    "koodi",
+    "voicemail",
+    "storage unit",
+    "bike lock",
+    "suitcase",
+    "비밀번호",
     "пин",
     "kod",
     "şifre",
@@ -611,20 +671,22 @@ _PIN_HINTS = _hints(
     "keypad",
 )
 _PIN_VALUE = re.compile(
-    r"(?i)^(?:[\w'’\s,-]{0,40}?)\s*(?:\bis\b|\bwas\b|:|=|\?|\bare\b|['’]s\b|\b(?:changed|set|reset|updated)\s+to\b"
+    r"(?i)^(?:[\w'’\s,()-]{0,40}?)\s*(?:\bis\b|\bwas\b|:|=|\?|\bare\b|['’]s\b|\b(?:changed|set|reset|updated)\s+to\b"
     r"|\b(?:est|ist|lautet|es|era|è|é|war|är|er|je|jest|to)\b|[はがも是为為는은：])"
     r"\s*(?:now\s+|still\s+)?"
     r"(?P<val>\d{1,3}(?:[-\s]\d{1,3}){2,3}(?![\d-])|\d{3,10}(?!\d)|[#*]?\d{3,10}[#*]?)"
 )
 _PIN_NEAR = re.compile(  # "PIN do aplikacji 53452", "pincode internetbankieren 10211"
-    r"(?i)(?<![a-z])(?:(?:pin|pincode|pin-code|pin\s+code)(?:\s+[^\W\d][\w'’]*){1,4}|(?:ş|s)ifresi)\s*[:=]?\s*"
+    r"(?i)(?<![a-z])(?:(?:pin|pincode|pin-code|pin\s+code|пин-код|пин)(?:\s+[^\W\d][\w'’]*){1,4}|(?:ş|s)ifresi"
+    r"|(?:현관|도어락|문)\s*비밀번호|lockbox\b[^.\n]{0,40}?\bcode|kart\s+(?:ş|s)ifrem|koodi\s+ovelle\s+on)\s*[:=]?\s*"
     r"(?!(?:19|20)\d\d(?!\d))(\d{4,6})(?![\d.,/:-]?\d)"
 )
 _ADDRESS_WORDS = _hints("address", "road", "street", "nagar", "marg", "delivery", "ship", "post", "india", "bengaluru",
                         "bangalore", "mumbai", "delhi", "chennai", "kolkata", "hyderabad", "pune", "district")  # fmt: skip
 _PIN_DIRECT = re.compile(  # "PIN 7731 for the debit card", "gate code 4410#"
     r"(?<![A-Za-z])(?:PIN|[Pp]in(?:\s+(?:number|code))?|passcode"
-    r"|(?i:door|gate|alarm|garage|keypad|lockbox|safe|entry|building|lobby|disarm)\s+(?i:code|combination|pin))"
+    r"|(?i:door|gate|alarm|garage|keypad|lockbox|safe|entry|building|lobby|disarm|bike\s+lock|locker|voicemail"
+    r"|storage\s+unit|suitcase)\s+(?i:code|combination|pin))"
     r"\s*(?:#|no\.?|number)?\s*(\d{4,8})#?"
     r"(?![\d.,/:-]\d)(?!\s*(?:mm|cm|in|inch|inches)\b)"
 )
@@ -645,7 +707,9 @@ for _lang in (
 ):
     for _i, _w in enumerate(_lang.split()):
         _DIGIT_WORDS.setdefault(_w, str(_i))
-_DIGIT_WORDS.update({"oh": "0", "zero": "0", "ein": "1", "eine": "1", "une": "1", "una": "1", "uma": "1", "zwo": "2"})
+_DIGIT_WORDS.update(
+    {"oh": "0", "zero": "0", "ein": "1", "eine": "1", "une": "1", "una": "1", "uma": "1", "zwo": "2"}
+)
 _DIGIT_ALT = "|".join(sorted(map(re.escape, _DIGIT_WORDS), key=len, reverse=True))
 _SPELLED = re.compile(rf"(?i)(?<!\w)(?:(?:{_DIGIT_ALT})[\s,\-]+){{2,18}}(?:{_DIGIT_ALT})(?!\w)")
 
@@ -654,6 +718,8 @@ def _spelled_digits(text: str) -> str:
     return _SPELLED.sub(
         lambda m: "".join(_DIGIT_WORDS.get(w, "") for w in re.findall(r"\w+", m.group().lower())), text
     )
+
+
 _COMBO_DIRECT = re.compile(  # "safe combination 12-65-49" (a padlock's numbers, no "is" needed)
     r"(?i)(?<![a-z])(?:lock|locker|safe|padlock|lockbox|suitcase|bike\s+lock)\s+(?:combination|combo)\s*[:=]?\s*"
     r"(\d{1,3}(?:[-\s/]\d{1,3}){2,3})(?![\d-])"
@@ -674,7 +740,7 @@ _OPENS_WITH = re.compile(  # "the safe opens with 31-7-22"
 _OTPAUTH = re.compile(r"(?i)otpauth://[th]otp/\S*?[?&]secret=([A-Z2-7]{16,})")
 _TWO_FACTOR_SEED = re.compile(
     r"(?i)(?<![a-z])(?:2fa|mfa|totp|otp|authenticator)(?:\s+(?:setup|secret|seed|key|code))*\s+"
-    r"(?:secret|seed|key)\b[^.\n]{0,30}?(?:\bis\b|:|=)\s*((?:[A-Z2-7]{4}\s?){4,}[A-Z2-7]*)"
+    r"(?:secret|seed|key)\b[^.\n]{0,70}?(?:\bis\b|:|=)\s*((?:[A-Z2-7]{4}\s?){4,}[A-Z2-7]*)"
 )
 _CODE = r"(?:\d{4}[\s-]?\d{4}|[a-z0-9]{4,5}-[a-z0-9]{4,5}|\d{6,10})"
 _BACKUP_CODES = re.compile(
@@ -711,7 +777,9 @@ _URL = re.compile(r"(?i)\b(?:[a-z][a-z0-9+.\-]*://|www\.)\S+")
 # Payment cards (a secret, and PII)
 # --------------------------------------------------------------------------------------------
 
-_CARD = re.compile(r"(?<![\w\-.])(?:\d[ \-]?){11,18}\d(?![ \-]?\d)(?!\.\d)")
+_CARD = re.compile(
+    r"(?<![\w\-.])(?:\d[ \-]?){11,18}\d(?![ \-]?\d(?!\d/\d\d))(?!\.\d)"
+)  # an expiry may follow
 # every card number the checks below accept holds this (first group of 4, then 4 more)
 _CARD_HINT = re.compile(r"\d{4}[ \-]?\d{4}")
 
@@ -799,6 +867,24 @@ def _lines(text: str) -> Iterable[str]:
 
 # Keys the vendors' own documentation prints as examples.
 DOC_EXAMPLES = frozenset({"AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"})
+# Values every reader of the docs knows (jwt.io's sample token): no one's secret. Replaced
+# before the scan, wherever they stand.
+_DOC_VALUES = re.compile(
+    r"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9\.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ"
+    r"\.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+)
+
+
+def without_doc_values(text: str) -> str:
+    """``text`` with the documentation's well-known example values replaced (jwt.io's sample
+    token). The payment networks' test cards stay cards: a memory is no place for a
+    number shaped like one."""
+    if "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9" in text:
+        return _DOC_VALUES.sub("EXAMPLE", text)
+    return text
+
+
+_CODE_REFERENCE = re.compile(r"environ\[|getenv\(|process\.env\.|\{\{|%\(\w+\)s|secrets\.\w|\bvault\(")
 _PLACEHOLDER_RUN = re.compile(r"X{8,}|x{8,}|\*{6,}|0{12,}")
 
 
@@ -916,6 +1002,7 @@ def _stated_password(line: str, m: re.Match[str]) -> bool:
             q = _PW_QUOTED.match(after)
             if q:
                 return not _PLACEHOLDER.match(q.group(2))
+            strict = c.group("verb") is not None and c.group("verb").lower() in _STRICT_VERBS
             parts = after.split(None, 2)
             # a CJK particle or copula glued to the value ("S4ffr0n+03야", "…#rHです"), a colon doubled
             value = _CJK_TAIL.sub("", parts[0]).lstrip(":：") if parts else ""
@@ -930,6 +1017,8 @@ def _stated_password(line: str, m: re.Match[str]) -> bool:
                 and parts[1] not in _JOINING
             ):
                 return False  # a word the sentence goes on from: "Passwort ist sicher genug"
+            if strict:  # "c'est important", "είναι σημαντικό": a word, unless it reads as a password
+                return _passwordish(value)
             return bool(value) and _plausible_password(value)
         w = _PW_WORD.match(rest[pos:])
         if not w or words >= 6:
@@ -970,6 +1059,20 @@ def _scan_passwords(line: str, low: str, found: set[str]) -> None:
                 if _passwordish(m.group(1)):
                     found.add(PASSWORD)
                     break
+        if PASSWORD not in found:  # "Мой пароль от почты Oskar2106=": a few words, then the value, no verb
+            for m in _PW_KEYWORD.finditer(low):
+                tail = _PW_TAIL.match(line[m.end() : m.end() + 120])
+                if tail and tail.group(1).lower().strip(".,:") not in _PW_BLOCKERS:
+                    value = _strip(tail.group(2))
+                    if (
+                        re.search(r"\d", value)
+                        and re.search(r"[^\w]", value)  # a symbol: "Windows11" is a product
+                        and value.lower() != value
+                        and _plausible_password(value, strict=True)
+                        and not _is_wordy(value)
+                    ):
+                        found.add(PASSWORD)
+                        break
         if PASSWORD not in found:
             fm = _PW_FOR.search(line)
             value = fm.group(1) if fm else ""
@@ -995,13 +1098,38 @@ def _scan_passwords(line: str, low: str, found: set[str]) -> None:
             word = _strip(m.group(1))
             if _passwordish(word) and any(ch.isdigit() for ch in word) and not _is_wordy(word):
                 found.add(PASSWORD)
-    if _has(low, ("mysql", "mariadb", "--password", "sshpass", "redis-cli", "docker", "smbclient", "requirepass",
-                  "masterauth")):
+    if _has(
+        low,
+        (
+            "mysql",
+            "mariadb",
+            "--password",
+            "sshpass",
+            "redis-cli",
+            "docker",
+            "smbclient",
+            "requirepass",
+            "masterauth",
+        ),
+    ):
         for m in _CLI_PASSWORD.finditer(line):
             value = m.group(1) or m.group(2) or m.group(3) or ""
             if value.startswith(("$", "`", "%")):
                 continue  # read from somewhere at run time: "$(pass show nas)", "$DB_PW", "%PW%"
             if _plausible_password(value):
+                found.add(PASSWORD)
+    cli = _has(low, _CLI_HINTS)
+    for pattern, plausible in (
+        (_CLI_PASSWORD_ARGS, _plausible_password),
+        (_CLI_STDIN_PASSWORD, _passwordish),
+    ):
+        if not cli:
+            break
+        for m in pattern.finditer(line):
+            value = m.group(1)
+            if value.startswith(("$", "`", "%", "<", "{")) or re.match(r"\d?>|.*/dev/", value):
+                continue  # read from somewhere at run time, or a redirection ("2>/dev/null")
+            if plausible(value) and re.search(r"\d", value):
                 found.add(PASSWORD)
     if "value" in low and _has(low, ("pass", "pwd", "secret")):
         for m in _XML_PASSWORD.finditer(line):
@@ -1026,8 +1154,27 @@ def _scan_passwords(line: str, low: str, found: set[str]) -> None:
                 found.add(PASSWORD)
     if "/" in line or " and " in low or ":" in line:
         for m in _USER_SLASH_PASSWORD.finditer(line):
-            if _strong_password(_strip(m.group(2)), passphrase=False) and not re.fullmatch(r"\d{1,4}", m.group(1)):
+            if _strong_password(_strip(m.group(2)), passphrase=False) and not re.fullmatch(
+                r"\d{1,4}", m.group(1)
+            ):
                 found.add(BASIC_AUTH)
+    if "/" in line and _has(low, _ACCOUNT_CUES):
+        for m in _ACCOUNT_SLASH.finditer(line):  # "ines@acme.io / Biscuit.Cobalt9024", "admin / Gi&5*qA4rz"
+            value = _strip(m.group(2))
+            symbol = re.search(r"[^\w]", value) is not None
+            if (
+                re.search(r"\d", value)
+                and value.lower() != value
+                and _plausible_password(value, strict=True)
+                and (("@" in m.group(1) and symbol) or _strong_password(value, passphrase=False))
+            ):
+                found.add(BASIC_AUTH)
+    if (
+        " literally " in low or " so it's " in low
+    ):  # "my dog's name followed by 1993 - so literally Bodhi1993!"
+        lit = _LITERALLY.search(line)
+        if lit and _passwordish(lit.group(1)) and re.search(r"\d", lit.group(1)) and _has(low, _PW_HINTS):
+            found.add(PASSWORD)
     if "=" in line and ("cn=" in low or "uid=" in low):
         for m in _LDAP_BIND.finditer(line):
             if _plausible_password(m.group(1)):
@@ -1323,7 +1470,9 @@ def _scan_misc(line: str, low: str, found: set[str]) -> None:
         bare = len(words) in _PHRASE_LENGTHS and _BARE_WORDS.fullmatch(low.strip()) is not None
         if len(BIP39_WORDS.intersection(words)) >= 8 and recovery_phrase(words, bare or wallet_cued(low)):
             found.add(RECOVERY_PHRASE)
-    if _card_spans(line) or (_has(low, _CARD_WORDS) and _SPELLED.search(line) and _card_spans(_spelled_digits(line))):
+    if _card_spans(line) or (
+        _has(low, _CARD_WORDS) and _SPELLED.search(line) and _card_spans(_spelled_digits(line))
+    ):
         found.add(CREDIT_CARD)
 
 
@@ -1382,7 +1531,9 @@ def _wif_ok(candidate: str) -> bool:
 # keypair file's array of 64 numbers. A transaction signature has the base58 shape too, so the
 # string needs a word saying it is a key or an export.
 _SOLANA_KEY = re.compile(r"(?<![1-9A-HJ-NP-Za-km-z])[1-9A-HJ-NP-Za-km-z]{86,88}(?![1-9A-HJ-NP-Za-km-z])")
-_SOLANA_HINTS = _hints("phantom", "solflare", "backpack", "solana", "private key", "secret key", "export", "keypair")
+_SOLANA_HINTS = _hints(
+    "phantom", "solflare", "backpack", "solana", "private key", "secret key", "export", "keypair"
+)
 _KEYPAIR_ARRAY = re.compile(r"\[\s*(?:\d{1,3}\s*,\s*){63}\d{1,3}\s*\]")
 
 
@@ -1425,19 +1576,29 @@ SECRET_KINDS: frozenset[str] = frozenset(
 
 # An account's security question (or its "memorable word"), in several languages.
 _SECURITY_Q = re.compile(
-    r"(?i)(?<![a-z])(?:security\s+(?:question|answer)s?|secret\s+question|memorable\s+word|verification\s+word"
+    r"(?i)(?<![a-z])(?:security\s+(?:question|answer)s?|secret\s+(?:question|answer)s?|recovery\s+answers?"
+    r"|memorable\s+word|verification\s+word"
     r"|sicherheitsfrage|sicherheitsantwort|question\s+secr[èe]te|r[ée]ponse\s+secr[èe]te|pregunta\s+(?:de\s+)?seguridad"
     r"|pregunta\s+secreta|pergunta\s+(?:de\s+)?seguran[çc]a|domanda\s+(?:di\s+)?sicurezza|beveiligingsvraag"
     r"|pytanie\s+bezpiecze[ńn]stwa|s[äa]kerhetsfr[åa]ga|секретный\s+вопрос|秘密の質問|安全问题|密保问题|보안\s*질문)"
 )
 # What separates a question from its answer: "... pet): Bello", "→ Lefebvre", "Respuesta: Los Pinos".
 _ANSWER_SEP = re.compile(
-    r"(?i)(?:[:=→]|->|\b(?:answer|respuesta|antwort|r[ée]ponse|resposta|risposta|antwoord)\b\s*:?"
+    r"(?i)(?:[:=→]|->|\s[-–—]\s|\b(?:answer|respuesta|antwort|r[ée]ponse|resposta|risposta|antwoord)\b\s*:?"
     r"|\bit['’]s\b|\bis\b)\s*[\"'“‘]?([^\n?.;]{2,48})(?:[.;\n]|$)"
 )
 
 
+_SECURITY_HINTS = _hints(
+    "secur", "secret", "secrè", "memorable", "verification", "recovery", "sicherheit", "pregunta", "pergunta", "question",
+    "réponse", "reponse", "respuesta",
+    "domanda", "beveilig", "pytanie", "säkerhet", "sakerhet", "секрет", "秘密", "安全", "密保", "보안",
+)  # fmt: skip
+
+
 def _scan_security_answers(line: str, low: str, found: set[str]) -> None:
+    if not _has(low, _SECURITY_HINTS):
+        return
     q = _SECURITY_Q.search(line)
     if not q:
         return
@@ -1481,10 +1642,20 @@ _RECOVERY_KW = re.compile(
     r"|herstelcodes?|kody\s+(?:zapasowe|odzyskiwania)|リカバリー(?:コード|キー)|バックアップコード|备用码|恢复码|복구\s*코드"
     r"|bitlocker"
 )
-_CODE_TOKEN = re.compile(r"(?<![\w-])(?=[A-Za-z0-9-]*\d)[A-Za-z0-9]{3,12}(?:-[A-Za-z0-9]{3,12}){0,7}(?![\w-])")
+_CODE_TOKEN = re.compile(
+    r"(?<![\w-])(?=[A-Za-z0-9-]*\d)[A-Za-z0-9]{3,12}(?:-[A-Za-z0-9]{3,12}){0,7}(?![\w-])"
+)
+
+
+_RECOVERY_HINTS = _hints(
+    "recovery", "backup", "restore", "rescue", "emergency", "one-time", "wiederherstell", "códig", "codig", "codes",
+    "codici", "herstel", "kody", "リカバリー", "バックアップ", "备用码", "恢复码", "복구", "bitlocker",
+)  # fmt: skip
 
 
 def _scan_recovery_codes(line: str, low: str, found: set[str]) -> None:
+    if not _has(low, _RECOVERY_HINTS):
+        return
     m = _RECOVERY_KW.search(line)
     if m is None:
         return
@@ -1511,14 +1682,20 @@ _VENDOR_NAMES = (
     "launchdarkly", "mixpanel", "amplitude", "segment", "ably", "pusher", "ngrok", "modal", "jina", "tavily",
     "langsmith", "langfuse", "dropbox", "box", "twitch", "shopify", "contentful", "cloudinary", "harness",
 )  # fmt: skip
-_VENDORS = re.compile(r"(?<![a-z0-9_])(?:" + "|".join(re.escape(v) for v in _VENDOR_NAMES) + r")(?![a-z0-9_])")
+_VENDORS = re.compile(
+    r"(?<![a-z0-9_])(?:" + "|".join(re.escape(v) for v in _VENDOR_NAMES) + r")(?![a-z0-9_])"
+)
 # What makes the token beside a vendor's name an id rather than a key.
 _VENDOR_ID_CONTEXT = re.compile(
     r"(?i)(?<![a-z])(?:id|ids|identifier|customer|subscription|file|response|user|account\s+id|client\s+id"
-    r"|project\s+id|tx|transaction|address|wallet|pod|k8s|kubernetes|deployment|replica)(?![a-z])"
+    r"|project\s+id|tx|transaction|address|wallet|pod|k8s|kubernetes|deployment|replica|event|issue)(?![a-z])"
 )
-_VENDOR_TOKEN = re.compile(r"(?<![A-Za-z0-9_\-+/=.|@])[A-Za-z0-9][A-Za-z0-9_\-.:]{18,98}[A-Za-z0-9=](?![A-Za-z0-9_\-+/=])")
-_HASH_SHAPE = re.compile(r"(?i)[0-9a-f]{40}|[0-9a-f]{64}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+_VENDOR_TOKEN = re.compile(
+    r"(?<![A-Za-z0-9_\-+/=.|@])[A-Za-z0-9][A-Za-z0-9_\-.:]{18,98}[A-Za-z0-9=](?![A-Za-z0-9_\-+/=])"
+)
+_HASH_SHAPE = re.compile(
+    r"(?i)[0-9a-f]{40}|[0-9a-f]{64}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+)
 
 
 def _scan_vendor_tokens(line: str, low: str, found: set[str]) -> None:
@@ -1538,7 +1715,9 @@ def _scan_vendor_tokens(line: str, low: str, found: set[str]) -> None:
         if not _VENDORS.search(low[: m.start()] + " " + low[m.end() :]):
             continue  # the vendor is named only inside the token: "firebase-FapQ..." is a user id
         bare = token.replace("-", "").replace("_", "").replace(".", "").replace(":", "")
-        if _HASH_SHAPE.fullmatch(token) and not _has(low, ("key", "token", "secret", "cred", "密钥", "キー", "키")):
+        if _HASH_SHAPE.fullmatch(token) and not _has(
+            low, ("key", "token", "secret", "cred", "密钥", "キー", "키")
+        ):
             continue  # a commit, a checksum or an id unless the sentence calls it a key
         if len(bare) >= 20 and _looks_random(bare, 20):
             found.add(GENERIC)
@@ -1554,8 +1733,101 @@ _DER_PRIVATE = re.compile(
 _PEM_BODY = re.compile(r"PRIVATE KEY-----(?:\s|\\n)*(?:[A-Za-z][\w-]*:[^\n]*\n\s*)*[A-Za-z0-9+/=]{8,}")
 
 
+# Tables whose header names a password column: CSV, TSV, semicolons, markdown.
+_TABLE_SEPS = (",", ";", "\t", "|")
+# A setting named in code, then its value: define('DB_PASSWORD', '...'), os.environ["X_PAT"] = "...",
+# a Terraform variable's default.
+_NAMED_IN_CODE = re.compile(
+    r"(?is)\bdefine\(\s*['\"]([\w.]{2,64})['\"]\s*,\s*['\"]([^'\"\n]{4,256})['\"]"
+    r"|\[\s*['\"]([\w.]{2,64})['\"]\s*\]\s*=\s*['\"]([^'\"\n]{4,256})['\"]"
+    r"|\bvariable\s+\"([\w.\-]{2,64})\"\s*\{[^}]{0,400}?\bdefault\s*=\s*\"([^\"\n]{4,256})\""
+)
+_SQL_INSERT = re.compile(
+    r"(?is)\binsert\s+into\s+[\w.\"`]+\s*\(([^)]{1,400})\)\s*values\s*\(([^)]{1,1000})\)"
+)
+_YAML_BLOCK = re.compile(r"(?m)^([ \t]*)([\w.\-]{2,40}):[ \t]*[|>][-+]?[ \t]*\n\1[ \t]+(\S[^\n]{3,127})$")
+_RECOVERY_TEXT_CODE = re.compile(
+    r"(?<![\w-])(?=[A-Za-z0-9 -]*\d)[A-Za-z0-9]{4,12}(?:[ -][A-Za-z0-9]{4,12})?(?![\w-])"
+)
+
+
+def _cells(row: str, sep: str) -> list[str]:
+    return [c.strip().strip("\"'`") for c in row.strip().strip("|").split(sep)]
+
+
+def _scan_tables(text: str, found: set[str]) -> None:
+    lines = text.splitlines()
+    budget = 400  # cells looked at per text: a long table costs what its first rows cost
+    for i, line in enumerate(lines[:-1]):
+        if budget <= 0:
+            return
+        for sep in _TABLE_SEPS:
+            if sep not in line or line.count(sep) > 24:
+                continue
+            header = _cells(line, sep)
+            budget -= len(header)
+            login = any(h.lower() in ("login", "user", "username", "email", "account") for h in header)
+            # not cached: a header candidate may be a row of values
+            kinds = {k: field_kind(h, cached=False) for k, h in enumerate(header) if len(h) <= 32}
+            cols = [k for k, kind in kinds.items() if kind in (PASSWORD, PIN) or (kind == "secret" and login)]
+            if not cols:
+                continue
+            for row in lines[i + 1 : i + 40]:
+                budget -= 1
+                cells = _cells(row, sep)
+                if len(cells) != len(header):
+                    continue
+                for k in cols:
+                    kind = kinds[k] if kinds[k] != "secret" else PASSWORD  # a login table's secret column
+                    hit = field_secret(kind, cells[k], _looks_random)
+                    if hit and not set(cells[k]) <= set("-: "):
+                        found.add(hit)
+                        return
+
+
+def _scan_code_settings(text: str, found: set[str]) -> None:
+    if "define(" in text or "variable" in text or ("]" in text and "=" in text):
+        _named_in_code(text, found)
+    if "insert" in text.lower():
+        _sql_inserts(text, found)
+    if "\n" in text and (": |" in text or ": >" in text or ":|" in text or ":>" in text):
+        for m in _YAML_BLOCK.finditer(text):
+            hit = field_secret(field_kind(m.group(2)), m.group(3).strip(), _looks_random)
+            if hit:
+                found.add(hit)
+
+
+def _named_in_code(text: str, found: set[str]) -> None:
+    for m in _NAMED_IN_CODE.finditer(text):
+        name = m.group(1) or m.group(3) or m.group(5)
+        value = m.group(2) or m.group(4) or m.group(6)
+        hit = field_secret(field_kind(name), value, _looks_random)
+        if hit:
+            found.add(hit)
+
+
+def _sql_inserts(text: str, found: set[str]) -> None:
+    for m in _SQL_INSERT.finditer(text):
+        names = [c.strip().strip('"`[]') for c in m.group(1).split(",")]
+        values = [v.strip().strip("'\"") for v in re.split(r",(?=(?:[^']*'[^']*')*[^']*$)", m.group(2))]
+        if len(names) == len(values):
+            for name, value in zip(names, values, strict=True):
+                hit = field_secret(field_kind(name), value, _looks_random)
+                if hit:
+                    found.add(hit)
+
+
 def scan_blocks(text: str, found: set[str], had_private_key: bool) -> None:
     """Detectors that read a whole text rather than a line."""
+    if "\n" in text:
+        _scan_tables(text, found)
+        m = _RECOVERY_KW.search(text)  # codes listed one per line under their heading
+        if m and TWO_FACTOR not in found:
+            codes = _RECOVERY_TEXT_CODE.findall(text[m.end() : m.end() + 600])
+            if len(codes) >= 4:
+                found.add(TWO_FACTOR)
+    if "define(" in text or "variable" in text or "]" in text or "insert" in text.lower() or "\n" in text:
+        _scan_code_settings(text, found)
     if PRIVATE_KEY in found and not had_private_key and "PRIVATE KEY" in text and not _PEM_BODY.search(text):
         found.discard(PRIVATE_KEY)  # "-----BEGIN PRIVATE KEY-----\n...\n" (paste yours here)
     if ("MII" in text or "MHcC" in text or "MIGk" in text or "MC4C" in text) and _DER_PRIVATE.search(
@@ -1637,6 +1909,22 @@ def scan_tokens_text(text: str, found: set[str]) -> None:
         _scan_wallets(line, low, found)
         if card_spans(line):
             found.add(CREDIT_CARD)
+
+
+def names_password(text: str) -> bool:
+    """Whether a short text says "this is a password" ("the wifi password", "Apple ID passwort")."""
+    low = _lower(text)
+    return _has(low, _PW_HINTS) and _PW_KEYWORD.search(low) is not None
+
+
+def passwordish(word: str) -> bool:
+    """A single token that reads as a chosen password: letters and a digit, and a symbol or
+    both cases."""
+    return (
+        _passwordish(word)
+        and re.search(r"\d", word) is not None
+        and (re.search(r"[^\w]", word) is not None or word.lower() != word)
+    )
 
 
 def looks_random(token: str, min_len: int = 16) -> bool:

@@ -32,6 +32,7 @@ FIELD_KINDS = frozenset(
     {PASSWORD, PIN, CARD_CODE, GENERIC, PRIVATE_KEY, RECOVERY_PHRASE, TWO_FACTOR, SECURITY_ANSWER, BASIC_AUTH}
 )
 
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 # Compound words people write without separators.
 _COMPOUND = (
@@ -42,8 +43,8 @@ _COMPOUND = (
 
 _PW_HEADS = frozenset({"password", "passwd", "pwd", "pw", "pass", "passphrase", "passwort", "kennwort", "contrasena",
                        "senha", "psk", "mdp", "motdepasse", "wachtwoord", "haslo", "losenord", "salasana", "sifre",
-                       "parol", "heslo", "jelszo", "passord", "adgangskode", "rootpw", "adminpw", "masterpw",
-                       "requirepass", "masterauth"})  # fmt: skip
+                       "parol", "heslo", "jelszo", "passord", "adgangskode", "rootpw", "adminpw", "masterpw", "psw",
+                       "khau", "sandi", "jelszavam", "requirepass", "masterauth"})  # fmt: skip
 _PIN_HEADS = frozenset({"pin", "passcode", "pincode", "puk", "combination", "combo", "keypad", "geheimzahl",
                         "kombination", "combinacion", "combinaison", "combinazione", "combinatie", "kombinacja"})
 _CODE_QUALIFIERS = frozenset({"door", "gate", "alarm", "garage", "lock", "safe", "keypad", "unlock", "entry", "access",
@@ -54,7 +55,8 @@ _CODE_QUALIFIERS_INTL = frozenset({"alarma", "alarme", "allarme", "alarm", "puer
                                    "garaje", "garagem", "cancello", "portao", "portail", "tresor", "caja", "cofre",
                                    "coffre", "cassaforte", "kluis", "sejf", "door", "gate", "safe", "garage"})  # fmt: skip
 _CVV_HEADS = frozenset({"cvv", "cvc", "cvv2", "cvc2", "csc", "cid"})
-_TOKEN_HEADS = frozenset({"token", "secret", "apikey", "secretkey", "bearer", "jwt", "credential", "credentials", "creds",
+_TOKEN_HEADS = frozenset({"token", "secret", "apikey", "secretkey", "bearer", "jwt", "credential", "credentials", "creds", "pat",
+                          "jsessionid", "phpsessid",
                           "sessionid", "cookie", "signature", "hmac"})  # fmt: skip
 _KEY_QUALIFIERS = frozenset({"api", "access", "secret", "private", "client", "signing", "encryption", "master", "auth",
                              "license", "app", "service", "account", "admin", "webhook", "session", "ssh", "gpg", "pgp",
@@ -65,7 +67,10 @@ _PUBLIC = frozenset({"public", "publishable", "pub", "id", "name", "hint", "hint
                      "path", "file", "prefix", "format", "hash", "fingerprint", "days", "date", "at", "age", "strength",
                      "group", "santa", "version", "scope", "scopes", "provider", "label", "note", "notes", "status",
                      "ref", "reference", "vault", "storage", "env", "var", "field", "kind"})  # fmt: skip
-_SECRET_HEADS = frozenset({"secret", "credential", "credentials", "creds"})
+_PASS_THINGS = frozenset({"boarding", "gym", "bus", "season", "day", "ski", "travel", "hall", "guest", "press",
+                          "backstage", "library", "museum", "metro", "train", "transit", "parking", "annual",
+                          "monthly", "weekly", "festival", "event"})  # fmt: skip
+_SECRET_HEADS = frozenset({"secret", "credential", "credentials", "creds", "clave", "parola"})  # in a login record
 _SEED_HEADS = frozenset({"seed", "mnemonic", "wif", "privkey"})
 _OTP_HEADS = frozenset({"totp", "otp", "mfa", "2fa"})
 _GENERIC_CHILD = frozenset({"value", "val", "v", "data", "secret", "string", "raw"})
@@ -75,12 +80,12 @@ _GENERIC_CHILD = frozenset({"value", "val", "v", "data", "secret", "string", "ra
 _SCRIPT_HEADS = {
     "пароль": "password", "密码": "password", "密碼": "password", "パスワード": "password", "비밀번호": "password",
     "암호": "password", "كلمة المرور": "password", "סיסמה": "password", "κωδικός": "password", "पासवर्ड": "password",
-    "пин": "pin", "пин-код": "pin", "暗証番号": "pin",
+    "пин": "pin", "пин-код": "pin", "暗証番号": "pin", "كلمة_المرور": "password", "المرور": "password",
 }  # fmt: skip
 
 
 def _words(name: str) -> list[str]:
-    low = name.lower()
+    low = _CAMEL.sub(" ", name).lower()  # "alarmCode", "hcloudToken": the words camel case joins
     for word, head in _SCRIPT_HEADS.items():
         if word in low:
             low = low.replace(word, f" {head} ")
@@ -92,11 +97,13 @@ def _words(name: str) -> list[str]:
     return [w.lower() for w in _WORDS.findall(low)] or []
 
 
-def field_kind(name: str) -> str | None:
-    """The kind of secret a field of this name holds, or None when the name does not say."""
+def field_kind(name: str, *, cached: bool = True) -> str | None:
+    """The kind of secret a field of this name holds, or None when the name does not say.
+    ``cached=False`` for strings that may be values rather than names (a table's cells):
+    the cache must never keep a secret."""
     if not isinstance(name, str) or len(name) > 64:
         return None
-    return _field_kind(name)
+    return _field_kind(name) if cached else _field_kind.__wrapped__(name)
 
 
 @lru_cache(maxsize=4096)  # field names repeat (a record's keys, config lines): cached, pure
@@ -108,6 +115,8 @@ def _field_kind(name: str) -> str | None:
         return None
     head = words[-1]
     before = words[-2] if len(words) > 1 else ""
+    if head == "pass" and before in _PASS_THINGS:
+        return None  # a boarding pass, a gym pass
     if head in _PW_HEADS or (head == "word" and before == "pass") or (head == "passe" and before == "de"):
         return PASSWORD
     if head in _CVV_HEADS or (head == "code" and before == "security" and "card" in words):
@@ -116,13 +125,17 @@ def _field_kind(name: str) -> str | None:
         return PIN
     if _CODE_WORDS.intersection(words) and _CODE_QUALIFIERS_INTL.intersection(words):
         return PIN  # "código_alarma", "Türcode"
-    if head == "answer" and ("security" in words or "secret" in words):
+    if head in ("answer", "answers") and ("security" in words or "secret" in words or "recovery" in words):
+        return SECURITY_ANSWER
+    if head == "word" and before in ("memorable", "secret", "verification"):
         return SECURITY_ANSWER
     if head in _SEED_HEADS or (
         head in ("phrase", "words") and before in ("seed", "recovery", "backup", "secret")
     ):
         return RECOVERY_PHRASE if head not in ("wif", "privkey") else PRIVATE_KEY
     if head in ("secret", "seed", "key") and before in _OTP_HEADS:
+        return TWO_FACTOR
+    if head in ("code", "codes") and before in ("backup", "recovery", "rescue"):
         return TWO_FACTOR
     if head == "key" and before in ("private", "priv", "secret", "signing", "wallet", "ssh"):
         return PRIVATE_KEY if before in ("private", "priv", "wallet", "ssh") else GENERIC
@@ -143,6 +156,11 @@ def parent_kind(path: tuple[str, ...]) -> str | None:
     kind = field_kind(path[-1])
     if kind is None and len(path) > 1 and path[-1].lower() in _GENERIC_CHILD:
         kind = field_kind(path[-2])
+    if kind is None and len(path) > 1 and field_kind(path[-2]) == SECURITY_ANSWER:
+        kind = SECURITY_ANSWER  # {"security_answers": {"first_street": ...}}
+    if kind is None and len(path) > 1 and _words(path[-2]) in (["codes"], ["code"], ["pins"]):
+        if _SIBLING_QUALIFIERS.intersection(_words(path[-1])):
+            kind = PIN  # {"codes": {"garage": "6037", "gate": "4371"}}
     if kind is None and len(path) > 1 and _words(path[-1]) in (["code"], ["combination"], ["combo"]):
         if _SIBLING_QUALIFIERS.intersection(_words(path[-2])):
             kind = PIN  # {"alarm": {"code": "2700"}}
@@ -164,7 +182,12 @@ _PLAIN_NAMES = frozenset({"pass", "combination", "combo", "code", "key", "keys",
 
 
 # What the other fields of a login record are called: {"secret": ..., "user": ...}.
-_LOGIN_FIELDS = frozenset({"user", "username", "login", "email", "site", "service", "portal", "account", "host",
+# What account security questions ask about.
+_SECURITY_ASKS = re.compile(
+    r"(?i)\b(?:maiden\s+name|first\s+pet|name\s+of\s+your|your\s+(?:first|favou?rite|childhood|oldest|mother|father)"
+    r"|gr[eo]w\s+up|city\s+(?:where|of\s+birth)|childhood\s+(?:friend|nickname|hero)|nickname)\b"
+)
+_LOGIN_FIELDS = frozenset({"user", "username", "login", "email", "site", "service", "portal", "account", "host", "ssid",
                            "url", "app", "website", "server", "domain", "system", "usr", "uid"})  # fmt: skip
 
 
@@ -186,11 +209,25 @@ def named_secret(record: Mapping[Any, object], looks_random: object) -> str | No
     login record's field named only ``secret`` or ``credentials`` (``{"secret":
     "Tiger.9798", "site": "insurance portal", "user": "ana.k"}``)."""
     names = {k.lower() for k in record if isinstance(k, str)}
+    if "kty" in names and "d" in names and isinstance(record.get("d"), str) and len(str(record.get("d"))) >= 16:
+        return PRIVATE_KEY  # a JSON Web Key with its private part
+    question = next((n for n in names if n in ("q", "question") or "question" in n), None)
+    answer = next((n for n in names if n in ("a", "answer")), None)
+    if question and answer:
+        q = next(str(v) for k, v in record.items() if isinstance(k, str) and k.lower() == question)
+        a = next(v for k, v in record.items() if isinstance(k, str) and k.lower() == answer)
+        named = any(w in n for n in names for w in ("security", "secret", "recovery"))
+        asks = named or _SECURITY_ASKS.search(q) is not None  # an account's question, not an FAQ's
+        if isinstance(a, str) and 2 <= len(a.strip()) <= 64 and asks:
+            return SECURITY_ANSWER  # {"security_question": "...?", "answer": "Marchetti"}
     if names & _LOGIN_FIELDS:
         for k, v in record.items():
             if isinstance(k, str) and isinstance(v, str) and field_kind(k) == SECRET:
                 if _chosen_password(v.strip()) and not _PLACEHOLDER.match(v.strip()):
                     return PASSWORD
+                pair = v.strip().partition(":")
+                if pair[1] and pair[0] and " " not in v.strip() and _chosen_password(pair[2]):
+                    return BASIC_AUTH  # {"creds": "lukas1990:Rosemary*17", "host": ...}
     values = [k for k in record if isinstance(k, str) and k.lower() in VALUE_FIELDS]
     if len(values) != 1:
         return None
@@ -216,7 +253,7 @@ def sibling_secret(name: str, value: object, siblings: list[str]) -> str | None:
 
 
 _PLACEHOLDER = re.compile(
-    r"(?i)^(?:[*•xX.#_\-]{3,}|<[^>]*>|\[[^\]]*\]|\{\{?[^}]*\}\}?|\$\{[^}]*\}|\$(?-i:[A-Z_][A-Z0-9_]*|[a-z_]+)|%[A-Z_]+%"
+    r"(?i)^(?:[*•xX.#_\-]{3,}|<[^>]*>|\[[^\]]*\]|\{\{?[^}]*\}\}?|\$\{[^}]*\}|\$(?-i:[A-Z_][A-Z0-9_]*|[a-z_]+)|%[A-Z_]+%|%\(\w+\)s|\{\{.*\}\}|.*environ\[.*|.*getenv\(.*"
     r"|redacted|hidden|removed|omitted|masked|none|null|nil|undefined|empty|todo|tbd|n/?a|unknown|unset|changeme"
     r"|change_me|example|sample|dummy|placeholder|secret|password|passwd|token|value|true|false|yes|no|required"
     r"|optional|same|see\s.*|ask\s.*|in\s.*|on\s.*|stored\s.*|saved\s.*)$"
@@ -299,6 +336,8 @@ def field_secret(kind: str | None, value: object, looks_random: object) -> str |
             return None
         if re.fullmatch(r"[A-Z2-7]{16,64}", v) and kind == TWO_FACTOR:
             return TWO_FACTOR
+        if kind == TWO_FACTOR and re.fullmatch(r"(?=.*\d)[A-Za-z0-9]{3,8}(?:[- ][A-Za-z0-9]{3,8}){0,5}", v):
+            return TWO_FACTOR  # a backup code: "sy36-c8xu", "KAOU2-4F6EU-CVIBB-B985L-O7GW6"
         if looks_random(v):  # type: ignore[operator]
             return GENERIC if kind == "key" else kind
         return None

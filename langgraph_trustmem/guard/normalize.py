@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import codecs
 import html
 import re
 import unicodedata
@@ -50,6 +51,8 @@ def fold(text: str) -> str:
         return text
     text = unicodedata.normalize("NFKC", text)
     text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    if any("\u0300" <= ch <= "\u036f" for ch in text):  # h̶f̶_̶: marks drawn over Latin letters
+        text = re.sub(r"(?<=[\x21-\x7e])[\u0300-\u036f]+", "", text)
     if text.isascii():
         return text
 
@@ -121,13 +124,58 @@ def _decoded(text: str) -> list[str]:
     return out
 
 
+# Disguises a memory names itself ("rot13'd", "shifted forward by one", "take every other
+# character", "in morse"): undone only where the text says so.
+_MORSE = {
+    ".-": "a", "-...": "b", "-.-.": "c", "-..": "d", ".": "e", "..-.": "f", "--.": "g", "....": "h", "..": "i",
+    ".---": "j", "-.-": "k", ".-..": "l", "--": "m", "-.": "n", "---": "o", ".--.": "p", "--.-": "q", ".-.": "r",
+    "...": "s", "-": "t", "..-": "u", "...-": "v", ".--": "w", "-..-": "x", "-.--": "y", "--..": "z",
+    "-----": "0", ".----": "1", "..---": "2", "...--": "3", "....-": "4", ".....": "5", "-....": "6",
+    "--...": "7", "---..": "8", "----.": "9",
+}  # fmt: skip
+_MORSE_RUN = re.compile(r"(?:[.\-]{1,6}[ /]+){2,}[.\-]{1,6}")
+_SHIFT = re.compile(r"(?i)shift(?:ed)?\s+(?:forward|up|right)?\s*by\s+(one|two|three|\d)")
+_RUN_LONG = re.compile(r"\S{12,}")
+
+
+def _shift_back(text: str, n: int) -> str:
+    def back(ch: str) -> str:
+        if "a" <= ch <= "z":
+            return chr((ord(ch) - 97 - n) % 26 + 97)
+        if "A" <= ch <= "Z":
+            return chr((ord(ch) - 65 - n) % 26 + 65)
+        return ch
+
+    return "".join(back(ch) for ch in text)
+
+
+def _named_disguises(text: str) -> list[str]:
+    low = text.lower()
+    out: list[str] = []
+    if "rot13" in low or "rot-13" in low or "rot 13" in low:
+        out.append(codecs.encode(text, "rot13"))
+    if "morse" in low:
+        out.append(_MORSE_RUN.sub(lambda m: "".join(_MORSE.get(c, "") for c in re.split(r"[ /]+", m.group())), text))
+    if "shift" in low and (m := _SHIFT.search(text)):
+        n = {"one": 1, "two": 2, "three": 3}.get(m.group(1).lower()) or int(m.group(1))
+        # only the runs that hold a digit or a symbol: the sentence around them stays readable
+        out.append(re.sub(r"\S*[\d\W_]\S*", lambda t: _shift_back(t.group(), n) if len(t.group()) >= 6 else t.group(), text))
+    if "every other" in low or "every second" in low:
+        out.append(_RUN_LONG.sub(lambda m: m.group()[::2], text))
+    return out
+
+
 def full_views(text: str, depth: int = 2) -> list[str]:
     """Texts that read like ``text`` with one disguise undone: homoglyphs folded, base64,
-    hex and percent-encoded runs decoded (again inside what was decoded, to ``depth``)."""
+    hex and percent-encoded runs decoded (again inside what was decoded, to ``depth``),
+    and the disguises a text names undone (rot13, a letter shift, morse, every other
+    character)."""
     out: list[str] = []
     folded = fold(text)
     if folded != text:
         out.append(folded)
+    if len(text) >= 20 and any(h in text for h in ("rot", "ROT", "orse", "hift", "every")):
+        out.extend(_named_disguises(folded))
     frontier = [folded]
     for _ in range(depth):
         nxt = []

@@ -4,10 +4,10 @@ The figures are those of ``bench/guard_eval.py`` (recorded in ``bench/README.md`
 record is checked as ``TrustStore.put`` checks it, a refusal or a redaction counts as
 caught for a secret and as a false positive for a benign memory. No server is needed.
 
-Corpora: the tuning corpus and the first four held-out corpora (``secrets_heldout`` to
-``secrets_heldout4``, tuned on since their misses were read) are what the rules were tuned
-on; the fifth held-out corpus (``secrets_heldout5``), written by a helper that never saw
-the guard, was frozen before that tuning and is the held-out figure of record.
+Corpora: the tuning corpus and the first five held-out corpora (``secrets_heldout`` to
+``secrets_heldout5``) have had their misses read and tuned on; the sixth
+(``secrets_heldout6``), written by a helper that never saw the guard and committed frozen
+before the sixth round was, is the held-out figure of record.
 """
 
 from __future__ import annotations
@@ -75,9 +75,9 @@ def test_third_heldout_corpus_is_tuning_data_now(guard):
 
 
 def test_fourth_heldout_corpus_is_tuning_data_now(guard):
-    """Its misses were read and tuned on in the fifth round (0.856 -> 0.939); the kinds it
-    still misses (evasions, vendor tokens without a name) are left, so it is held to what
-    was measured, not to the tuning corpus's standard."""
+    """Its misses were read and tuned on in the fifth round (0.856 -> 0.939, 0.949 after the
+    sixth); the kinds it still misses (evasions, vendor tokens without a name) are left, so
+    it is held to what was measured, not to the tuning corpus's standard."""
     report, misses, fps = guard_eval.evaluate("heldout4", guard_eval.heldout4_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
@@ -85,20 +85,31 @@ def test_fourth_heldout_corpus_is_tuning_data_now(guard):
     assert report.fp_rate <= TARGET_FP, [r.id for r, _ in fps]
 
 
-def test_fifth_heldout_corpus(guard):
-    """Written by a second helper that never saw the guard, frozen before the tuning it
-    measures (its README). Recall on it is 0.846 (0.711 on evasions) and false positives
-    0.018: the targets are not met. Asserted as measured, so a regression shows; reported
-    as a gap in bench/README.md. Its records are never read to choose rules."""
-    report, _, _ = guard_eval.evaluate("heldout5", guard_eval.heldout5_corpus(), guard, timing=False)
+def test_fifth_heldout_corpus_is_tuning_data_now(guard):
+    """Written by a helper that never saw the guard and frozen before the fifth round, where
+    it measured 0.846 recall and 0.018 false positives; its misses were read and tuned on in
+    the sixth round (0.956 / 0.008). It is held to what was measured after that round."""
+    report, misses, fps = guard_eval.evaluate("heldout5", guard_eval.heldout5_corpus(), guard, timing=False)
+    assert report.secrets >= 300 and report.benign >= 300
+    assert report.errors == 0
+    assert report.recall >= 0.95, [r.id for r in misses]
+    assert report.fp_rate <= TARGET_FP, [r.id for r, _ in fps]
+
+
+def test_sixth_heldout_corpus(guard):
+    """Written by a third helper that never saw the guard, committed frozen before the
+    sixth round was (its README). Recall on it is 0.788 (0.635 on evasions) and false
+    positives 0.021: the targets are not met. Asserted as measured, so a regression shows;
+    reported as a gap in bench/README.md. Its records are never read to choose rules."""
+    report, _, _ = guard_eval.evaluate("heldout6", guard_eval.heldout6_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0  # no check raises anything but SecretRejected
-    assert report.recall >= 0.84  # target TARGET_RECALL: not met
-    assert report.recall_hard >= 0.70
-    assert report.fp_rate <= 0.019  # target TARGET_FP: not met
+    assert report.recall >= 0.78  # target TARGET_RECALL: not met
+    assert report.recall_hard >= 0.63
+    assert report.fp_rate <= 0.022  # target TARGET_FP: not met
 
 
-@pytest.mark.parametrize("corpus", ["heldout", "heldout5"])
+@pytest.mark.parametrize("corpus", ["heldout", "heldout6"])
 def test_speed_per_200_char_memory(guard, corpus):
     """A regression guard only, far above the measured figure: the speed
     target (TARGET_MS) is checked by ``bench/guard_eval.py`` on an idle
