@@ -32,6 +32,7 @@ FIELD_KINDS = frozenset(
     {PASSWORD, PIN, CARD_CODE, GENERIC, PRIVATE_KEY, RECOVERY_PHRASE, TWO_FACTOR, SECURITY_ANSWER, BASIC_AUTH}
 )
 
+_NAME_LIKE = re.compile(r"[^\W\d]+(?:[ _.\-][^\W\d]+)*")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 # Compound words people write without separators.
@@ -103,7 +104,8 @@ def field_kind(name: str, *, cached: bool = True) -> str | None:
     the cache must never keep a secret."""
     if not isinstance(name, str) or len(name) > 64:
         return None
-    return _field_kind(name) if cached else _field_kind.__wrapped__(name)
+    # only names made of words are cached: a key or a cell like "Crème$7670" may be the secret
+    return _field_kind(name) if cached and _NAME_LIKE.fullmatch(name) else _field_kind.__wrapped__(name)
 
 
 @lru_cache(maxsize=4096)  # field names repeat (a record's keys, config lines): cached, pure

@@ -1212,3 +1212,17 @@ def test_long_tables_and_command_lines_stay_fast():
         with contextlib.suppress(SecretRejected):
             Guard().check({"text": text})
     assert time.perf_counter() - start < 15
+
+
+def test_field_names_that_may_be_secrets_are_not_cached():
+    """The field-name cache keeps names, never values: a key or a table cell that holds a
+    password is read without being remembered (the review's finding on table headers)."""
+    from langgraph_trustmem.guard import fields
+
+    fields._field_kind.cache_clear()
+    with pytest.raises(SecretRejected):
+        Guard().check({"Crème$7670": "the wifi password"})
+    assert fields._field_kind.cache_info().currsize == 0  # its only key is the password
+    with pytest.raises(SecretRejected):
+        Guard().check({"text": "site,user,password\nx,ana,Tiger#0559"})
+    assert fields._field_kind.cache_info().currsize == 1  # "text"
