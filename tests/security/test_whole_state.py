@@ -320,6 +320,16 @@ class DeltaChat(TypedDict):
     messages: Annotated[list, DeltaChannel(_add_all)]
 
 
+def _delta_chat(saver, model):
+    """The gate, then the model, over a conversation kept in a DeltaChannel."""
+    b = StateGraph(DeltaChat)
+    b.add_node("gate", make_trust_gate())
+    b.add_node("model", model)
+    b.add_edge(START, "gate")
+    b.add_edge("gate", "model")
+    return b.compile(checkpointer=saver)
+
+
 def test_a_conversation_kept_in_a_delta_channel_forks_whole_and_clean(saver):
     """Messages themselves in a DeltaChannel: at the fork the gate writes the
     cleaned conversation whole, so the new branch starts from it (before, it
@@ -332,12 +342,7 @@ def test_a_conversation_kept_in_a_delta_channel_forks_whole_and_clean(saver):
         first = len(state["messages"]) < 2
         return {"messages": [AIMessage(f"your result {CANARY}" if first else "ok")]}
 
-    b = StateGraph(DeltaChat)
-    b.add_node("gate", make_trust_gate())
-    b.add_node("model", model)
-    b.add_edge(START, "gate")
-    b.add_edge("gate", "model")
-    graph = b.compile(checkpointer=saver)
+    graph = _delta_chat(saver, model)
     cfg = {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": "u-ws", "trust": "personal"}}
     graph.invoke({"messages": [HumanMessage("How is my diabetes?")]}, cfg)
     graph.invoke({"messages": tool_turn("web_search", WEB)}, cfg)
@@ -366,12 +371,7 @@ def test_a_delta_only_app_degraded_between_runs_forks_only_once_cleaned(saver):
         asked = state["messages"][-1].content
         return {"messages": [AIMessage(f"your result {CANARY}" if "diabetes" in asked else "ok")]}
 
-    b = StateGraph(DeltaChat)
-    b.add_node("gate", make_trust_gate())
-    b.add_node("model", model)
-    b.add_edge(START, "gate")
-    b.add_edge("gate", "model")
-    graph = b.compile(checkpointer=saver)
+    graph = _delta_chat(saver, model)
     cfg = {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": "u-ws", "trust": "personal"}}
     graph.invoke({"messages": [HumanMessage("How is my diabetes?")]}, cfg)
     graph.invoke({"messages": [HumanMessage("thanks")]}, cfg)
