@@ -39,7 +39,7 @@ from langgraph.checkpoint.serde.types import TASKS, _DeltaSnapshot
 from psycopg.types.json import Jsonb
 
 from langgraph_trustmem.checkpoint import sql
-from langgraph_trustmem.checkpoint.decoded import DEFAULT_MAX_BYTES, MIN_BYTES, DecodedCache, snapshot
+from langgraph_trustmem.checkpoint.decoded import DEFAULT_MAX_BYTES, DecodedCache
 from langgraph_trustmem.checkpoint.hot import HotEntry
 from langgraph_trustmem.crypto import KeyRing, aad
 from langgraph_trustmem.errors import (
@@ -439,8 +439,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         if kind == _EMPTY:
             return False, None
         value = self.serde.loads_typed((kind, data))
-        if len(blob) >= MIN_BYTES and (kept := snapshot(value))[0]:
-            self.decoded.put(key, len(blob), kept[1])  # a copy: the caller may change what it got
+        self.decoded.keep(key, len(blob), value)
         return True, value
 
     def _write_aad(self, tk: bytes, ns: str, cid: str, task_id: str, idx: int, channel: str) -> bytes:
@@ -756,9 +755,6 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             version = str(version)
             envelope = self._seal_blob(tk, ns, channel, version, values.get(channel), channel in values)
             blobs[(channel, version)] = envelope
-            if channel in values and len(envelope) >= MIN_BYTES and (kept := snapshot(values[channel]))[0]:
-                # keyed by this envelope's nonce: reachable only if these bytes are what is stored
-                self.decoded.put((tk, ns, channel, version, envelope[8:20]), len(envelope), kept[1])
         # as the stock savers: the run's configurable fields too (sealed like the rest)
         meta = dict(get_serializable_checkpoint_metadata(config, metadata))
         run_id = self.run_id_of(config, meta)  # indexes the run (run_key); not added to the metadata

@@ -49,33 +49,44 @@ class CountingSerde:
         return self.inner.loads_typed(data)
 
 
-def test_a_restore_decodes_once_and_callers_cannot_change_the_cache(pg_url, key, schema):
+def test_a_value_read_again_is_decoded_twice_then_cached_and_callers_cannot_change_it(pg_url, key, schema):
     with TrustCheckpointSaver.from_conn_string(pg_url, key=key) as writer:
         cfg = turns(writer)
+        assert len(writer.decoded) == 0  # saving keeps nothing: a chat reads each version once
         writer.serde = counting = CountingSerde(writer.serde)
         writer.get_tuple(cfg)
-        assert counting.loads == 1  # the header only: the messages this process saved are cached as copies
+        assert counting.loads == 2  # the header and the messages
     with TrustCheckpointSaver.from_conn_string(pg_url, key=key) as saver:  # another process
         saver.serde = counting = CountingSerde(saver.serde)
         first = saver.get_tuple(cfg)
-        decoded = counting.loads
+        once = counting.loads
+        saver.get_tuple(cfg)
+        assert counting.loads == 2 * once  # decoded again: the second decoding admits it
         second = saver.get_tuple(cfg)
-        # the second restore decodes everything but the blobs, which came from the cache
-        assert counting.loads - decoded == decoded - len(first.checkpoint["channel_values"])
+        # the third restore decodes everything but the blobs, which came from the cache
+        assert counting.loads - 2 * once == once - len(first.checkpoint["channel_values"])
         assert second.checkpoint["channel_values"] == first.checkpoint["channel_values"]
         second.checkpoint["channel_values"]["messages"].append(HumanMessage("injected"))
         third = saver.get_tuple(cfg)
         assert [m.content for m in third.checkpoint["channel_values"]["messages"]][-1] != "injected"
 
 
-def test_a_saved_message_changed_afterwards_is_restored_as_saved(pg_url, key, schema):
-    """Values cached when saved are copies: a node that edits a message
-    object in place after the checkpoint does not change what restores."""
+def test_a_chat_of_many_turns_leaves_nothing_in_the_cache(pg_url, key, schema):
+    """Each turn restores the version the previous turn saved, once: caching
+    it would only add long-lived objects for the collector to walk."""
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key, local_hot=True) as saver:
+        turns(saver, n=6)
+        assert len(saver.decoded) == 0 and saver.decoded.bytes == 0
+
+
+def test_a_restored_message_changed_afterwards_is_restored_as_saved(pg_url, key, schema):
+    """What the cache holds are copies: a node that edits a restored message
+    object in place does not change what the next restore returns."""
     with TrustCheckpointSaver.from_conn_string(pg_url, key=key) as saver:
         cfg = turns(saver, n=2)
-        assert len(saver.decoded) > 0
         saved = saver.get_tuple(cfg).checkpoint["channel_values"]["messages"]
         live = saver.get_tuple(cfg).checkpoint["channel_values"]["messages"]
+        assert len(saver.decoded) > 0
         live[0].content = "edited in place"
         live[0].additional_kwargs["trustmem"] = {"level": "public", "source": "user"}
         again = saver.get_tuple(cfg).checkpoint["channel_values"]["messages"]
@@ -89,10 +100,12 @@ def test_dropped_with_the_thread_on_degrade_delete_and_forget(pg_url, key, schem
         for _ in range(3):
             cfg = turns(saver)
             saver.get_tuple(cfg)
+            saver.get_tuple(cfg)
             tks.append((cfg, saver.thread_key(cfg["configurable"]["thread_id"])))
 
         def cached(tk):
-            return [k for k in saver.decoded._entries if k[0] == tk]
+            held = saver.decoded
+            return [k for k in (*held._entries, *held._seen) if k[0] == tk]
 
         assert all(cached(tk) for _, tk in tks)
         saver.degrade(tks[0][0], "public")
@@ -106,9 +119,11 @@ def test_tampered_bytes_are_still_caught_and_rotation_and_close_empty_it(pg_url,
     with TrustCheckpointSaver.from_conn_string(pg_url, key=f"{other},{key}") as saver:
         cfg = turns(saver)
         saver.get_tuple(cfg)
+        saver.get_tuple(cfg)
         assert len(saver.decoded) > 0
         saver.rotate_keys()
-        assert len(saver.decoded) == 0
+        assert len(saver.decoded) == 0 and not saver.decoded._seen
+        saver.get_tuple(cfg)
         saver.get_tuple(cfg)
         assert len(saver.decoded) > 0
         held = saver.decoded
@@ -117,6 +132,8 @@ def test_tampered_bytes_are_still_caught_and_rotation_and_close_empty_it(pg_url,
     tk = saver.thread_key(cfg["configurable"]["thread_id"])
     with TrustCheckpointSaver.from_conn_string(pg_url, key=f"{other},{key}") as saver:
         saver.get_tuple(cfg)
+        saver.get_tuple(cfg)
+        assert len(saver.decoded) > 0
         with psycopg.connect(pg_url, autocommit=True) as conn:
             conn.execute(
                 "UPDATE trustmem_blobs SET blob = overlay(blob placing '\\x00000000000000000000000000'::bytea"
@@ -134,10 +151,14 @@ def test_tampered_bytes_are_still_caught_and_rotation_and_close_empty_it(pg_url,
 def test_the_budget_holds(pg_url, key, schema):
     with TrustCheckpointSaver.from_conn_string(pg_url, key=key, decoded_cache_bytes=60_000) as saver:
         for _ in range(5):
-            saver.get_tuple(turns(saver, n=4))
+            cfg = turns(saver, n=4)
+            saver.get_tuple(cfg)
+            saver.get_tuple(cfg)
             assert 0 < saver.decoded.bytes <= 60_000
     with TrustCheckpointSaver.from_conn_string(pg_url, key=key, decoded_cache_bytes=0) as saver:
-        saver.get_tuple(turns(saver))
+        cfg = turns(saver)
+        saver.get_tuple(cfg)
+        saver.get_tuple(cfg)
         assert len(saver.decoded) == 0
 
 
@@ -367,3 +388,19 @@ def test_nested_parts_of_a_message_edited_in_place_do_not_reach_the_cache(pg_url
         assert again.tool_calls[0]["args"]["q"] == "hba1c"
         assert again.additional_kwargs["trustmem"]["memories"][0]["level"] == "personal"
         assert again.content[0]["text"].startswith("ok ")
+
+
+def test_admission_at_the_second_decoding_remembers_a_bounded_number_of_keys():
+    from langgraph_trustmem.checkpoint.decoded import SEEN_KEYS, DecodedCache
+
+    cache = DecodedCache(max_bytes=1 << 20)
+    value = [HumanMessage("x" * 5000)]
+    key = (b"t" * 16, "", "messages", "1", b"n" * 12)
+    cache.keep(key, 5000, value)
+    assert cache.get(key) == (False, None) and cache.bytes == 0
+    cache.keep(key, 5000, value)
+    hit, got = cache.get(key)
+    assert hit and got == value and got[0] is not value[0] and cache.bytes == 5000
+    for i in range(SEEN_KEYS + 50):  # values seen once never grow it past its bound
+        cache.keep((b"u" * 16, "", "messages", str(i), b"n" * 12), 5000, value)
+    assert len(cache._seen) == SEEN_KEYS and len(cache) == 1
