@@ -192,6 +192,7 @@ async def case_turn(env: Env, prof: Profile, res: Results) -> None:
                     ms = ms_since(t0)
                     if i >= prof.warmup:
                         res.s(case, "turn", n, impl.name).samples.append(ms)
+        await _crowd_turns(prof, res, [impls[name] for name in (*OURS_SYNC, "PostgresSaver")])
     await _delta_turns(env, prof, res)
     for n in prof.turn_sizes:
         target = Target("ratio_max", 0.9, text="<= 0.9x PostgresSaver")
@@ -559,6 +560,34 @@ def stock_copy_thread(saver: Any, src: str, dst: str) -> None:
             by_task.setdefault(task_id, []).append((channel, value))
         for task_id, writes in by_task.items():
             saver.put_writes(new, writes, task_id)
+
+
+# -- case 1, among many sessions -------------------------------------------------------
+
+
+async def _crowd_turns(prof: Profile, res: Results, impls: list[Impl]) -> None:
+    """A turn of each of K sessions of N messages, all populated first, then
+    served oldest first, as a server serving many users does: per-thread
+    caches do not hold every session, and whatever a saver keeps between
+    calls lives through many turns, where the garbage collector walks it."""
+    case, (n, k, reps) = "1. graph turn", prof.crowd
+    op, size = "turn, one of many sessions", f"{n}, {k} sessions"
+    warmup = min(prof.warmup, 1)
+    for i in range(warmup + reps):
+        for impl in rotated(impls, i):
+            threads = [tid(f"crowd-{impl.name}") for _ in range(k)]
+            for t in threads:
+                await populate(impl, t, n)
+            for t in threads:
+                t0 = now()
+                await turn(impl, t, i)
+                ms = ms_since(t0)
+                if i >= warmup:
+                    res.s(case, op, size, impl.name).samples.append(ms)
+    for ours in OURS_SYNC:
+        res.compare(case, op, size, ours, "PostgresSaver", primary=ours == "ours-local")
+    res.note(case, f"Turns among many sessions: {k} threads of {n} messages populated, then one turn on each, "
+                   f"oldest first; {reps} repetitions of {k} turns per implementation")
 
 
 # -- case 1, DeltaChannel ------------------------------------------------------------

@@ -17,6 +17,7 @@ class Profile:
     turn_sizes: tuple[int, ...]
     turn_reps: dict[int, int]
     warmup: int
+    crowd: tuple[int, int, int]  # messages per session, sessions, repetitions
     # 2. put / get_tuple / get_state / list
     op_sizes: tuple[int, ...]
     put_reps: int
@@ -56,6 +57,7 @@ FULL = Profile(
     turn_sizes=(10, 100, 1000),
     turn_reps={10: 60, 100: 60, 1000: 30},
     warmup=3,
+    crowd=(1000, 20, 3),
     op_sizes=(10, 100, 1000),
     put_reps=40,
     get_reps=60,
@@ -86,6 +88,7 @@ QUICK = Profile(
     turn_sizes=(10, 100),
     turn_reps={10: 8, 100: 8},
     warmup=2,
+    crowd=(100, 5, 1),
     op_sizes=(10, 100),
     put_reps=10,
     get_reps=15,
@@ -116,6 +119,7 @@ SMOKE = Profile(
     turn_sizes=(10,),
     turn_reps={10: 2},
     warmup=1,
+    crowd=(10, 2, 1),
     op_sizes=(10,),
     put_reps=3,
     get_reps=3,
