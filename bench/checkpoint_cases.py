@@ -621,7 +621,7 @@ async def _delta_turns(env: Env, prof: Profile, res: Results) -> None:
     case, op = "1. graph turn", "turn (DeltaChannel messages)"
     sizes = prof.turn_sizes
     async with AsyncExitStack() as stack:
-        impls = await open_impls(env, stack, ("ours-local", "PostgresSaver"))
+        impls = await open_impls(env, stack, ("ours-local", "PostgresSaver", "InMemorySaver"))
         graphs = {name: delta_graph(impl.saver) for name, impl in impls.items()}
         for n in sizes:
             reps = max(3, prof.turn_reps[n] // 10)
@@ -639,12 +639,19 @@ async def _delta_turns(env: Env, prof: Profile, res: Results) -> None:
                             res.s(case, op, f"N={n} vs N={sizes[0]}", f"ours-local N={n}").samples.append(ms)
                         if n == sizes[0] and name == "ours-local":
                             res.s(case, op, f"N={sizes[-1]} vs N={n}", f"ours-local N={n}").samples.append(ms)
+                        if name == "InMemorySaver" and n in (sizes[0], sizes[-1]):
+                            res.s(case, op, f"N={sizes[-1]} vs N={sizes[0]}", f"InMemorySaver N={n}").samples.append(ms)
     for n in sizes:
         res.compare(case, op, n, "ours-local", "PostgresSaver")
+        res.compare(case, op, n, "ours-local", "InMemorySaver")
     if len(sizes) > 1:
         res.compare(
             case, op, f"N={sizes[-1]} vs N={sizes[0]}", f"ours-local N={sizes[-1]}", f"ours-local N={sizes[0]}",
             targets=[Target("ratio_max", 1.5, text=f"N={sizes[-1]} <= 1.5x N={sizes[0]}")],
+        )
+        # LangGraph's own cost, with no I/O at all: the floor of that ratio
+        res.compare(
+            case, op, f"N={sizes[-1]} vs N={sizes[0]}", f"InMemorySaver N={sizes[-1]}", f"InMemorySaver N={sizes[0]}"
         )
     res.note(case, "DeltaChannel turns: each thread grown turn by turn to N messages first; "
                    f"{max(3, prof.turn_reps[sizes[0]] // 10)}+ repetitions per size")
