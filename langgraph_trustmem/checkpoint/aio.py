@@ -161,7 +161,7 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
             state = self._state_of(entry)
             await self._aenter(config, tk, state)
             return self._view(config, state, tup)
-        query, params = self._get_params(config, tk)
+        query, params, held = self._get_params(config, tk)
         async with self._cursor() as cur:
             row = await (await cur.execute(query, params, binary=True)).fetchone()
             if row is None:
@@ -174,7 +174,7 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
                 self._remember(tk, SessionState(self._start_level(config)))
             return None
         state = self._verified(tk, row[8:16])
-        tup = self._row_to_tuple(tk, thread_id, row)
+        tup = self._row_to_tuple(tk, thread_id, row, held)
         degraded = await self._aenter(config, tk, state)
         if not cid and not degraded:
             await self.hot.aput(tk, ns, self._hot_entry_from_row(state, row), (), self.hot_ttl, populate=True)

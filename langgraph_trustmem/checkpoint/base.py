@@ -39,9 +39,9 @@ from langgraph.checkpoint.serde.types import TASKS, _DeltaSnapshot
 from psycopg.types.json import Jsonb
 
 from langgraph_trustmem.checkpoint import sql
-from langgraph_trustmem.checkpoint.decoded import DEFAULT_MAX_BYTES, DecodedCache
-from langgraph_trustmem.checkpoint.hot import HotEntry
-from langgraph_trustmem.crypto import KeyRing, aad
+from langgraph_trustmem.checkpoint.decoded import DEFAULT_MAX_BYTES, DecodedCache, Held
+from langgraph_trustmem.checkpoint.hot import HotEntry, NullHotTier
+from langgraph_trustmem.crypto import HEADER_SIZE, KeyRing, aad
 from langgraph_trustmem.errors import (
     BranchAccessDenied,
     ConcurrentRunError,
@@ -75,6 +75,7 @@ log = logging.getLogger(__name__)
 ACTIVE = "active"
 TERMINATED = "terminated"
 _EMPTY = "empty"
+_MISSING = object()
 
 
 # LangGraph puts this key in the config of every graph run (never in a
@@ -430,8 +431,14 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         self.decoded.drop(tks)
         await self.hot.adrop(tks)
 
-    def _open_blob(self, tk: bytes, ns: str, channel: str, version: str, blob: bytes) -> tuple[bool, Any]:
+    def _open_blob(
+        self, tk: bytes, ns: str, channel: str, version: str, blob: bytes, held: Held | None = None
+    ) -> tuple[bool, Any]:
         key = (tk, ns, channel, version, blob[8:20])  # the envelope's nonce names its bytes
+        if len(blob) == HEADER_SIZE:  # only the header: the read named this envelope as decoded
+            if held is None or (value := held.get(key[2:], _MISSING)) is _MISSING:
+                raise TamperedDataError("a stored value came back without its bytes")
+            return True, self.decoded.use(key, value)
         hit, value = self.decoded.get(key)
         if hit:
             return True, value
@@ -1030,11 +1037,15 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
 
     # -- reading -----------------------------------------------------------
 
-    def _get_params(self, config: RunnableConfig, tk: bytes) -> tuple[str, dict[str, Any]]:
+    def _get_params(self, config: RunnableConfig, tk: bytes) -> tuple[str, dict[str, Any], Held]:
+        """The read of one checkpoint, and the decoded values it may use
+        instead of bytes: with no hot tier to fill from the row, envelopes
+        whose values the decoded cache holds come back as their header."""
         ns = checkpoint_ns(config)
         cid = get_checkpoint_id(config)
         query = sql.GET_BY_ID_SQL if cid else sql.GET_LATEST_SQL
-        return query, {"tk": tk, "ns": ns, "cid": cid}
+        held = self.decoded.held(tk, ns) if isinstance(self.hot, NullHotTier) else {}
+        return query, {"tk": tk, "ns": ns, "cid": cid, "known": [n for _, _, n in held]}, held
 
     def _listed_tuple(self, tk: bytes, thread_id: str, row: Sequence[Any]) -> CheckpointTuple | None:
         """A listed checkpoint, or None (reported) when it fails
@@ -1045,7 +1056,9 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             _skipped("a checkpoint failed authentication; left out of the listing")
             return None
 
-    def _row_to_tuple(self, tk: bytes, thread_id: str | None, row: Sequence[Any]) -> CheckpointTuple:
+    def _row_to_tuple(
+        self, tk: bytes, thread_id: str | None, row: Sequence[Any], held: Held | None = None
+    ) -> CheckpointTuple:
         ns, cid, _parent, branch, versions, payload, blob_rows, write_rows = row[:8]
         thread_ct = row[16]
         if thread_id is None:
@@ -1057,7 +1070,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         }
         sends = _write_map(row[18] if len(row) > 18 else None)
         return self._assemble(
-            tk, thread_id, ns, cid, payload, blobs, _write_map(write_rows), versions, branch, sends
+            tk, thread_id, ns, cid, payload, blobs, _write_map(write_rows), versions, branch, sends, held
         )
 
     def _assemble(
@@ -1072,6 +1085,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         versions: Mapping[str, str] | None = None,
         branch: int | None = None,
         parent_sends: Mapping[tuple[str, int, str, str], bytes] | None = None,
+        held: Held | None = None,
     ) -> CheckpointTuple:
         header = self._open_payload(tk, ns, cid, payload)
         if branch is not None and header.get("branch", branch) != branch:
@@ -1087,7 +1101,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             blob = blobs.get((channel, str(version)))
             if blob is None:
                 continue
-            present, value = self._open_blob(tk, ns, channel, str(version), blob)
+            present, value = self._open_blob(tk, ns, channel, str(version), blob, held)
             if present:
                 values[channel] = value
         pending = self._open_writes(tk, ns, cid, writes)

@@ -43,6 +43,8 @@ DEFAULT_MAX_AGE = 300.0
 MIN_BYTES = 4096
 
 Key = tuple[bytes, str, str, str, bytes]
+# One thread's cached values by (channel, version, nonce), as a read uses them.
+Held = dict[tuple[str, str, bytes], Any]
 
 # Keys decoded once, remembered so a second decoding is recognised (about
 # 200 bytes each: at most ~0.2 MB).
@@ -59,6 +61,7 @@ class DecodedCache:
         self.max_age = max_age
         self.bytes = 0
         self._entries: OrderedDict[Key, tuple[float, int, Any]] = OrderedDict()
+        self._threads: dict[tuple[bytes, str], set[Key]] = {}  # (thread, namespace) -> its keys
         self._seen: OrderedDict[Key, None] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -70,13 +73,42 @@ class DecodedCache:
             hit = self._entries.get(key)
             if hit is None:
                 return False, None
-            born, size, value = hit
+            born, _size, value = hit
             if time.monotonic() - born > self.max_age:
-                del self._entries[key]
-                self.bytes -= size
+                self._remove(key)
                 return False, None
             self._entries.move_to_end(key)
         return True, _fresh(value)
+
+    def held(self, tk: bytes, ns: str) -> Held:
+        """What the cache holds for one thread's namespace, by (channel,
+        version, nonce): so a read can ask PostgreSQL for the header only
+        of envelopes whose values are here. The values are the cache's own
+        (never handed out): pass one to :meth:`use` for a copy."""
+        now = time.monotonic()
+        with self._lock:
+            return {
+                (k[2], k[3], k[4]): hit[2]
+                for k in self._threads.get((tk, ns), ())
+                if now - (hit := self._entries[k])[0] <= self.max_age
+            }
+
+    def use(self, key: Key, value: Any) -> Any:
+        """A copy of a value :meth:`held` returned (still valid if the
+        entry left meanwhile: cached values never change), as a hit."""
+        with self._lock:
+            if key in self._entries:
+                self._entries.move_to_end(key)
+        return _fresh(value)
+
+    def _remove(self, key: Key) -> None:
+        """Drop one entry and its index (lock held)."""
+        self.bytes -= self._entries.pop(key)[1]
+        keys = self._threads.get((key[0], key[1]))
+        if keys is not None:
+            keys.discard(key)
+            if not keys:
+                del self._threads[(key[0], key[1])]
 
     def keep(self, key: Key, size: int, value: Any) -> None:
         """Offer a value just decoded from an envelope of ``size`` bytes: the
@@ -88,14 +120,13 @@ class DecodedCache:
         if not ok:
             return
         with self._lock:
-            old = self._entries.pop(key, None)
-            if old is not None:
-                self.bytes -= old[1]
+            if key in self._entries:
+                self._remove(key)
             self._entries[key] = (time.monotonic(), size, kept)
+            self._threads.setdefault((key[0], key[1]), set()).add(key)
             self.bytes += size
             while self.bytes > self.max_bytes and self._entries:
-                _, (_, gone, _) = self._entries.popitem(last=False)
-                self.bytes -= gone
+                self._remove(next(iter(self._entries)))
 
     def _again(self, key: Key) -> bool:
         """Whether ``key`` was decoded before; remember it if not."""
@@ -111,13 +142,14 @@ class DecodedCache:
         doomed = set(tks)
         with self._lock:
             for key in [k for k in self._entries if k[0] in doomed]:
-                self.bytes -= self._entries.pop(key)[1]
+                self._remove(key)
             for key in [k for k in self._seen if k[0] in doomed]:
                 del self._seen[key]
 
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self._threads.clear()
             self._seen.clear()
             self.bytes = 0
 
@@ -184,4 +216,4 @@ def _fresh(value: Any) -> Any:
     return value
 
 
-__all__ = ["DEFAULT_MAX_AGE", "DEFAULT_MAX_BYTES", "MIN_BYTES", "SEEN_KEYS", "DecodedCache", "snapshot"]
+__all__ = ["DEFAULT_MAX_AGE", "DEFAULT_MAX_BYTES", "MIN_BYTES", "SEEN_KEYS", "DecodedCache", "Held", "snapshot"]

@@ -153,7 +153,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
             state = self._state_of(entry)
             self._enter(config, tk, state)
             return self._view(config, state, tup)
-        query, params = self._get_params(config, tk)
+        query, params, held = self._get_params(config, tk)
         with self._cursor() as cur:
             row = cur.execute(query, params, binary=True).fetchone()
             if row is None:
@@ -166,7 +166,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
                 self._remember(tk, SessionState(self._start_level(config)))
             return None
         state = self._verified(tk, row[8:16])
-        tup = self._row_to_tuple(tk, thread_id, row)
+        tup = self._row_to_tuple(tk, thread_id, row, held)
         degraded = self._enter(config, tk, state)
         if not cid and not degraded:
             self.hot.put(tk, ns, self._hot_entry_from_row(state, row), (), self.hot_ttl, populate=True)

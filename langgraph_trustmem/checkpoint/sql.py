@@ -174,12 +174,15 @@ INSERT_WRITES_SQL = _WRITES_INSERT + "NOTHING"
 # A checkpoint with its blobs, pending writes and thread state, and its
 # parent's pending sends (checkpoints older than format 4 kept Send packets
 # there; they are migrated on read). Callers add the WHERE clause; branch
-# visibility is decided by the join on the thread.
-_SELECT_COLUMNS = """
+# visibility is decided by the join on the thread. ``{blob}`` is the blob
+# itself, or, for a read that names the envelopes whose values it has
+# decoded already (by their nonce, bytes 9-20), only those envelopes'
+# 20-byte header: the rest is neither read from disk nor sent.
+_SELECT_TEMPLATE = """
 SELECT c.checkpoint_ns, c.checkpoint_id, c.parent_checkpoint_id, c.branch, c.versions,
     c.payload,
     (SELECT array_agg(array[convert_to(v.key, 'UTF8'), convert_to(v.value, 'UTF8'),
-        (SELECT b.blob FROM trustmem_blobs b WHERE b.thread_key = c.thread_key
+        (SELECT {blob} FROM trustmem_blobs b WHERE b.thread_key = c.thread_key
          AND b.checkpoint_ns = c.checkpoint_ns AND b.channel = v.key AND b.version = v.value)])
      FROM jsonb_each_text(c.versions) v) AS blobs,
     (SELECT array_agg(array[convert_to(w.task_id, 'UTF8'), convert_to(w.channel, 'UTF8'),
@@ -197,14 +200,19 @@ SELECT c.checkpoint_ns, c.checkpoint_id, c.parent_checkpoint_id, c.branch, c.ver
 FROM trustmem_threads t
 JOIN trustmem_checkpoints c ON c.thread_key = t.thread_key
 """
+_SELECT_COLUMNS = _SELECT_TEMPLATE.format(blob="b.blob")
+_SELECT_UNLESS_KNOWN = _SELECT_TEMPLATE.format(
+    blob="CASE WHEN substring(b.blob FROM 9 FOR 12) = ANY(%(known)s::bytea[]) "
+    "THEN substring(b.blob FROM 1 FOR 20) ELSE b.blob END"
+)
 
 GET_LATEST_SQL = (
-    _SELECT_COLUMNS
+    _SELECT_UNLESS_KNOWN
     + """WHERE t.thread_key = %(tk)s AND c.checkpoint_ns = %(ns)s AND c.branch = t.head_branch
 ORDER BY c.checkpoint_id DESC LIMIT 1"""
 )
 GET_BY_ID_SQL = (
-    _SELECT_COLUMNS
+    _SELECT_UNLESS_KNOWN
     + """WHERE t.thread_key = %(tk)s AND c.checkpoint_ns = %(ns)s AND c.checkpoint_id = %(cid)s
 AND c.branch = t.head_branch"""
 )

@@ -404,3 +404,99 @@ def test_admission_at_the_second_decoding_remembers_a_bounded_number_of_keys():
     for i in range(SEEN_KEYS + 50):  # values seen once never grow it past its bound
         cache.keep((b"u" * 16, "", "messages", str(i), b"n" * 12), 5000, value)
     assert len(cache._seen) == SEEN_KEYS and len(cache) == 1
+
+
+def test_without_a_hot_tier_a_read_again_fetches_only_the_headers_of_what_it_decoded(pg_url, key, schema):
+    """No hot tier: the third restore names the envelopes it has decoded and
+    PostgreSQL sends their 20-byte headers only; values come out whole, as
+    saved, and a new version is fetched in full."""
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key) as saver:
+        cfg = turns(saver, n=2)
+        first = saver.get_tuple(cfg).checkpoint["channel_values"]
+        saver.get_tuple(cfg)  # the second decoding caches the messages
+        sent = []
+        real = psycopg.Cursor.fetchone
+
+        def spy(cur):
+            row = real(cur)
+            if row is not None and len(row) > 6 and row[6]:
+                sent.extend(len(bytes(b)) for _, _, b in row[6] if b is not None)
+            return row
+
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(psycopg.Cursor, "fetchone", spy)
+            third = saver.get_tuple(cfg).checkpoint["channel_values"]
+            assert 20 in sent  # the messages' envelope came back as its header
+            assert third == first
+            third["messages"][0].content = "edited by a node"
+            assert saver.get_tuple(cfg).checkpoint["channel_values"] == first
+            chat(saver).invoke({"messages": [HumanMessage("turn 9")]}, cfg)
+            sent.clear()
+            latest = saver.get_tuple(cfg).checkpoint["channel_values"]["messages"]
+            assert min(sent) > 20 and latest[-2].content == "turn 9"
+
+
+def test_a_header_moved_onto_another_blob_is_caught(pg_url, key, schema):
+    """Two versions of the messages cached; the older one's header copied
+    onto the newer one's row makes PostgreSQL send a header only, for a
+    channel and version no cached value stands for: the read fails
+    authentication rather than serve the older messages."""
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key) as saver:
+        cfg = turns(saver, n=3)
+        older_cfg = next(
+            t.config for t in saver.list(cfg) if len(t.checkpoint["channel_values"].get("messages", [])) == 4
+        )
+        for c in (cfg, cfg, older_cfg, older_cfg):
+            saver.get_tuple(c)
+        tk = saver.thread_key(cfg["configurable"]["thread_id"])
+        assert len([k for k in saver.decoded._entries if k[0] == tk]) == 2
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            rows = conn.execute(
+                "SELECT version, blob FROM trustmem_blobs WHERE thread_key = %s AND channel = 'messages'"
+                " ORDER BY version DESC",
+                (tk,),
+            ).fetchall()
+            held = {(k[3], k[4]) for k in saver.decoded._entries if k[0] == tk}
+            newest = rows[0]
+            older = next(r for r in rows[1:] if (r[0], bytes(r[1])[8:20]) in held)
+            conn.execute(
+                "UPDATE trustmem_blobs SET blob = overlay(blob placing %s from 1)"
+                " WHERE thread_key = %s AND channel = 'messages' AND version = %s",
+                (bytes(older[1])[:20], tk, newest[0]),
+            )
+        from langgraph_trustmem.errors import TamperedDataError
+
+        with pytest.raises(TamperedDataError):
+            saver.get_tuple(cfg)
+
+
+def test_a_held_value_stays_usable_after_its_entry_leaves():
+    from langgraph_trustmem.checkpoint.decoded import DecodedCache
+
+    cache = DecodedCache(max_bytes=1 << 20)
+    key = (b"t" * 16, "", "messages", "1", b"n" * 12)
+    value = [HumanMessage("x" * 5000)]
+    cache.keep(key, 5000, value)
+    cache.keep(key, 5000, value)
+    held = cache.held(b"t" * 16, "")
+    assert list(held) == [("messages", "1", b"n" * 12)]
+    cache.drop([b"t" * 16])
+    assert cache.held(b"t" * 16, "") == {} and not cache._threads
+    got = cache.use(key, held[("messages", "1", b"n" * 12)])
+    assert got == value and got[0] is not held[("messages", "1", b"n" * 12)][0]
+
+
+async def test_the_async_saver_reads_headers_only_of_what_it_decoded(pg_url, key, schema):
+    from langgraph_trustmem import AsyncTrustCheckpointSaver
+
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key) as writer:
+        cfg = turns(writer, n=2)
+    async with AsyncTrustCheckpointSaver.from_conn_string(pg_url, key=key) as saver:
+        saver.serde = counting = CountingSerde(saver.serde)
+        first = (await saver.aget_tuple(cfg)).checkpoint["channel_values"]
+        await saver.aget_tuple(cfg)
+        before = counting.loads
+        tk = saver.thread_key(cfg["configurable"]["thread_id"])
+        assert saver.decoded.held(tk, "")  # what the next read names
+        third = (await saver.aget_tuple(cfg)).checkpoint["channel_values"]
+        assert third == first and counting.loads - before == 1  # the header only was decoded
