@@ -2472,7 +2472,7 @@ def g_reference():
     return "reference_number", pick([
         f"Invoice INV-{R.randrange(2023, 2027)}-{digits(5)} paid on {date_str()}",
         f"Customer service case #{rs(UP, 2)}-{digits(4)}-{digits(4)}",
-        f"Insurance policy number {rs(UP, 3)}-{digits(2)}-{digits(7)}",
+        f"Insurance policy number {pick(['AXA', 'HUK', 'ALZ', 'MAP', 'ZUR'])}-{digits(2)}-{digits(7)}",
         f"Ticket {pick(['JIRA', 'OPS', 'HR'])}-{R.randrange(100, 9999)} is about the VPN issue",
         f"Customer number with the electricity company: {digits(9)}",
         f"Court case file {digits(3)} C {digits(4)}/{R.randrange(20, 26)}",
@@ -2608,7 +2608,7 @@ def g_long_itinerary():
         f"Day 2: museum tickets order {digits(8)}, entry slot {time_str()}.",
         f"Train {R.randrange(100, 999)} on {date_str()}, coach {R.randrange(1, 12)}, seats {R.randrange(11, 99)}/{R.randrange(11, 99)}.",
         f"Dinner reservation for {R.randrange(2, 7)} at {R.randrange(18, 22)}:{pick(['00', '15', '30', '45'])} under {pick(LAST)}.",
-        f"Emergency: hotel reception {phone_number()}, travel insurance policy {rs(UP, 3)}-{digits(8)}.",
+        f"Emergency: hotel reception {phone_number()}, travel insurance policy {pick(['AXA', 'ALZ', 'ZUR'])}-{digits(8)}.",
         f"Budget so far {R.randrange(400, 2000)} EUR, card ending {digits(4)} used for deposits.",
         f"Pharmacy: {pick(MEDS)[0]} packed, enough for {R.randrange(7, 21)} days.",
         f"Rental car {rs(ANU, 8)}, plate {rs(UP, 2)}-{digits(3)}-{rs(UP, 2)}, return with full tank.",
