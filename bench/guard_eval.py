@@ -19,8 +19,12 @@
   never saw the guard, frozen before the fifth round of tuning; its misses were read and
   tuned on in the sixth round, so it is tuning data now.
 * heldout6: ``tests/data/secrets_heldout6/heldout6.jsonl``, written by a third helper that
-  never saw the guard, committed frozen before the sixth round was committed and never
-  tuned on: the held-out figure of record (its README says how it was made).
+  never saw the guard, committed frozen before the sixth round was committed; measured
+  before and after that round, then its misses were read and tuned on in the seventh
+  round, so it is tuning data now.
+* heldout7: ``tests/data/secrets_heldout7/heldout7.jsonl``, written by a fourth helper that
+  never saw the guard, committed frozen before the seventh round and never tuned on: the
+  held-out figure of record (its README says how it was made).
 
 Each record is checked exactly as ``TrustStore.put`` checks it:
 ``Guard().check(value, namespace=..., key=...)``. A secret counts as caught when the check
@@ -33,7 +37,7 @@ texts.
     python bench/guard_eval.py --json out.json
     python bench/guard_eval.py --misses tuning  # what a corpus misses / flags
 
-Missed records of the held-out corpus are never printed unless ``--misses heldout6`` is
+Missed records of the held-out corpus are never printed unless ``--misses heldout7`` is
 given, which is meant for the final report only.
 """
 
@@ -128,8 +132,13 @@ def heldout5_corpus() -> list[Record]:
 
 
 def heldout6_corpus() -> list[Record]:
-    """The sixth held-out corpus: frozen, never tuned on."""
+    """The sixth held-out corpus (frozen; tuned on since its misses were read)."""
     return _jsonl(DATA / "secrets_heldout6" / "heldout6.jsonl")
+
+
+def heldout7_corpus() -> list[Record]:
+    """The seventh held-out corpus: frozen, never tuned on."""
+    return _jsonl(DATA / "secrets_heldout7" / "heldout7.jsonl")
 
 
 CORPORA = {
@@ -140,6 +149,7 @@ CORPORA = {
     "heldout4": heldout4_corpus,
     "heldout5": heldout5_corpus,
     "heldout6": heldout6_corpus,
+    "heldout7": heldout7_corpus,
 }
 
 

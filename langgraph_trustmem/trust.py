@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from langgraph_trustmem.checkpoint.base import Session
 
 LABEL_KEY = "trustmem"
+_LC = "langchain_core.messages."  # LangChain's message classes: fields in __dict__, not a Mapping
 DEFAULT_LEVELS = ("public", "internal", "personal", "sensitive")
 
 
@@ -248,14 +249,36 @@ def state_rank(
         if rank is not None:
             top = max(top, rank)
         elif is_message_value(value):
-            for msg in iter_messages(value):
-                r = message_rank(msg, ladder)
-                if r is None:
-                    unknown = True
-                else:
-                    top = max(top, r)
+            r, none = _messages_rank(value, ladder)
+            top, unknown = max(top, r), unknown or none
         else:
             unknown = True
+    return top, unknown
+
+
+def _messages_rank(value: Any, ladder: Ladder) -> tuple[int, bool]:
+    """:func:`message_rank` over the messages of a channel value: the highest
+    rank (0 if none) and whether some message has no label. It runs on every
+    put, over the whole history, so labels held as plain dicts, as messages
+    hold them, are read here directly; anything else goes through
+    :func:`message_rank`."""
+    top, unknown = 0, False
+    ranks, highest = ladder._rank, len(ladder.levels) - 1
+    for msg in iter_messages(value):
+        kwargs = msg.__dict__.get("additional_kwargs") if type(msg).__module__.startswith(_LC) else None
+        if type(kwargs) is dict:
+            raw = kwargs.get(LABEL_KEY)
+            if raw is None:
+                unknown = True
+                continue
+            if type(raw) is dict and type(level := raw.get("level")) is str:
+                top = max(top, ranks.get(level, highest))
+                continue
+        r = message_rank(msg, ladder)
+        if r is None:
+            unknown = True
+        else:
+            top = max(top, r)
     return top, unknown
 
 

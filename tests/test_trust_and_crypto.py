@@ -100,3 +100,47 @@ def test_a_delta_channels_stored_snapshot_ranks_as_what_it_holds():
     lowered = {"notes": Vouch(None, 0, [])}
     assert state_rank({"notes": _DeltaSnapshot([])}, DEFAULT_LADDER, lowered) == (0, False)
     assert state_rank({"notes": _DeltaSnapshot(["x"])}, DEFAULT_LADDER) == (0, True)  # unlabelled: its branch's
+
+
+def test_state_rank_reads_every_message_as_message_rank_does():
+    """The fast reading of labels in ``state_rank`` agrees with
+    ``message_rank`` on every shape a label can take, LangChain's messages
+    and others alike."""
+    from collections import UserDict
+
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+    from langgraph_trustmem.trust import DEFAULT_LADDER, message_rank, state_rank
+
+    class Level(str):
+        pass
+
+    class MyMessage(HumanMessage):
+        pass
+
+    labels = [
+        None,
+        {"level": "public", "source": "user"},
+        {"level": "personal"},
+        {"level": "secret-ish"},  # unknown: ranks highest
+        {"level": Level("personal")},
+        {"level": 3},
+        "personal",
+        UserDict({"level": "personal"}),
+        {},
+    ]
+    messages = []
+    for i, lab in enumerate(labels):
+        for make in (HumanMessage, AIMessage, MyMessage):
+            m = make(f"m{i}")
+            if lab is not None:
+                m.additional_kwargs["trustmem"] = lab
+            messages.append(m)
+    tool = ToolMessage("t", tool_call_id="c")
+    tool.additional_kwargs = UserDict({"trustmem": {"level": "personal"}})
+    messages.append(tool)
+    groups = [[m] for m in messages] + [[a, b] for a in messages[::3] for b in messages[1::3]] + [messages]
+    for chosen in groups:
+        ranks = [message_rank(m, DEFAULT_LADDER) for m in chosen]
+        expected = (max([r for r in ranks if r is not None], default=0), any(r is None for r in ranks))
+        assert state_rank({"messages": chosen}, DEFAULT_LADDER) == expected
