@@ -126,6 +126,31 @@ class SessionState:
         )
 
 
+def newer_state(old: SessionState | None, new: SessionState) -> SessionState:
+    """What this process should believe after reading ``new`` while holding
+    ``old``. Rows are read on several threads at once (a checkpoint saved in
+    the background answers after the gate lowered the session), so an answer
+    may be older than what is held. A session only moves one way: its level
+    and its head branch's level never rise, its branch never goes back, a
+    pending fork ends only with a new branch, a termination and a taint are
+    final. So a row of an older branch changes nothing, and one of the same
+    branch can only add restrictions."""
+    if old is None or new.branch > old.branch:
+        return new if old is None or new.level <= old.level else replace(new, level=old.level)
+    if new.branch < old.branch:
+        return old
+    heads = [h for h in (old.head_level, new.head_level) if h is not None]
+    return SessionState(
+        min(old.level, new.level),
+        TERMINATED if TERMINATED in (old.status, new.status) else new.status,
+        old.fork_pending or new.fork_pending,
+        new.branch,
+        old.tainted or new.tainted,
+        new.owner if new.owner is not None else old.owner,
+        min(heads) if heads else None,
+    )
+
+
 @dataclass(frozen=True)
 class Session:
     """A thread's session, as returned by ``saver.session()``."""
@@ -486,7 +511,8 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
     # -- sessions ----------------------------------------------------------
 
     def _remember(self, tk: bytes, state: SessionState) -> None:
-        """Keep a thread's state, most recent last. Past the byte budget the
+        """Keep a thread's state (merged with the one held: see
+        :func:`newer_state`), most recent last. Past the byte budget the
         least recent leave; a thread that left is read again from PostgreSQL
         when next needed. A session whose fork is pending leaves last: the
         gate asks this cache whether to lower every channel (on a miss it
@@ -497,6 +523,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             old = self._sessions.pop(tk, None)
             if old is not None:
                 self._sessions_bytes -= _session_bytes(tk, old)
+            state = newer_state(old, state)
             self._sessions[tk] = state
             self._sessions_bytes += _session_bytes(tk, state)
             self._leavable.pop(tk, None)
@@ -843,9 +870,9 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
     def _hot_entry_for_put(
         self, params: dict[str, Any], blobs: Mapping[tuple[str, str], bytes], row: Sequence[Any]
     ) -> HotEntry:
-        return self._hot_entry(
-            SessionState.from_row(row), params["cid"], params["parent"], params["payload"], dict(blobs), {}
-        )
+        # the state as remembered: the row may be older than a degrade this process made meanwhile
+        state = newer_state(self._sessions.get(params["tk"]), SessionState.from_row(row))
+        return self._hot_entry(state, params["cid"], params["parent"], params["payload"], dict(blobs), {})
 
     @staticmethod
     def _hot_entry(
