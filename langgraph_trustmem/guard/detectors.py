@@ -90,6 +90,7 @@ BEARER = "bearer token"
 RECOVERY_PHRASE = "recovery phrase"
 TWO_FACTOR = "2FA secret"
 SESSION_COOKIE = "session cookie"
+ONE_TIME_CODE = "one-time code"
 
 # detect-secrets plugins: (plugin, our kind, substrings of which the line must hold one for
 # the plugin to possibly match, substrings of the lower-cased line likewise). The hints only
@@ -305,7 +306,8 @@ def _passwordish(word: str) -> bool:
         return False
     has_alpha = any(ch.isalpha() for ch in word)
     has_digit = any(ch.isdigit() for ch in word)
-    has_symbol = any(not ch.isalnum() for ch in word[:-1])
+    # a symbol, not a mark: Bengali, Devanagari or Thai vowel signs are not alphanumeric
+    has_symbol = any(not ch.isalnum() and not unicodedata.category(ch).startswith("M") for ch in word[:-1])
     if re.fullmatch(r"\d+[a-z]{1,3}", word):
         return False  # "2nd", "100mg"
     return has_alpha and (has_digit or has_symbol)
@@ -421,11 +423,16 @@ _PW_KEYWORD = re.compile(  # run on lower-cased text
     r"|contrase(?:ñ|n)a|mot\s+de\s+passe|mdp|passwort|kennwort|wachtwoord|senha|parola\s+d'ordine"
     r"|clave\s+(?:del?\s+wi-?fi|de\s+acceso)|(?:mi|tu|su)\s+clave|code\s+(?:du\s+|de\s+la\s+)?wi-?fi|jelszav\w*|mật\s+khẩu"
     r"|has(?:ł|l)(?:o|a|em)|l(?:ö|o)senord(?:et)?|(?:ş|s)ifre(?:si|m|n)?|парол[ьяею]|salasana|adgangskode"
-    r"|passord(?:et)?|heslo|jelsz(?:ó|o)|κωδικός|סיסמה|كلمة\s+(?:المرور|السر)|पासवर्ड|mật\s+khẩu|kata\s+sandi"
+    r"|passord(?:et)?|heslo|jelsz(?:ó|o)|κωδικός|סיסמה|סיסמא|كلمة\s+(?:المرور|السر)|पासवर्ड|mật\s+khẩu|kata\s+sandi"
+    r"|رمز(?:\s+(?:عبور|ورود))?|পাসওয়ার্ড"
     r")(?![a-z])"
     r"|パスワード|暗証番号|密码|密碼|비밀번호|암호|รหัสผ่าน"  # no word boundary in these scripts: "WiFi密码"
 )
 _PW_HINTS = _hints(
+    "رمز",
+    "পাসওয়ার্ড",
+    "סיסמא",
+    "🔑",
     "pssw",
     "pa$$",
     "w0rd",
@@ -633,11 +640,21 @@ _PIN_KEYWORD = re.compile(  # on lower-cased text: "my debit card PIN is 4821", 
     r"|kart\s+(?:ş|s)ifrem|(?:ovi|portti|hälytys|halytys|kassakaappi|puhelin)koodi|koodi\s+ovelle"
     r"|(?:voicemail|storage\s+unit|bike\s+lock|suitcase|combination\s+lock)(?:\s+[a-z]+){0,3}?\s+(?:code|combination|combo|pin)"
     r"|code\s+to\s+(?:our|my|the)\s+storage\s+unit"
-    r"|code\s+d['’]acc[èe]s)(?![a-z])"
+    r"|code\s+d['’]acc[èe]s"
+    # a card's PIN in Arabic, Persian, Hindi, Bengali, Ukrainian, Hebrew, Thai, Vietnamese, Indonesian
+    r"|الرقم\s+السري|رمز\s+(?:کارت|بطاقة|البطاقة)|پین|पिन|পিন|пін(?:-код)?|הקוד\s+הסודי|mã\s+pin|pin\s+kartu"
+    r")(?![a-z])"
 )
 # Every keyword of _PIN_KEYWORD holds one of these (a test tries one phrase per language):
 # a keyword missing here is never seen by the expression.
 _PIN_HINTS = _hints(
+    "الرقم",
+    "رمز",
+    "پین",
+    "पिन",
+    "পিন",
+    "пін",
+    "הקוד",
     "koodi",
     "voicemail",
     "storage unit",
@@ -671,13 +688,16 @@ _PIN_HINTS = _hints(
     "keypad",
 )
 _PIN_VALUE = re.compile(
-    r"(?i)^(?:[\w'’\s,()-]{0,40}?)\s*(?:\bis\b|\bwas\b|:|=|\?|\bare\b|['’]s\b|\b(?:changed|set|reset|updated)\s+to\b"
-    r"|\b(?:est|ist|lautet|es|era|è|é|war|är|er|je|jest|to)\b|[はがも是为為는은：])"
+    r"(?i)^(?:[^\d\n.!?;:=*#@/\\<>{}\[\]|\"]{0,40}?)\s*(?:\bis\b|\bwas\b|:|=|\?|\bare\b|['’]s\b"
+    r"|\b(?:changed|set|reset|updated)\s+to\b"
+    r"|\b(?:est|ist|lautet|es|era|è|é|war|är|er|je|jest|to|είναι|là|adalah|ialah|هو|هي|הוא|היא)\b"
+    r"|[はがも是为為는은：]|คือ|\s[—–]\s)"
     r"\s*(?:now\s+|still\s+)?"
     r"(?P<val>\d{1,3}(?:[-\s]\d{1,3}){2,3}(?![\d-])|\d{3,10}(?!\d)|[#*]?\d{3,10}[#*]?)"
 )
 _PIN_NEAR = re.compile(  # "PIN do aplikacji 53452", "pincode internetbankieren 10211"
-    r"(?i)(?<![a-z])(?:(?:pin|pincode|pin-code|pin\s+code|пин-код|пин)(?:\s+[^\W\d][\w'’]*){1,4}|(?:ş|s)ifresi"
+    r"(?i)(?<![a-z])(?:(?:pin|pincode|pin-code|pin\s+code|пин-код|пин|пін-код|пін)(?:\s+[^\W\d][\w'’]*){1,4}"
+    r"|(?:पिन|পিন|پین|رمز\s+کارت)(?:\s+[^\d\s]+){0,4}|(?:ş|s)ifresi"
     r"|(?:현관|도어락|문)\s*비밀번호|lockbox\b[^.\n]{0,40}?\bcode|kart\s+(?:ş|s)ifrem|koodi\s+ovelle\s+on)\s*[:=]?\s*"
     r"(?!(?:19|20)\d\d(?!\d))(\d{4,6})(?![\d.,/:-]?\d)"
 )
@@ -704,19 +724,48 @@ for _lang in (
     "cero uno dos tres cuatro cinco seis siete ocho nueve",
     "zero um dois três quatro cinco seis sete oito nove",
     "zero uno due tre quattro cinque sei sette otto nove",
+    "nul een twee drie vier vijf zes zeven acht negen",
+    "zero jeden dwa trzy cztery pięć sześć siedem osiem dziewięć",
+    "ноль один два три четыре пять шесть семь восемь девять",
+    "нуль один два три чотири п'ять шість сім вісім дев'ять",
+    "sıfır bir iki üç dört beş altı yedi sekiz dokuz",
+    "nol satu dua tiga empat lima enam tujuh delapan sembilan",
+    "không một hai ba bốn năm sáu bảy tám chín",
+    "μηδέν ένα δύο τρία τέσσερα πέντε έξι επτά οκτώ εννέα",
+    "ゼロ いち に さん よん ご ろく なな はち きゅう",
 ):
     for _i, _w in enumerate(_lang.split()):
         _DIGIT_WORDS.setdefault(_w, str(_i))
 _DIGIT_WORDS.update(
     {"oh": "0", "zero": "0", "ein": "1", "eine": "1", "une": "1", "una": "1", "uma": "1", "zwo": "2"}
 )
+_DIGIT_WORDS.update(  # variants: Greek spellings, Japanese readings, the Ukrainian apostrophe
+    {"εφτά": "7", "οχτώ": "8", "εννιά": "9", "τρεις": "3", "τέσσερις": "4", "れい": "0", "しち": "7",
+     "п’ять": "5", "дев’ять": "9", "pieć": "5"}
+)  # fmt: skip
 _DIGIT_ALT = "|".join(sorted(map(re.escape, _DIGIT_WORDS), key=len, reverse=True))
 _SPELLED = re.compile(rf"(?i)(?<!\w)(?:(?:{_DIGIT_ALT})[\s,\-]+){{2,18}}(?:{_DIGIT_ALT})(?!\w)")
 
 
+_DIGIT_WORD = re.compile(rf"(?i){_DIGIT_ALT}")
+_WORD_SPLIT = re.compile(r"[\s,\-–—.;:!?()\"]+")
+
+
+def _maybe_spelled(low: str) -> bool:
+    """Whether a lower-cased line holds three digit words or more: only then is the
+    expression for spelled digits (a long alternation, slow on every line) worth running."""
+    n = 0
+    for word in _WORD_SPLIT.split(low):
+        if word in _DIGIT_WORDS:
+            n += 1
+            if n == 3:
+                return True
+    return False
+
+
 def _spelled_digits(text: str) -> str:
     return _SPELLED.sub(
-        lambda m: "".join(_DIGIT_WORDS.get(w, "") for w in re.findall(r"\w+", m.group().lower())), text
+        lambda m: "".join(_DIGIT_WORDS.get(w, "") for w in _DIGIT_WORD.findall(m.group().lower())), text
     )
 
 
@@ -1027,8 +1076,12 @@ def _stated_password(line: str, m: re.Match[str]) -> bool:
         email = re.fullmatch(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+[.,:;]?", word) is not None
         if not words and word.startswith("@") and not email and _passwordish(word) and re.search(r"\d", word):
             return True  # "password @Pingw269mari": a symbol first, not a handle
-        if re.search(r"[/<>{}\[\]$\\|]", word) or ("@" in word and not email):
-            return False  # not prose: a URL, a template, a path
+        if (
+            re.search(r"[/<>{}\[\]\\|]", word)
+            or ("$" in word and (word.startswith("$") or "${" in word or "$(" in word))
+            or ("@" in word and not email)
+        ):
+            return False  # not prose: a URL, a template ($VAR, ${...}), a path
         low = word.lower().strip(".,;!?()[]\"'")
         if (low in _PW_BLOCKERS and not words) or (ended and words):
             return False
@@ -1042,9 +1095,89 @@ def _stated_password(line: str, m: re.Match[str]) -> bool:
         ended = word[-1:] in ".;!?"  # a sentence ended; only "? It's ..." may follow
 
 
+# Seventh round: a value glued to a keyword of a script without spaces ("密码pFp5_52WUq%447"),
+# a key or "pw" pointing at it ("Spotify 🔑 → slonce7708"), and the password spelled out after
+# its description ("the dog's name and the year (so: Rex1987!)", "— Sunshine42#").
+_PW_GLUED = re.compile(r"(?:パスワード|暗証番号|密码|密碼|비밀번호|암호|รหัสผ่าน)[：:=\s]*([!-~]{6,64})")
+_PW_ARROW = re.compile(
+    r"(?i)(?:🔑|🔐|(?<![\w])(?:ps|pw|pwd|pass|password))\s*(?:→|->|=>|⇒|➜|➡)\s*[\"'`]?([^\s\"'`]{6,64})"
+)
+_PW_ASIDE = re.compile(
+    r"(?i)(?<![\w])(?:so|i\.?\s?e\.?|namely|o\s+sea|es\s+decir|c['’]est-à-dire|d\.\s?h\.|also|dus|cioè|ou\s+seja"
+    r"|то\s+есть)\s*[:,]\s*[\"'“‘]?([^\s\"'”’)]{6,64})|(?<![\w])(?:i\.e\.|o\s+sea|so\s+it\s+is)\s+[\"'“‘]?([^\s\"'”’)]{6,64})"
+    r"|\s[—–]\s*[\"'“‘]?([^\s\"'”’]{6,64})\s*[.)]?\s*$"
+)
+
+
+_NATO = frozenset(
+    "alfa alpha bravo charlie delta echo foxtrot golf hotel india juliet juliett kilo lima mike november oscar papa "
+    "quebec romeo sierra tango uniform victor whiskey whisky x-ray xray yankee zulu".split()
+)
+# A password given in halves: "first part X, second part Y", "la primera mitad es X y la segunda Y",
+# "первая часть X, вторая часть Y", "前半部分是X，后半部分是Y".
+_HALVES = re.compile(
+    r"(?i)(?:first|second|other)\s+(?:half|part)|(?:primera|segunda)\s+(?:mitad|parte)|la\s+segunda"
+    r"|(?:premi[èe]re|seconde|deuxi[èe]me)\s+(?:moiti[ée]|partie)|(?:erste|zweite)\s+(?:h[äa]lfte|teil)"
+    r"|(?:первая|вторая)\s+(?:часть|половина)|(?:перша|друга)\s+(?:частина|половина)"
+    r"|前半|后半|後半|앞부분|뒷부분|पहला\s+हिस्सा|दूसरा\s+हिस्सा|الجزء\s+(?:الأول|الثاني)|(?:ilk|ikinci)\s+(?:yarı|kısım)"
+)
+
+
+def _spelled_password(line: str, low: str) -> bool:
+    """A password spelled out with the phonetic alphabet ("Lima echo mike oscar november
+    zero seven"), or given in two halves, after a password keyword."""
+    if _has(low, _NATO_HINTS):
+        run = 0
+        for w in _WORD_SPLIT.split(low):
+            run = run + 1 if (w in _NATO or w in _DIGIT_WORDS) else 0
+            if run >= 5:
+                return True
+    if not _has(low, _HALF_HINTS):
+        return False
+    halves = _HALVES.findall(line)
+    return len(halves) >= 2 and any(
+        re.search(r"\d", t) or re.search(r"[^\w\s]", t[1:-1]) for t in re.findall(r"[^\s«»「」“”\"'，,。.]{3,}", line)
+        if re.search(r"[A-Za-z]", t)
+    )
+
+
+_ASIDE_HINTS = _hints(
+    "so:", "so,", "so it is", "i.e", "ie:", "ie,", "namely", "o sea", "es decir", "c'est-à-dire", "c’est-à-dire", "d.h",
+    "d. h", "also:", "also,", "dus:", "dus,", "cioè", "ou seja", "то есть", "—", "–",
+)  # fmt: skip
+_NATO_HINTS = _hints(*_NATO)
+_HALF_HINTS = _hints(
+    "half", "part", "mitad", "segunda", "moiti", "partie", "hälfte", "halfte", "teil", "часть", "половин", "частина",
+    "前半", "后半", "後半", "앞부분", "뒷부분", "हिस्सा", "الجزء", "yarı", "kısım",
+)  # fmt: skip
+
+
+def _password_aside(line: str, low: str) -> bool:
+    if _CJK.search(line):
+        for m in _PW_GLUED.finditer(line):
+            if _plausible_password(_strip(m.group(1))) and re.search(r"\d", m.group(1)):
+                return True
+    if ("→" in line or "->" in line or "=>" in line or "⇒" in line or "➜" in line or "➡" in line) and any(
+        _plausible_password(_strip(m.group(1))) and re.search(r"\d", m.group(1)) for m in _PW_ARROW.finditer(line)
+    ):
+        return True
+    if not _has(low, _ASIDE_HINTS):
+        return False
+    for m in _PW_ASIDE.finditer(line):
+        value = _strip(m.group(1) or m.group(2) or m.group(3))
+        if _passwordish(value) and re.search(r"\d", value) and re.search(r"[A-Za-z]", value):
+            return True
+    return False
+
+
 def _scan_passwords(line: str, low: str, found: set[str]) -> None:
+    if ("🔑" in line or "🔐" in line or "→" in line or "->" in line or "=>" in line) and _password_aside(line, low):
+        found.add(PASSWORD)
+        return
     if _has(low, _PW_HINTS):
+        keyword = False
         for m in _PW_KEYWORD.finditer(low):
+            keyword = True
             if "${" in line and line.rfind("${", 0, m.start()) > line.rfind("}", 0, m.start()):
                 continue  # inside a ${...} reference: "${DB_PASSWORD:?missing}"
             if _stated_password(line, m):
@@ -1073,6 +1206,8 @@ def _scan_passwords(line: str, low: str, found: set[str]) -> None:
                     ):
                         found.add(PASSWORD)
                         break
+        if PASSWORD not in found and keyword and (_password_aside(line, low) or _spelled_password(line, low)):
+            found.add(PASSWORD)
         if PASSWORD not in found:
             fm = _PW_FOR.search(line)
             value = fm.group(1) if fm else ""
@@ -1209,7 +1344,7 @@ def _scan_code_words(line: str, low: str, found: set[str]) -> None:
 def _scan_pins(line: str, low: str, found: set[str]) -> None:
     if not _has(low, _PIN_HINTS) and not _has(low, _OPEN_HINTS):
         return
-    if _SPELLED.search(line):
+    if _maybe_spelled(low) and _SPELLED.search(line):
         line = _spelled_digits(line)
         low = _lower(line)
     if _has(low, ("cvv", "cvc", "card")) and _CARD_CODE_DIRECT.search(line):
@@ -1232,8 +1367,8 @@ def _scan_pins(line: str, low: str, found: set[str]) -> None:
         if kw.startswith(("cvv", "cvc", "csc", "card")) or "back" in kw:
             if len(value) in (3, 4):
                 found.add(CARD_CODE)
-        elif 4 <= len(value) <= 10:
-            found.add(PIN)
+        elif 4 <= len(value) <= 10 and not (len(value) == 6 and _has(low, _ADDRESS_WORDS)):
+            found.add(PIN)  # (six digits beside an address are an Indian postal PIN code)
 
 
 def _scan_keywords(line: str, low: str, found: set[str]) -> None:
@@ -1471,7 +1606,7 @@ def _scan_misc(line: str, low: str, found: set[str]) -> None:
         if len(BIP39_WORDS.intersection(words)) >= 8 and recovery_phrase(words, bare or wallet_cued(low)):
             found.add(RECOVERY_PHRASE)
     if _card_spans(line) or (
-        _has(low, _CARD_WORDS) and _SPELLED.search(line) and _card_spans(_spelled_digits(line))
+        _has(low, _CARD_WORDS) and _maybe_spelled(low) and _SPELLED.search(line) and _card_spans(_spelled_digits(line))
     ):
         found.add(CREDIT_CARD)
 
@@ -1566,7 +1701,7 @@ SECRET_KINDS: frozenset[str] = frozenset(
     {kind for _, kind, _, _ in _PLUGINS}
     | {AWS_SECRET_KEY, SLACK_WEBHOOK, PASSWORD, CREDIT_CARD, CARD_CODE, PIN, GENERIC, BASIC_AUTH}
     | {CONNECTION_STRING, BEARER, RECOVERY_PHRASE, TWO_FACTOR, DISCORD_WEBHOOK, CRYPTO_KEY}
-    | {SECURITY_ANSWER, SESSION_COOKIE}
+    | {SECURITY_ANSWER, SESSION_COOKIE, ONE_TIME_CODE}
 )
 
 
@@ -1602,18 +1737,20 @@ def _scan_security_answers(line: str, low: str, found: set[str]) -> None:
     q = _SECURITY_Q.search(line)
     if not q:
         return
-    rest = line[q.end() : q.end() + 90]  # the answer follows its question closely
-    m = _ANSWER_SEP.search(rest)
-    if m is None:
-        return
-    answer = m.group(1).strip(" .\"'”’")
-    # an answer, not the question asked or talk about questions ("is about my first pet")
-    if answer and not re.match(
-        r"(?i)(?:about|a|an|the|my|what|which|who|where|when|how|set|on|in|not|never|no|none|stored|saved|kept"
-        r"|somewhere|there|here)\b",
-        answer,
-    ):
-        found.add(SECURITY_ANSWER)
+    rest = line[q.end() : q.end() + 120]  # the answer follows its question closely,
+    rest = re.split(r"\.\s|\n", rest, maxsplit=1)[0]  # in the same sentence
+    pos = 0
+    while (m := _ANSWER_SEP.search(rest, pos)) is not None:  # ": 'Your first pet?' — my answer is Biscuit01"
+        pos = m.start() + 1  # overlapping: "— my answer is X" holds "answer is X" and "is X"
+        answer = m.group(1).strip(" .\"'”’")
+        # an answer, not the question asked or talk about questions ("is about my first pet")
+        if answer and not re.match(
+            r"(?i)(?:about|a|an|the|my|what|which|who|where|when|how|set|on|in|not|never|no|none|stored|saved"
+            r"|kept|somewhere|there|here|is|was|it|her|his|their|your|our)\b",
+            answer,
+        ):
+            found.add(SECURITY_ANSWER)
+            return
 
 
 # Session cookies: a session cookie's name, "=", and a value no one types.
@@ -1836,6 +1973,114 @@ def scan_blocks(text: str, found: set[str], had_private_key: bool) -> None:
         found.add(PRIVATE_KEY)
 
 
+# --------------------------------------------------------------------------------------------
+# Seventh round: door codes in any language, one-time codes, a lock's guest codes, login forms
+# --------------------------------------------------------------------------------------------
+
+# A door, gate or intercom (English is read by _PIN_KEYWORD) and a word for "code", in either
+# order and close together, then a keypad value: "Kod do domofonu to 7429", "Der Code für die
+# Haustür lautet *6170", "マンションのオートロックの番号は61664#です".
+_DOOR_WORD = re.compile(  # lower-cased text
+    r"(?<!\w)(?:portal|portail|porte|porta|port[ãa]o|port[óo]n|puerta|portone|cancello|deur|voordeur|t[üu]r|haust[üu]r"
+    r"|eingang|domofon\w*|drzwi|bram[ay]|klatk\w*|домофон\w*|подъезд\w*|під['’]їзд\w*|двер\w*|ворот\w*|kap[ıi]\w*"
+    r"|cửa|pintu|gerbang|εισόδου|είσοδο\w*|πόρτα\w*|דלת|השער|باب|بوابة|در\s+ورودی|درب)(?!\w)"
+    r"|(?<!\S)(?:गेट|दरवाज|গেট|দরজা)|ประตู|オートロック|玄関|门禁|大门"
+)
+_DOOR_CODE_WORD = re.compile(
+    r"(?<!\w)(?:code|kod|kodu|kode|код|c[óo]digo|codice|mã|κωδικός|קוד|הקוד|رمز|کد)(?!\w)"
+    r"|(?<!\S)(?:कोड|কোড)|รหัส|番号|暗証"
+)
+_DOOR_HINTS = _hints(
+    "porta", "porte", "portã", "portó", "puerta", "cancello", "deur", "tür", "eingang", "domofon", "drzwi", "bram",
+    "klatk", "домофон", "подъезд", "під", "двер", "ворот", "kapı", "kapi", "cửa", "pintu", "gerbang", "εισόδ",
+    "είσοδ", "πόρτ", "דלת", "שער", "باب", "بوابة", "در", "गेट", "दरवाज", "গেট", "দরজা", "ประตู", "オートロック", "玄関",
+    "门禁", "大门",
+)  # fmt: skip
+_DOOR_CODE_HINTS = _hints(
+    "code", "kod", "код", "códig", "codig", "codice", "mã", "κωδικ", "קוד", "رمز", "کد", "कोड", "কোড", "รหัส", "番号",
+    "暗証",
+)  # fmt: skip
+_KEYPAD_VALUE = re.compile(r"^[^\d\n.!?;]{0,30}?(?<![A-Za-z0-9_-])([#*]?)(\d{4,8})([#*]?)(?![\d.,/:-]?\d)")
+_POSTAL = re.compile(r"(?:post|zip|plz|cep|cap|почтов|indeks)\w*\W{0,3}$")
+
+
+def _scan_door_codes(line: str, low: str, found: set[str]) -> None:
+    if PIN in found or not _has(low, _DOOR_HINTS) or not _has(low, _DOOR_CODE_HINTS):
+        return
+    doors = [m.span() for m in _DOOR_WORD.finditer(low)]
+    if not doors:
+        return
+    for c in _DOOR_CODE_WORD.finditer(low):
+        if _POSTAL.search(low[max(0, c.start() - 16) : c.start()]):
+            continue  # a postal code: "Postleitzahl-Code", "zip code"
+        for start, end in doors:
+            if -40 <= start - c.end() <= 40 and "\n" not in low[min(c.end(), end) : max(c.start(), start)]:
+                v = _KEYPAD_VALUE.match(line[max(c.end(), end) : max(c.end(), end) + 50])
+                if v and (v.group(1) or v.group(3) or not re.fullmatch(r"(?:19|20)\d\d", v.group(2))):
+                    found.add(PIN)
+                    return
+
+
+# A one-time code a service sent: "Your Chase verification code is 759928", "G-341147 is your
+# Google verification code", "您的验证码是240471", "Code de vérification WhatsApp : 400988".
+_OTP = re.compile(
+    r"(?i)(?<![a-z])(?:verification|one[-\s]?time|otp|log-?in|sign[-\s]?in|authentication|2fa|mfa|sms)"
+    r"\s+(?:code|passcode|pin)\b[^\d\n]{0,24}?(?<![\w-])(?:[A-Z]-)?(\d{4,8})(?![\d.,/:-]?\d)"
+    r"|(?<![\w-])(?:[A-Z]-)?(\d{4,8})\s+is\s+your\s+(?:[\w.\-]+\s+){0,3}?"
+    r"(?:verification|log-?in|sign-?in|one-time|authentication|otp|security)\s+(?:code|pin)"
+    r"|(?:验证码|驗證碼|認証コード|確認コード|인증\s*번호|인증\s*코드)[^\d\n]{0,6}?(\d{4,8})(?!\d)"
+    r"|code\s+de\s+(?:v[ée]rification|connexion|confirmation\s+sms)[^\d\n]{0,24}?(\d{4,8})(?!\d)"
+    r"|c[óo]digo\s+de\s+(?:verificaci[óo]n|verifica[çc][ãa]o|acceso|acesso)[^\d\n]{0,24}?(\d{4,8})(?!\d)"
+    r"|(?:best[äa]tigungs|verifizierungs|anmelde|einmal)code[^\d\n]{0,24}?(\d{4,8})(?!\d)"
+    r"|код\s+(?:подтверждения|проверки|для\s+входа|підтвердження)[^\d\n]{0,24}?(\d{4,8})(?!\d)"
+)
+_OTP_HINTS = _hints(
+    "verif", "vérif", "one-time", "one time", "otp", "login", "log-in", "sign-in", "sign in", "authentication", "2fa", "mfa",
+    "sms code", "验证码", "驗證碼", "認証コード", "確認コード", "인증", "connexion", "acceso", "acesso", "bestätigungs",
+    "bestatigungs", "anmelde", "einmalcode", "подтвержд", "провер", "для входа", "підтвердж",
+)  # fmt: skip
+
+
+def _scan_one_time_codes(line: str, low: str, found: set[str]) -> None:
+    if _has(low, _OTP_HINTS) and _OTP.search(line):
+        found.add(ONE_TIME_CODE)
+
+
+# A smart lock's or keypad's code for someone: "keypad: guest code for the cleaner is 391412".
+_GUEST_CODE = re.compile(
+    r"(?i)(?<![a-z])(?:guest|cleaner|visitor|temporary|temp|dog\s*walker|babysitter|sitter|nanny|family|user|master"
+    r"|admin|owner|delivery)\s+(?:access\s+)?(?:code|pin|passcode)(?![a-z])"
+)
+
+
+_GUEST_VALUE = re.compile(
+    r"(?i)^[^\n.!?;]{0,50}?(?:\bis\b|\bwas\b|:|=|\bto\b)\s*(?:now\s+)?[#*]?\d{4,8}[#*]?(?![\d.,/:-]?\d)"
+)
+
+
+def _scan_guest_codes(line: str, low: str, found: set[str]) -> None:
+    if PIN in found or not _has(low, ("keypad", "lock", "door", "gate", "garage", "alarm")):
+        return
+    for m in _GUEST_CODE.finditer(line):
+        if _GUEST_VALUE.match(line[m.end() : m.end() + 80]):
+            found.add(PIN)
+            return
+
+
+# A login form with its password filled in: <input type="password" name="pass" value="...">.
+_INPUT_PASSWORD = re.compile(
+    r"(?is)<input\b(?=[^>]*\btype\s*=\s*[\"']?password\b)[^>]*?\bvalue\s*=\s*([\"'])([^\"'\n]{3,128})\1"
+)
+
+
+def _scan_login_forms(line: str, low: str, found: set[str]) -> None:
+    if "<input" in low and "password" in low:
+        for m in _INPUT_PASSWORD.finditer(line):
+            if _plausible_password(m.group(2)):
+                found.add(PASSWORD)
+                return
+
+
 _DETECTORS: tuple[Callable[[str, str, set[str]], None], ...] = (
     _scan_tokens,
     _scan_wallets,
@@ -1853,6 +2098,10 @@ _DETECTORS: tuple[Callable[[str, str, set[str]], None], ...] = (
     _scan_cookies,
     _scan_recovery_codes,
     _scan_vendor_tokens,
+    _scan_door_codes,
+    _scan_one_time_codes,
+    _scan_guest_codes,
+    _scan_login_forms,
 )
 
 

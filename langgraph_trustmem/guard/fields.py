@@ -108,6 +108,9 @@ def field_kind(name: str, *, cached: bool = True) -> str | None:
     return _field_kind(name) if cached and _NAME_LIKE.fullmatch(name) else _field_kind.__wrapped__(name)
 
 
+_PLAIN = frozenset(("plain", "plaintext", "clear", "cleartext", "raw"))
+
+
 @lru_cache(maxsize=4096)  # field names repeat (a record's keys, config lines): cached, pure
 def _field_kind(name: str) -> str | None:
     words = _words(name)
@@ -120,6 +123,8 @@ def _field_kind(name: str) -> str | None:
     if head == "pass" and before in _PASS_THINGS:
         return None  # a boarding pass, a gym pass
     if head in _PW_HEADS or (head == "word" and before == "pass") or (head == "passe" and before == "de"):
+        return PASSWORD
+    if head in _PLAIN and before in _PW_HEADS:  # "password_plain", "passwd_clear": the password as typed
         return PASSWORD
     if head in _CVV_HEADS or (head == "code" and before == "security" and "card" in words):
         return CARD_CODE

@@ -21,6 +21,7 @@ import codecs
 import html
 import re
 import unicodedata
+import zlib
 from urllib.parse import unquote
 
 __all__ = ["fold", "full_views", "token_views"]
@@ -40,6 +41,7 @@ _CONFUSABLES = str.maketrans(
     }
 )  # fmt: skip
 _RUN = re.compile(r"\S+")
+_SYMBOL_IN_DIGITS = re.compile(r"(?<=\d)[\u2190-\u2bff\U0001f000-\U0001faff]{1,3}(?=\d)")
 _HAS_ASCII_ALNUM = re.compile(r"[A-Za-z0-9]")
 
 
@@ -53,6 +55,8 @@ def fold(text: str) -> str:
     text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
     if any("\u0300" <= ch <= "\u036f" for ch in text):  # h̶f̶_̶: marks drawn over Latin letters
         text = re.sub(r"(?<=[\x21-\x7e])[\u0300-\u036f]+", "", text)
+    if _SYMBOL_IN_DIGITS.search(text):  # "6✨1✨1✨5": pictographs strung between digits
+        text = _SYMBOL_IN_DIGITS.sub("", text)
     if text.isascii():
         return text
 
@@ -68,6 +72,7 @@ def fold(text: str) -> str:
 # -- decoded views ------------------------------------------------------------------------------
 
 _B64 = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{16,}={0,2}")
+_B32 = re.compile(r"(?<![A-Za-z0-9])[A-Z2-7]{16,}={0,6}(?![A-Za-z0-9])")
 _HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Fa-f])")
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 _ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})")
@@ -87,6 +92,17 @@ def _readable(raw: bytes) -> str | None:
     return text if printable >= len(text) * 0.97 else None
 
 
+def _inflated(raw: bytes) -> bytes:
+    """gzip's or zlib's stream inflated (a compressed payload in base64: "H4sI...",
+    "eNr..."), at most 64 KB of it; anything else as it is."""
+    if raw[:2] == b"\x1f\x8b" or (raw[:1] == b"\x78" and len(raw) > 2 and (raw[0] * 256 + raw[1]) % 31 == 0):
+        try:
+            return zlib.decompressobj(wbits=47).decompress(raw, 65536)
+        except zlib.error:
+            return raw
+    return raw
+
+
 def _decoded(text: str) -> list[str]:
     out: list[str] = []
     if len(text) >= 16:
@@ -102,9 +118,18 @@ def _decoded(text: str) -> list[str]:
                 raw = (base64.urlsafe_b64decode if alt else base64.b64decode)(body + "=" * (-len(body) % 4))
             except (binascii.Error, ValueError):
                 continue
-            decoded = _readable(raw)
+            decoded = _readable(_inflated(raw))
             if decoded is not None:
                 out.append(decoded)
+        for m in _B32.finditer(text):  # "JFXHG5DBM5ZGC3JA...": upper-case letters and 2-7 only
+            run = m.group()
+            if len(run) <= _MAX_DECODE and not run.isalpha():
+                try:
+                    decoded = _readable(base64.b32decode(run + "=" * (-len(run) % 8)))
+                except (binascii.Error, ValueError):
+                    continue
+                if decoded is not None:
+                    out.append(decoded)
         for m in _HEX.finditer(text):
             run = m.group()
             if len(run) <= _MAX_DECODE:
@@ -149,11 +174,23 @@ def _shift_back(text: str, n: int) -> str:
     return "".join(back(ch) for ch in text)
 
 
+# "password", "secret", "token", "passwort", "contraseña" in rot13 and reversed: a keyword so
+# disguised names the disguise as plainly as "rot13" does.
+_ROT13_KEYWORDS = ("cnffjbeq", "frperg", "gbxra", "cnffjbeg", "pbagenfr")
+_REVERSED_KEYWORDS = ("drowssap", "terces", "nekot", "trowssap", "aesartnoc", "nip ym")
+
+
+def _has_any(low: str, words: tuple[str, ...]) -> bool:
+    return any(w in low for w in words)
+
+
 def _named_disguises(text: str) -> list[str]:
     low = text.lower()
     out: list[str] = []
-    if "rot13" in low or "rot-13" in low or "rot 13" in low:
+    if "rot13" in low or "rot-13" in low or "rot 13" in low or _has_any(low, _ROT13_KEYWORDS):
         out.append(codecs.encode(text, "rot13"))
+    if "reversed" in low or "backwards" in low or _has_any(low, _REVERSED_KEYWORDS):
+        out.append(text[::-1])
     if "morse" in low:
         out.append(_MORSE_RUN.sub(lambda m: "".join(_MORSE.get(c, "") for c in re.split(r"[ /]+", m.group())), text))
     if "shift" in low and (m := _SHIFT.search(text)):
@@ -174,7 +211,10 @@ def full_views(text: str, depth: int = 2) -> list[str]:
     folded = fold(text)
     if folded != text:
         out.append(folded)
-    if len(text) >= 20 and any(h in text for h in ("rot", "ROT", "orse", "hift", "every")):
+    if len(text) >= 20 and any(
+        h in text for h in ("rot", "ROT", "orse", "hift", "every", "evers", "ackwards", "cnff", "frperg", "gbxra", "pbagen",
+                            "drowssap", "terces", "nekot", "aesartnoc", "nip ym")
+    ):
         out.extend(_named_disguises(folded))
     frontier = [folded]
     for _ in range(depth):
