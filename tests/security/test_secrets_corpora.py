@@ -4,10 +4,10 @@ The figures are those of ``bench/guard_eval.py`` (recorded in ``bench/README.md`
 record is checked as ``TrustStore.put`` checks it, a refusal or a redaction counts as
 caught for a secret and as a false positive for a benign memory. No server is needed.
 
-Corpora: the tuning corpus and the first five held-out corpora (``secrets_heldout`` to
-``secrets_heldout5``) have had their misses read and tuned on; the sixth
-(``secrets_heldout6``), written by a helper that never saw the guard and committed frozen
-before the sixth round was, is the held-out figure of record.
+Corpora: the tuning corpus and the first six held-out corpora (``secrets_heldout`` to
+``secrets_heldout6``) have had their misses read and tuned on; the seventh
+(``secrets_heldout7``), written by a helper that never saw the guard and committed frozen
+before the seventh round, is the held-out figure of record.
 """
 
 from __future__ import annotations
@@ -96,20 +96,31 @@ def test_fifth_heldout_corpus_is_tuning_data_now(guard):
     assert report.fp_rate <= TARGET_FP, [r.id for r, _ in fps]
 
 
-def test_sixth_heldout_corpus(guard):
-    """Written by a third helper that never saw the guard, committed frozen before the
-    sixth round was (its README). Recall on it is 0.788 (0.635 on evasions) and false
-    positives 0.021: the targets are not met. Asserted as measured, so a regression shows;
-    reported as a gap in bench/README.md. Its records are never read to choose rules."""
-    report, _, _ = guard_eval.evaluate("heldout6", guard_eval.heldout6_corpus(), guard, timing=False)
+def test_sixth_heldout_corpus_is_tuning_data_now(guard):
+    """Written by a third helper that never saw the guard and frozen before the sixth round
+    was committed, where it measured 0.788 recall and 0.021 false positives; its misses were
+    read and tuned on in the seventh round (0.906 / 0.021). Held to what was measured."""
+    report, misses, fps = guard_eval.evaluate("heldout6", guard_eval.heldout6_corpus(), guard, timing=False)
+    assert report.secrets >= 300 and report.benign >= 300
+    assert report.errors == 0
+    assert report.recall >= 0.90, [r.id for r in misses]
+    assert report.fp_rate <= 0.022, [r.id for r, _ in fps]
+
+
+def test_seventh_heldout_corpus(guard):
+    """Written by a fourth helper that never saw the guard, committed frozen before the
+    seventh round (its README). Recall on it is 0.798 (0.667 on evasions) and false
+    positives 0.008: the recall target is not met. Asserted as measured, so a regression
+    shows; reported as a gap in bench/README.md. Its records are never read to choose rules."""
+    report, _, _ = guard_eval.evaluate("heldout7", guard_eval.heldout7_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0  # no check raises anything but SecretRejected
-    assert report.recall >= 0.78  # target TARGET_RECALL: not met
-    assert report.recall_hard >= 0.63
-    assert report.fp_rate <= 0.022  # target TARGET_FP: not met
+    assert report.recall >= 0.79  # target TARGET_RECALL: not met
+    assert report.recall_hard >= 0.66
+    assert report.fp_rate <= TARGET_FP
 
 
-@pytest.mark.parametrize("corpus", ["heldout", "heldout6"])
+@pytest.mark.parametrize("corpus", ["heldout", "heldout7"])
 def test_speed_per_200_char_memory(guard, corpus):
     """A regression guard only, far above the measured figure: the speed
     target (TARGET_MS) is checked by ``bench/guard_eval.py`` on an idle
