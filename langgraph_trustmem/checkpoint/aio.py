@@ -150,6 +150,7 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
         config = reader_config(config, tk)
         ns = checkpoint_ns(config)
         cid = get_checkpoint_id(config)
+        since = self._seq  # answers below are as of now (see _remember)
         self._note_run(config, tk, ns)
         entry = await self.hot.aget(tk, ns)
         if (
@@ -159,7 +160,7 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
             and (tup := self._tuple_from_hot(tk, thread_id, ns, entry)) is not None
         ):
             state = self._state_of(entry)
-            await self._aenter(config, tk, state)
+            await self._aenter(config, tk, state, since)
             return self._view(config, state, tup)
         query, params, held = self._get_params(config, tk)
         async with self._cursor() as cur:
@@ -168,22 +169,24 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
                 acl = await (await cur.execute(sql.THREAD_STATE_SQL, (tk,))).fetchone()
         if row is None:
             if acl is not None:
-                await self._aenter(config, tk, self._verified(tk, acl))
+                await self._aenter(config, tk, self._verified(tk, acl), since)
             elif tk not in self._sessions and is_run(config):
                 # a thread about to start: its first put creates it at this level
                 self._remember(tk, SessionState(self._start_level(config)))
             return None
         state = self._verified(tk, row[8:16])
         tup = self._row_to_tuple(tk, thread_id, row, held)
-        degraded = await self._aenter(config, tk, state)
+        degraded = await self._aenter(config, tk, state, since)
         if not cid and not degraded:
             await self.hot.aput(tk, ns, self._hot_entry_from_row(state, row), (), self.hot_ttl, populate=True)
         return self._view(config, state, tup)
 
-    async def _aenter(self, config: RunnableConfig, tk: bytes, state: SessionState) -> bool:
+    async def _aenter(
+        self, config: RunnableConfig, tk: bytes, state: SessionState, since: int | None = None
+    ) -> bool:
         """Check the owner; at the start of a run, apply the session rules.
         True when the run degraded the session."""
-        lower = self._admit(config, tk, state)
+        lower = self._admit(config, tk, state, since)
         if lower is not None:
             await self.adegrade(config, self.ladder.name(lower))
             return True
@@ -229,12 +232,14 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
         tk = self.thread_key(_thread_id(config))
+        since = self._seq
         if tk not in self._sessions:  # it left the cache: its branch and any pending fork, read, not assumed
             async with self._cursor() as cur:
                 acl = await (await cur.execute(sql.THREAD_STATE_SQL, (tk,))).fetchone()
             if acl is not None:
-                self._remember(tk, self._verified(tk, acl))
+                self._remember(tk, self._verified(tk, acl), since)
         params, blobs = self._put_params(config, checkpoint, metadata, new_versions)
+        params["since"] = since
         for attempt in (1, 2):
             row = await self._run(self._fork_ops(params)) if self._wants_fork(params) else None
             if row is None:
@@ -251,14 +256,16 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
                     ) from None
                 self._rebranch(params, row[1], params["parent"])
         assert row is not None
-        await self.hot.aput(
-            tk,
-            params["ns"],
-            self._hot_entry_for_put(params, blobs, row),
-            [(c, str(v)) for c, v in checkpoint["channel_versions"].items()],
-            self.hot_ttl,
-            params["parent"],
-        )
+        entry = self._hot_entry_for_put(params, blobs, row)
+        if entry is not None:
+            await self.hot.aput(
+                tk,
+                params["ns"],
+                entry,
+                [(c, str(v)) for c, v in checkpoint["channel_versions"].items()],
+                self.hot_ttl,
+                params["parent"],
+            )
         return next_config
 
     async def aput_writes(
@@ -359,13 +366,14 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
     async def asession(self, config: RunnableConfig) -> Session | None:
         """The thread's session, or None for a thread that has not started."""
         tk = self.thread_key(_thread_id(config))
+        since = self._seq
         async with self._cursor() as cur:
             row = await (await cur.execute(sql.THREAD_STATE_SQL, (tk,))).fetchone()
         if row is None:
             return None
         state = self._verified(tk, row)
         self._check_owner(config, state)
-        self._remember(tk, state)
+        self._remember(tk, state, since)
         return self._session_view(state)
 
     async def adegrade(self, config: RunnableConfig, level: str) -> None:

@@ -127,10 +127,10 @@ class SessionState:
 
 
 def newer_state(old: SessionState | None, new: SessionState) -> SessionState:
-    """What this process should believe after reading ``new`` while holding
-    ``old``. Rows are read on several threads at once (a checkpoint saved in
-    the background answers after the gate lowered the session), so an answer
-    may be older than what is held. A session only moves one way: its level
+    """What this process should believe after an answer ``new`` that was
+    read before a change this process made to the session (held: ``old``):
+    a checkpoint saved in the background answers after the gate lowered the
+    session. A session only moves one way within one life of its thread: its level
     and its head branch's level never rise, its branch never goes back, a
     pending fork ends only with a new branch, a termination and a taint are
     final. So a row of an older branch changes nothing, and one of the same
@@ -189,6 +189,7 @@ class Retention:
 
 
 SESSION_CACHE_BYTES = 2 * 1024 * 1024
+CHANGES_KEPT = 4096
 MEMO_ENTRIES = 1024
 
 
@@ -353,6 +354,9 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         # decoded channel values, so a restore skips decrypting and decoding
         # a blob it already opened (bounded; dropped with the hot tier's entries)
         self.decoded = DecodedCache(decoded_cache_bytes)
+        # the count of session changes made here, and the last one per thread (see _remember)
+        self._seq = 0
+        self._changed: OrderedDict[bytes, int] = OrderedDict()
         self.keyring = keyring
         self.ladder = ladder
         self.hot_ttl = hot_ttl
@@ -510,9 +514,14 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
 
     # -- sessions ----------------------------------------------------------
 
-    def _remember(self, tk: bytes, state: SessionState) -> None:
-        """Keep a thread's state (merged with the one held: see
-        :func:`newer_state`), most recent last. Past the byte budget the
+    def _remember(self, tk: bytes, state: SessionState, since: int | None = None) -> None:
+        """Keep a thread's state, most recent last. ``since`` (the change
+        count, :attr:`_seq`, when the read or write that returned ``state``
+        began) marks an answer: one older than a change this process made to
+        the thread meanwhile is merged (:func:`newer_state`), or dropped if
+        the thread was forgotten; a row read with no change in between is
+        the truth (another process may have deleted and recreated the
+        thread). Without ``since`` the state is a change made here. Past the byte budget the
         least recent leave; a thread that left is read again from PostgreSQL
         when next needed. A session whose fork is pending leaves last: the
         gate asks this cache whether to lower every channel (on a miss it
@@ -520,10 +529,18 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         never lost). Pending sessions may hold the budget once more, no more:
         threads degraded and then abandoned cannot grow the cache."""
         with self._sessions_lock:
+            if since is not None and self._changed.get(tk, 0) > since:
+                # an answer read before a change made here: it may only add restrictions, and
+                # it brings back nothing this process deleted, forgot or terminated meanwhile
+                held = self._sessions.get(tk)
+                if held is None:
+                    return
+                state = newer_state(held, state)
+            elif since is None:
+                self._changed_now([tk])  # a change made here (degrade, taint, a new session)
             old = self._sessions.pop(tk, None)
             if old is not None:
                 self._sessions_bytes -= _session_bytes(tk, old)
-            state = newer_state(old, state)
             self._sessions[tk] = state
             self._sessions_bytes += _session_bytes(tk, state)
             self._leavable.pop(tk, None)
@@ -543,8 +560,20 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
                 if (gone := self._sessions.pop(victim, None)) is not None:
                     self._sessions_bytes -= _session_bytes(victim, gone)
 
+    def _changed_now(self, tks: Iterable[bytes]) -> None:
+        """Note that this process changed these threads' sessions (lock held):
+        an answer read before now is older than what this process knows."""
+        self._seq += 1
+        for tk in tks:
+            self._changed.pop(tk, None)
+            self._changed[tk] = self._seq
+        while len(self._changed) > CHANGES_KEPT:  # changes older than any call still in flight
+            self._changed.popitem(last=False)
+
     def _forget_session(self, tks: Iterable[bytes]) -> None:
+        tks = list(tks)
         with self._sessions_lock:
+            self._changed_now(tks)
             for tk in tks:
                 if (old := self._sessions.pop(tk, None)) is not None:
                     self._sessions_bytes -= _session_bytes(tk, old)
@@ -693,11 +722,14 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         entry = self._runs.get((id(runtime), tk))
         return entry is not None and entry[0] is runtime and entry[1]
 
-    def _admit(self, config: RunnableConfig, tk: bytes, state: SessionState) -> int | None:
+    def _admit(
+        self, config: RunnableConfig, tk: bytes, state: SessionState, since: int | None = None
+    ) -> int | None:
         """Check the owner of a thread being read or run; for a run, apply
         the session rules (returns a lower level the run asks for). A read
         never changes the thread."""
-        self._remember(tk, state)
+        self._remember(tk, state, since)
+        state = self._sessions.get(tk, state)  # merged, if the read was older than a change here
         self._check_owner(config, state)
         return self._check_run(config, state) if is_run(config) else None
 
@@ -848,7 +880,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             if parent_sealed:
                 raise StaleBranch("this run continues from a sealed branch; the session forked meanwhile")
             if state.branch != params["branch"]:
-                self._remember(tk, state)
+                self._remember(tk, state, params.get("since"))
                 raise BranchMoved()
             if params["rank"] <= state.branch_level and row[10] and params["linear"]:
                 raise ConcurrentRunError(
@@ -858,7 +890,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
                 "this checkpoint holds content above its branch's level; a trust gate must "
                 "clean the graph's state before it is saved"
             )
-        self._remember(tk, state)
+        self._remember(tk, state, params.get("since"))
         return {
             "configurable": {
                 "thread_id": _thread_id(config),
@@ -869,9 +901,12 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
 
     def _hot_entry_for_put(
         self, params: dict[str, Any], blobs: Mapping[tuple[str, str], bytes], row: Sequence[Any]
-    ) -> HotEntry:
-        # the state as remembered: the row may be older than a degrade this process made meanwhile
-        state = newer_state(self._sessions.get(params["tk"]), SessionState.from_row(row))
+    ) -> HotEntry | None:
+        # the state as remembered: the row may be older than a degrade this process made
+        # meanwhile; a thread forgotten meanwhile (deleted, terminated) gets no hot entry
+        state = self._sessions.get(params["tk"])
+        if state is None:
+            return None
         return self._hot_entry(state, params["cid"], params["parent"], params["payload"], dict(blobs), {})
 
     @staticmethod

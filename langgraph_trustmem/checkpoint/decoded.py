@@ -173,7 +173,10 @@ def snapshot(value: Any) -> tuple[bool, Any]:
         ok, inner = snapshot(value.value)
         return (True, _DeltaSnapshot(inner)) if ok else (False, None)
     if type(value) in (list, tuple) and all(isinstance(m, (BaseMessage, *_IMMUTABLE)) for m in value):
-        return True, _copied(value)
+        try:
+            return True, _copied(value)
+        except _NotPlain:  # a set or an object inside a message: only a deep copy would do
+            return False, None
     return False, None
 
 
@@ -188,19 +191,27 @@ def _message_copy(message: BaseMessage) -> BaseMessage:
     copied = message.__copy__()
     fields = copied.__dict__
     for name, value in fields.items():
-        if isinstance(value, (dict, list)):
-            fields[name] = _plain(value)
+        fields[name] = _plain(value)
     return copied
 
 
+class _NotPlain(Exception):
+    """A message field holds something other than JSON-shaped data."""
+
+
 def _plain(value: Any) -> Any:
-    """JSON-shaped data copied at every depth; anything else shared (scalars
-    are immutable)."""
+    """JSON-shaped data copied at every depth. Anything mutable but not a
+    dict or a list (a set, an object) would be shared with the caller, who
+    may change it in place: such a value is not cached (raises _NotPlain)."""
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()} if value else {}
     if isinstance(value, list):
         return [_plain(v) for v in value] if value else []
-    return value
+    if isinstance(value, _IMMUTABLE) or value is None:
+        return value
+    if isinstance(value, tuple) and all(isinstance(v, _IMMUTABLE) for v in value):
+        return value
+    raise _NotPlain
 
 
 def _fresh(value: Any) -> Any:

@@ -142,6 +142,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
         config = reader_config(config, tk)
         ns = checkpoint_ns(config)
         cid = get_checkpoint_id(config)
+        since = self._seq  # answers below are as of now (see _remember)
         self._note_run(config, tk, ns)
         entry = self.hot.get(tk, ns)
         if (
@@ -151,7 +152,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
             and (tup := self._tuple_from_hot(tk, thread_id, ns, entry)) is not None
         ):
             state = self._state_of(entry)
-            self._enter(config, tk, state)
+            self._enter(config, tk, state, since)
             return self._view(config, state, tup)
         query, params, held = self._get_params(config, tk)
         with self._cursor() as cur:
@@ -160,14 +161,14 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
                 acl = cur.execute(sql.THREAD_STATE_SQL, (tk,)).fetchone()
         if row is None:
             if acl is not None:
-                self._enter(config, tk, self._verified(tk, acl))
+                self._enter(config, tk, self._verified(tk, acl), since)
             elif tk not in self._sessions and is_run(config):
                 # a thread about to start: its first put creates it at this level
                 self._remember(tk, SessionState(self._start_level(config)))
             return None
         state = self._verified(tk, row[8:16])
         tup = self._row_to_tuple(tk, thread_id, row, held)
-        degraded = self._enter(config, tk, state)
+        degraded = self._enter(config, tk, state, since)
         if not cid and not degraded:
             self.hot.put(tk, ns, self._hot_entry_from_row(state, row), (), self.hot_ttl, populate=True)
         return self._view(config, state, tup)
@@ -193,10 +194,12 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
             return super().get_delta_channel_history(config=config, channels=channels)
         return self._run(self._delta_ops(tk, checkpoint_ns(config), parent, state.branch, channels))
 
-    def _enter(self, config: RunnableConfig, tk: bytes, state: SessionState) -> bool:
+    def _enter(
+        self, config: RunnableConfig, tk: bytes, state: SessionState, since: int | None = None
+    ) -> bool:
         """Check the owner; at the start of a run, apply the session rules.
         True when the run degraded the session."""
-        lower = self._admit(config, tk, state)
+        lower = self._admit(config, tk, state, since)
         if lower is not None:
             self.degrade(config, self.ladder.name(lower))
             return True
@@ -241,12 +244,14 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
         tk = self.thread_key(_thread_id(config))
+        since = self._seq
         if tk not in self._sessions:  # it left the cache: its branch and any pending fork, read, not assumed
             with self._cursor() as cur:
                 acl = cur.execute(sql.THREAD_STATE_SQL, (tk,)).fetchone()
             if acl is not None:
-                self._remember(tk, self._verified(tk, acl))
+                self._remember(tk, self._verified(tk, acl), since)
         params, blobs = self._put_params(config, checkpoint, metadata, new_versions)
+        params["since"] = since
         for attempt in (1, 2):
             row = self._run(self._fork_ops(params)) if self._wants_fork(params) else None
             if row is None:
@@ -263,14 +268,16 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
                     ) from None
                 self._rebranch(params, row[1], params["parent"])
         assert row is not None
-        self.hot.put(
-            tk,
-            params["ns"],
-            self._hot_entry_for_put(params, blobs, row),
-            [(c, str(v)) for c, v in checkpoint["channel_versions"].items()],
-            self.hot_ttl,
-            params["parent"],
-        )
+        entry = self._hot_entry_for_put(params, blobs, row)
+        if entry is not None:
+            self.hot.put(
+                tk,
+                params["ns"],
+                entry,
+                [(c, str(v)) for c, v in checkpoint["channel_versions"].items()],
+                self.hot_ttl,
+                params["parent"],
+            )
         return next_config
 
     def put_writes(
@@ -379,13 +386,14 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
         """The thread's session (level, status, head branch), or None for a
         thread that has not started."""
         tk = self.thread_key(_thread_id(config))
+        since = self._seq
         with self._cursor() as cur:
             row = cur.execute(sql.THREAD_STATE_SQL, (tk,)).fetchone()
         if row is None:
             return None
         state = self._verified(tk, row)
         self._check_owner(config, state)
-        self._remember(tk, state)
+        self._remember(tk, state, since)
         return self._session_view(state)
 
     def degrade(self, config: RunnableConfig, level: str) -> None:

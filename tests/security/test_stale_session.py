@@ -101,6 +101,77 @@ def test_an_older_row_never_replaces_a_newer_state():
 async def test_the_async_saver_keeps_the_lowered_state_too(pg_url, key, schema):
     async with AsyncTrustCheckpointSaver.from_conn_string(pg_url, key=key, local_hot=True) as saver:
         tk = saver.thread_key("t-async-stale")
-        saver._remember(tk, SessionState(0, ACTIVE, True, 0, True, None, 2))
-        saver._remember(tk, SessionState(2, ACTIVE, False, 0, False, None, None))  # an answer from before
+        since = saver._seq  # a put begins...
+        saver._remember(tk, SessionState(0, ACTIVE, True, 0, True, None, 2))  # ...the gate lowers the session...
+        saver._remember(tk, SessionState(2, ACTIVE, False, 0, False, None, None), since)  # ...the put answers
         assert saver._sessions[tk].level == 0 and saver._sessions[tk].fork_pending
+        later = saver._seq  # a read that begins after the change is the truth
+        saver._remember(tk, SessionState(2, ACTIVE, False, 0, False, None, None), later)
+        assert saver._sessions[tk].level == 2
+
+
+def _start(saver, cfg, level):
+    b = StateGraph(MessagesState)
+    b.add_node("n", lambda s: {})
+    b.add_edge(START, "n")
+    b.compile(checkpointer=saver).invoke({"messages": [label(HumanMessage("hi " * 10), level)]}, cfg)
+
+
+@pytest.mark.parametrize("hot", ["redis", "none"])
+def test_a_thread_recreated_by_another_process_is_read_as_it_is(pg_url, redis_url, key, schema, hot):
+    """Process A forked a thread down to internal (branch 1); process B then
+    deleted it and started it again at public. What A reads is the truth,
+    even though its branch is lower and its level differs: merging it with
+    what A held would read the new thread at internal (found by review)."""
+    from langgraph.checkpoint.base import empty_checkpoint
+
+    from langgraph_trustmem.nodes.gate import session_level
+
+    kw = {"redis_url": redis_url} if hot == "redis" else {}
+    tid = "reused-" + uuid.uuid4().hex
+    cfg = {"configurable": {"thread_id": tid}}
+    with (
+        TrustCheckpointSaver.from_conn_string(pg_url, key=key, **kw) as a,
+        TrustCheckpointSaver.from_conn_string(pg_url, key=key, **kw) as b,
+    ):
+        _start(a, {"configurable": {"thread_id": tid, "trust": "personal"}}, "personal")
+        a.degrade(cfg, "internal")
+        cp = empty_checkpoint()
+        cp["channel_values"] = {"messages": [label(HumanMessage("clean"), "internal")]}
+        cp["channel_versions"] = {"messages": "99"}
+        a.put(a.get_tuple(cfg).config, cp, {"source": "loop", "step": 9}, {"messages": "99"})
+        assert a.cached_session(cfg).branch == 1
+        b.delete_thread(tid)
+        _start(b, {"configurable": {"thread_id": tid, "trust": "public"}}, "public")
+        assert a.session(cfg).level == "public"
+        assert a.cached_session(cfg).level == "public" and a.cached_session(cfg).branch == 0
+        a.get_tuple(cfg)
+        assert session_level({"configurable": {"thread_id": tid}}, a.ladder, a) == "public"
+
+
+def test_a_late_answer_brings_back_no_session_terminated_meanwhile(pg_url, key, schema):
+    """The same schedule as above with terminate: the session this process
+    forgot on terminating must not come back as active from an answer read
+    before, nor fill the hot tier."""
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key, local_hot=True) as saver:
+        release, done = threading.Event(), threading.Event()
+        seen: list = []
+
+        def stop(state, config):
+            saver.terminate(config)
+            release.set()
+            assert done.wait(10)
+            seen.append(saver.cached_session(config))
+            return {}
+
+        b = StateGraph(MessagesState)
+        b.add_node("stop", stop)
+        b.add_edge(START, "stop")
+        cfg = {"configurable": {"thread_id": str(uuid.uuid4()), "user_id": "u-t", "trust": "personal"}}
+        _start(saver, cfg, "personal")
+        _hold_input_puts(saver, release, done)
+        with pytest.raises(Exception):  # noqa: B017  (the run's next put is refused: terminated)
+            b.compile(checkpointer=saver).invoke({"messages": [HumanMessage("x")]}, cfg)
+        assert seen == [None]  # forgotten, not active: the next use reads the terminated row
+        assert saver.hot.get(saver.thread_key(cfg["configurable"]["thread_id"]), "") is None
+        assert saver.session(cfg).terminated
