@@ -424,7 +424,7 @@ _PW_KEYWORD = re.compile(  # run on lower-cased text
     r"|clave\s+(?:del?\s+wi-?fi|de\s+acceso)|(?:mi|tu|su)\s+clave|code\s+(?:du\s+|de\s+la\s+)?wi-?fi|jelszav\w*|mật\s+khẩu"
     r"|has(?:ł|l)(?:o|a|em)|l(?:ö|o)senord(?:et)?|(?:ş|s)ifre(?:si|m|n)?|парол[ьяею]|salasana|adgangskode"
     r"|passord(?:et)?|heslo|jelsz(?:ó|o)|κωδικός|סיסמה|סיסמא|كلمة\s+(?:المرور|السر)|पासवर्ड|mật\s+khẩu|kata\s+sandi"
-    r"|رمز(?:\s+(?:عبور|ورود))?|পাসওয়ার্ড"
+    r"|رمز\s+(?:عبور|ورود|المرور|السري)|পাসওয়ার্ড"
     r")(?![a-z])"
     r"|パスワード|暗証番号|密码|密碼|비밀번호|암호|รหัสผ่าน"  # no word boundary in these scripts: "WiFi密码"
 )
@@ -701,7 +701,8 @@ _PIN_NEAR = re.compile(  # "PIN do aplikacji 53452", "pincode internetbankieren 
     r"|(?:현관|도어락|문)\s*비밀번호|lockbox\b[^.\n]{0,40}?\bcode|kart\s+(?:ş|s)ifrem|koodi\s+ovelle\s+on)\s*[:=]?\s*"
     r"(?!(?:19|20)\d\d(?!\d))(\d{4,6})(?![\d.,/:-]?\d)"
 )
-_ADDRESS_WORDS = _hints("address", "road", "street", "nagar", "marg", "delivery", "ship", "post", "india", "bengaluru",
+_ADDRESS_WORDS = _hints("पिन कोड", "পিন কোড", "पता", "ঠিকানা", "address", "road", "street", "nagar", "marg", "delivery",
+                        "ship", "post", "india", "bengaluru",
                         "bangalore", "mumbai", "delhi", "chennai", "kolkata", "hyderabad", "pune", "district")  # fmt: skip
 _PIN_DIRECT = re.compile(  # "PIN 7731 for the debit card", "gate code 4410#"
     r"(?<![A-Za-z])(?:PIN|[Pp]in(?:\s+(?:number|code))?|passcode"
@@ -1078,7 +1079,7 @@ def _stated_password(line: str, m: re.Match[str]) -> bool:
             return True  # "password @Pingw269mari": a symbol first, not a handle
         if (
             re.search(r"[/<>{}\[\]\\|]", word)
-            or ("$" in word and (word.startswith("$") or "${" in word or "$(" in word))
+            or ("$" in word and (word.startswith("$") or "${" in word or "$(" in word or re.search(r"\$\d", word)))
             or ("@" in word and not email)
         ):
             return False  # not prose: a URL, a template ($VAR, ${...}), a path
@@ -1100,7 +1101,7 @@ def _stated_password(line: str, m: re.Match[str]) -> bool:
 # its description ("the dog's name and the year (so: Rex1987!)", "— Sunshine42#").
 _PW_GLUED = re.compile(r"(?:パスワード|暗証番号|密码|密碼|비밀번호|암호|รหัสผ่าน)[：:=\s]*([!-~]{6,64})")
 _PW_ARROW = re.compile(
-    r"(?i)(?:🔑|🔐|(?<![\w])(?:ps|pw|pwd|pass|password))\s*(?:→|->|=>|⇒|➜|➡)\s*[\"'`]?([^\s\"'`]{6,64})"
+    r"(?i)(?:🔑|🔐|(?<![\w])(?:ps|pw|pwd|password))\s*:?\s*(?:→|->|=>|⇒|➜|➡)\ufe0f?\s*[\"'`]?([^\s\"'`]{6,64})"
 )
 _PW_ASIDE = re.compile(
     r"(?i)(?<![\w])(?:so|i\.?\s?e\.?|namely|o\s+sea|es\s+decir|c['’]est-à-dire|d\.\s?h\.|also|dus|cioè|ou\s+seja"
@@ -1134,11 +1135,14 @@ def _spelled_password(line: str, low: str) -> bool:
                 return True
     if not _has(low, _HALF_HINTS):
         return False
-    halves = _HALVES.findall(line)
-    return len(halves) >= 2 and any(
-        re.search(r"\d", t) or re.search(r"[^\w\s]", t[1:-1]) for t in re.findall(r"[^\s«»「」“”\"'，,。.]{3,}", line)
-        if re.search(r"[A-Za-z]", t)
-    )
+    # each half marker followed closely by a piece that reads as part of a password
+    pieces = 0
+    for m in _HALVES.finditer(line):
+        after = line[m.end() : m.end() + 30]
+        t = re.search(r"[«「“\"']?([^\s«»「」“”\"'，,。]{3,})", re.sub(r"^[\s:：是为は은는]*(?:(?:is|es|est|ist|это|—|-)\s+)?", "", after))
+        if t and re.search(r"[A-Za-z]", t.group(1)) and re.search(r"[\d\W_]", t.group(1).rstrip(".;")):
+            pieces += 1
+    return pieces >= 2
 
 
 _ASIDE_HINTS = _hints(
@@ -1981,9 +1985,10 @@ def scan_blocks(text: str, found: set[str], had_private_key: bool) -> None:
 # order and close together, then a keypad value: "Kod do domofonu to 7429", "Der Code für die
 # Haustür lautet *6170", "マンションのオートロックの番号は61664#です".
 _DOOR_WORD = re.compile(  # lower-cased text
-    r"(?<!\w)(?:portal|portail|porte|porta|port[ãa]o|port[óo]n|puerta|portone|cancello|deur|voordeur|t[üu]r|haust[üu]r"
-    r"|eingang|domofon\w*|drzwi|bram[ay]|klatk\w*|домофон\w*|подъезд\w*|під['’]їзд\w*|двер\w*|ворот\w*|kap[ıi]\w*"
-    r"|cửa|pintu|gerbang|εισόδου|είσοδο\w*|πόρτα\w*|דלת|השער|باب|بوابة|در\s+ورودی|درب)(?!\w)"
+    r"(?<!\w)(?:(?<=del\s)portal|(?<=do\s)portal|portail|porte|porta|port[ãa]o|port[óo]n|puerta|portone|cancello|deur"
+    r"|voordeur|t[üu]r|haust[üu]r|eingang|domofon\w*|drzwi|bram[ay]|klatk\w*|домофон\w*|подъезд\w*|під['’]їзд\w*"
+    r"|двер\w*|ворот\w*|kap[ıi](?:s[ıi]\w*|n[ıi]\w*|da|ya)?|cửa(?!\s+hàng)|pintu|gerbang|εισόδου|είσοδο\w*|πόρτα\w*"
+    r"|דלת|השער|باب|بوابة|در\s+ورودی|درب)(?!\w)"
     r"|(?<!\S)(?:गेट|दरवाज|গেট|দরজা)|ประตู|オートロック|玄関|门禁|大门"
 )
 _DOOR_CODE_WORD = re.compile(
@@ -2002,6 +2007,12 @@ _DOOR_CODE_HINTS = _hints(
 )  # fmt: skip
 _KEYPAD_VALUE = re.compile(r"^[^\d\n.!?;]{0,30}?(?<![A-Za-z0-9_-])([#*]?)(\d{4,8})([#*]?)(?![\d.,/:-]?\d)")
 _POSTAL = re.compile(r"(?:post|zip|plz|cep|cap|почтов|indeks)\w*\W{0,3}$")
+# a code word qualified as anything but a door's: "código postal", "код товара", "ürün kodu"
+_NOT_A_DOOR_CODE = re.compile(
+    r"(?i)post|zip|pocztow|\bpos\b|bưu|ไปรษณีย์|reserva|booking|order|course|product|tracking|region|товар|регион"
+    r"|почтов|منتج|البريد|ürün|sipariş|kargo|hàng|προϊόν|παραγγελ|ταχυδρομ|produkt|bestell|artikel|prodotto|ordine"
+    r"|produit|commande|pedido|producto|rejs|lot|flight|vuelo|model|train|tren|zug|поезд|ट्रेन|ट्रैन|বাস|bus"
+)
 
 
 def _scan_door_codes(line: str, low: str, found: set[str]) -> None:
@@ -2014,8 +2025,13 @@ def _scan_door_codes(line: str, low: str, found: set[str]) -> None:
         if _POSTAL.search(low[max(0, c.start() - 16) : c.start()]):
             continue  # a postal code: "Postleitzahl-Code", "zip code"
         for start, end in doors:
-            if -40 <= start - c.end() <= 40 and "\n" not in low[min(c.end(), end) : max(c.start(), start)]:
+            between = low[min(c.end(), end) : max(c.start(), start)]
+            if -40 <= start - c.end() <= 40 and not re.search(r"[\n,;،؛।]", between):  # one clause
                 v = _KEYPAD_VALUE.match(line[max(c.end(), end) : max(c.end(), end) + 50])
+                # the words around the code word say whose code it is: a door's, not a product's
+                around = low[min(c.start(), start) : max(c.end(), end) + (v.start(2) if v else 0)]
+                if v and _NOT_A_DOOR_CODE.search(around):
+                    continue
                 if v and (v.group(1) or v.group(3) or not re.fullmatch(r"(?:19|20)\d\d", v.group(2))):
                     found.add(PIN)
                     return
@@ -2025,7 +2041,7 @@ def _scan_door_codes(line: str, low: str, found: set[str]) -> None:
 # Google verification code", "您的验证码是240471", "Code de vérification WhatsApp : 400988".
 _OTP = re.compile(
     r"(?i)(?<![a-z])(?:verification|one[-\s]?time|otp|log-?in|sign[-\s]?in|authentication|2fa|mfa|sms)"
-    r"\s+(?:code|passcode|pin)\b[^\d\n]{0,24}?(?<![\w-])(?:[A-Z]-)?(\d{4,8})(?![\d.,/:-]?\d)"
+    r"\s+(?:code|passcode|pin)\b[^\d\n]{0,24}?(?<![\w-])(?:[A-Z]-)?(?!(?:19|20)\d\d(?!\d))(\d{4,8})(?![\d.,/:-]?\d)"
     r"|(?<![\w-])(?:[A-Z]-)?(\d{4,8})\s+is\s+your\s+(?:[\w.\-]+\s+){0,3}?"
     r"(?:verification|log-?in|sign-?in|one-time|authentication|otp|security)\s+(?:code|pin)"
     r"|(?:验证码|驗證碼|認証コード|確認コード|인증\s*번호|인증\s*코드)[^\d\n]{0,6}?(\d{4,8})(?!\d)"
@@ -2054,12 +2070,13 @@ _GUEST_CODE = re.compile(
 
 
 _GUEST_VALUE = re.compile(
-    r"(?i)^[^\n.!?;]{0,50}?(?:\bis\b|\bwas\b|:|=|\bto\b)\s*(?:now\s+)?[#*]?\d{4,8}[#*]?(?![\d.,/:-]?\d)"
+    r"(?i)^[^\n.!?;]{0,50}?(?:\bis\b|\bwas\b|:|=|\bto\b)\s*(?:now\s+)?(?!(?:19|20)\d\d(?!\d))[#*]?\d{4,8}[#*]?"
+    r"(?![\d.,/:-]?\d)"
 )
 
 
 def _scan_guest_codes(line: str, low: str, found: set[str]) -> None:
-    if PIN in found or not _has(low, ("keypad", "lock", "door", "gate", "garage", "alarm")):
+    if PIN in found or not _has(low, ("keypad", " lock", "lock ", "door", "gate", "garage", "alarm")):
         return
     for m in _GUEST_CODE.finditer(line):
         if _GUEST_VALUE.match(line[m.end() : m.end() + 80]):

@@ -78,6 +78,7 @@ _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 _ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})")
 _ENTITY = re.compile(r"&(?:#\d{2,7}|#[xX][0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});")
 _MAX_DECODE = 8192  # longer runs are data blobs (images), not a hidden credential
+_MAX_INFLATE = 8192  # a credential compressed and encoded is short; so is what a text may inflate in all
 
 
 def _readable(raw: bytes) -> str | None:
@@ -92,19 +93,26 @@ def _readable(raw: bytes) -> str | None:
     return text if printable >= len(text) * 0.97 else None
 
 
-def _inflated(raw: bytes) -> bytes:
+def _inflated(raw: bytes, budget: list[int]) -> bytes:
     """gzip's or zlib's stream inflated (a compressed payload in base64: "H4sI...",
-    "eNr..."), at most 64 KB of it; anything else as it is."""
-    if raw[:2] == b"\x1f\x8b" or (raw[:1] == b"\x78" and len(raw) > 2 and (raw[0] * 256 + raw[1]) % 31 == 0):
+    "eNr..."), within what is left of ``budget`` (bytes, shared by one text's
+    payloads: a text of many small bombs inflates no more than one); anything
+    else as it is."""
+    if budget[0] > 0 and (
+        raw[:2] == b"\x1f\x8b" or (raw[:1] == b"\x78" and len(raw) > 2 and (raw[0] * 256 + raw[1]) % 31 == 0)
+    ):
         try:
-            return zlib.decompressobj(wbits=47).decompress(raw, 65536)
+            out = zlib.decompressobj(wbits=47).decompress(raw, min(budget[0], _MAX_INFLATE))
         except zlib.error:
             return raw
+        budget[0] -= len(out)
+        return out
     return raw
 
 
 def _decoded(text: str) -> list[str]:
     out: list[str] = []
+    budget = [_MAX_INFLATE]
     if len(text) >= 16:
         for m in _B64.finditer(text):
             run = m.group()
@@ -118,7 +126,7 @@ def _decoded(text: str) -> list[str]:
                 raw = (base64.urlsafe_b64decode if alt else base64.b64decode)(body + "=" * (-len(body) % 4))
             except (binascii.Error, ValueError):
                 continue
-            decoded = _readable(_inflated(raw))
+            decoded = _readable(_inflated(raw, budget))
             if decoded is not None:
                 out.append(decoded)
         for m in _B32.finditer(text):  # "JFXHG5DBM5ZGC3JA...": upper-case letters and 2-7 only

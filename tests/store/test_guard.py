@@ -1252,7 +1252,7 @@ def test_field_names_that_may_be_secrets_are_not_cached():
         ({"text": '<input type="password" name="pw" value="Kestrel!2041">'}, "password"),
         ({"text": "Security question: 'Name of your first school?' — my answer is Oakfield77"}, "security question answer"),
         ({"text": "自宅のWi-Fi：ネットワークx、パスワードLotus$2288"}, "password"),
-        ({"text": "وای‌فای: رمز Odessa41$"}, "password"),
+        ({"text": "رمز عبور وای‌فای: Odessa41$"}, "password"),
         ({"text": "ওয়াই-ফাই পাসওয়ার্ড Kp*8wQzTr2"}, "password"),
         ({"text": "Netflix 🔑 → tulip4471"}, "password"),
         ({"text": "Dropbox ps → Brisa!1984"}, "password"),
