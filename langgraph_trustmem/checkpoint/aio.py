@@ -256,7 +256,7 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
                     ) from None
                 self._rebranch(params, row[1], params["parent"])
         assert row is not None
-        entry = self._hot_entry_for_put(params, blobs, row)
+        entry = self._hot_entry_for_put(params, blobs)
         if entry is not None:
             await self.hot.aput(
                 tk,

@@ -899,9 +899,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             }
         }
 
-    def _hot_entry_for_put(
-        self, params: dict[str, Any], blobs: Mapping[tuple[str, str], bytes], row: Sequence[Any]
-    ) -> HotEntry | None:
+    def _hot_entry_for_put(self, params: dict[str, Any], blobs: Mapping[tuple[str, str], bytes]) -> HotEntry | None:
         # the state as remembered: the row may be older than a degrade this process made
         # meanwhile; a thread forgotten meanwhile (deleted, terminated) gets no hot entry
         state = self._sessions.get(params["tk"])

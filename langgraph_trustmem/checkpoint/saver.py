@@ -268,7 +268,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
                     ) from None
                 self._rebranch(params, row[1], params["parent"])
         assert row is not None
-        entry = self._hot_entry_for_put(params, blobs, row)
+        entry = self._hot_entry_for_put(params, blobs)
         if entry is not None:
             self.hot.put(
                 tk,
