@@ -47,12 +47,19 @@ def test_the_harness_reports_every_case_with_numeric_ratios(tmp_path):
     assert markdown(report).count("\n") == len(report["rows"]) + 1
 
 
-def test_the_bulk_loader_writes_what_put_writes(pg_url, key, tmp_path):
+def test_the_bulk_loader_writes_what_put_writes(pg, key, tmp_path):
     """The store cases load memories in bulk with the store's own steps; a
-    loaded memory must read back exactly like one written through put."""
+    loaded memory must read back exactly like one written through put. A
+    database of its own: its embedder is not the suite's (a store re-embeds
+    a database's memories when the embedder changes)."""
     import uuid
 
     import psycopg
+
+    name = f"loader_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(pg.url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    pg_url = pg.url_for(name)
 
     from bench import data
     from bench.loader import load_ours

@@ -22,7 +22,16 @@ from langgraph_trustmem.crypto import KeyRing
 from langgraph_trustmem.pg import AsyncPgClient, migrate_ops
 from langgraph_trustmem.services import async_pg_pool, async_redis_client
 from langgraph_trustmem.store import sql
-from langgraph_trustmem.store.plan import Effect, Fetch, Plan, PlannedStore, T, Txn, fold_plan
+from langgraph_trustmem.store.plan import (
+    Effect,
+    Fetch,
+    Plan,
+    PlannedStore,
+    T,
+    Txn,
+    fold_plan,
+    vector_setup_plan,
+)
 from langgraph_trustmem.store.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
@@ -92,11 +101,10 @@ class AsyncTrustStore(AsyncPgClient, PlannedStore):
     # -- plumbing ----------------------------------------------------------
 
     async def setup(self) -> None:
-        """Create or upgrade the schema, and the vector collection."""
+        """Create or upgrade the schema and the vector collection; re-embed
+        every memory if the embedder is not the one the vectors were made with."""
         await self._run(migrate_ops(sql, self.keyring))
-        if self.vectors is not None and self.index_config is not None:
-            self.vectors.use_distance(cast(Any, self.index_config.get("distance_type")))
-            await self.vectors.asetup(int(cast(Any, self.index_config["dims"])))
+        await self._adrive(vector_setup_plan(self))
 
     async def _adrive(self, plan: Plan[T]) -> T:
         """Run a plan, each effect with asyncio I/O (see ``TrustStore._drive``)."""

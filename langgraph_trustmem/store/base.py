@@ -15,7 +15,7 @@ import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import orjson
 from langgraph.store.base import (
@@ -975,7 +975,7 @@ class TrustStoreBase(BaseStore):
             "user": reader.user_id if own else None,
             "at": datetime.now(timezone.utc).isoformat(),
         }
-        return {
+        body = {
             "ns": list(op.namespace),
             "key": op.key,
             "value": value,
@@ -983,11 +983,18 @@ class TrustStoreBase(BaseStore):
             "prov": prov,
             "integ": TAINTED if reader.tainted else TRUSTED,
         }
+        if isinstance(op.index, list):  # the put's own fields, so a re-embedding uses them too
+            body["idx"] = list(op.index)
+        return body
 
     def _texts(self, op: PutOp, value: dict[str, Any]) -> list[str]:
-        if self.embeddings is None or op.index is False:
+        return self._index_texts(value, op.index)
+
+    def _index_texts(self, value: dict[str, Any], index: Literal[False] | list[str] | None) -> list[str]:
+        """The texts a memory is embedded by: the put's fields, else the index config's."""
+        if self.embeddings is None or index is False:
             return []
-        fields = self._index_fields if op.index is None else list(op.index)
+        fields = self._index_fields if index is None else list(index)
         texts: list[str] = []
         for path in fields:
             texts.extend(t for t in get_text_at_path(value, path) if t)

@@ -15,6 +15,8 @@ with no extra round trip; the next append folds them into the hash chain.
 
 from __future__ import annotations
 
+import logging
+import math
 import time
 import uuid
 from collections.abc import Generator, Iterable, Mapping, Sequence
@@ -48,7 +50,7 @@ from langgraph_trustmem.audit import (
 )
 from langgraph_trustmem.config import resolve_keyring, resolve_ladder
 from langgraph_trustmem.crypto import KeyRing
-from langgraph_trustmem.errors import SecretRejected, TrustViolation
+from langgraph_trustmem.errors import SecretRejected, TamperedDataError, TrustViolation
 from langgraph_trustmem.pg import Statements, check_connection
 from langgraph_trustmem.store import sql
 from langgraph_trustmem.store.base import (
@@ -65,6 +67,7 @@ from langgraph_trustmem.store.vectors import VectorIndex, takes_count
 from langgraph_trustmem.trust import Ladder, saver_of
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -744,6 +747,138 @@ def rotate_ops(store: TrustStoreBase, batch: int) -> Statements:
     return done
 
 
+# -- the embedder that made the vectors ------------------------------------------------
+
+# A fixed public sentence: its vector names the embedder (model and settings)
+# without naming any memory. Two runs of one embedder agree to float noise;
+# two embedders, even of one size, are near orthogonal on it.
+PROBE_TEXT = "langgraph-trustmem probe: which embedder made these vectors?"
+SAME_EMBEDDER = 0.99  # cosine of the two probe vectors above which the embedder is the same
+REINDEX_BATCH = 256
+
+
+def _unit(vector: Sequence[float]) -> list[float]:
+    norm = math.sqrt(sum(x * x for x in vector)) or 1.0
+    return [float(x) / norm for x in vector]
+
+
+def vector_setup_plan(store: TrustStoreBase) -> Plan[int]:
+    """The vector tier made ready for this store's embedder. When the
+    recorded embedder is not this one (another model or size), or vectors
+    exist with no record (written by a release that kept none), every memory
+    is re-embedded from its sealed value before the store serves, and this
+    embedder recorded. A size change empties the tier first (its collection
+    or shards have the old size); a same-size change replaces each memory's
+    vectors in place, so searches meanwhile find the old or the new ones.
+    Returns how many memories were re-embedded."""
+    if store.vectors is None or store.embeddings is None or store.index_config is None:
+        return 0
+    store.vectors.use_distance(cast(Any, store.index_config.get("distance_type")))
+    dims = int(cast(Any, store.index_config["dims"]))
+    probe = _unit((yield Call(store.embeddings, "embed_query", (PROBE_TEXT,))))
+    rows = yield Fetch(sql.VECTOR_META_SQL, {})
+    stale = True
+    if rows:
+        old_dims, old_probe = int(rows[0][0]), list(rows[0][1])
+        if old_dims != dims:
+            yield Call(store.vectors, "reset", (dims,))
+        else:
+            stale = sum(a * b for a, b in zip(_unit(old_probe), probe, strict=True)) < SAME_EMBEDDER
+    else:
+        stale = bool((yield Fetch(sql.ANY_INDEXED_SQL, {}))[0][0])
+    yield Call(store.vectors, "setup", (dims,))
+    if not stale:
+        if not rows:
+            yield Fetch(sql.VECTOR_META_SET_SQL, {"dims": dims, "probe": probe}, rows=False)
+        return 0
+    log.warning("the store's embedder is not the one its vectors were made with: re-embedding every memory")
+    return (yield from reindex_plan(store, REINDEX_BATCH, None))
+
+
+def reindex_plan(store: TrustStoreBase, batch: int, progress: Any) -> Plan[int]:
+    """Re-embed every live indexed memory from its sealed value (the value
+    upgraded to the current schema, the put's own fields if it named them),
+    a page at a time: the page's old vectors deleted, the new upserted, then
+    the page read again, and any row written or deleted since it was read
+    done again (or its vectors dropped), so a concurrent put is never left
+    with a vector of its old value. ``progress(done, total)`` after each page.
+    Then this embedder is recorded as the one the vectors are made with."""
+    if store.vectors is None or store.embeddings is None or store.index_config is None:
+        return 0
+    total = int((yield Fetch(sql.COUNT_INDEXED_SQL, {}))[0][0])
+    after: tuple[bytes, bytes] = (b"", b"")
+    done = 0
+    while True:
+        page = yield Fetch(
+            sql.REINDEX_PAGE_SQL, {"after_ns": after[0], "after_key": after[1], "limit": batch}
+        )
+        if not page:
+            break
+        after = (bytes(page[-1][0]), bytes(page[-1][1]))
+        rows = list(page)
+        for _ in range(3):  # a row rewritten on every pass is left to its writer's own upsert
+            rows = yield from _reembed(store, rows)
+            if not rows:
+                break
+        done += len(page)
+        if progress is not None:
+            progress(done, total)
+    probe = _unit((yield Call(store.embeddings, "embed_query", (PROBE_TEXT,))))
+    dims = int(cast(Any, store.index_config["dims"]))
+    yield Fetch(sql.VECTOR_META_SET_SQL, {"dims": dims, "probe": probe}, rows=False)
+    return done
+
+
+def _reembed(store: TrustStoreBase, rows: Sequence[Sequence[Any]]) -> Plan[list[Sequence[Any]]]:
+    """Replace the vectors of (ns_hash, key_hash, sealed, version, level,
+    tenant) rows; returns those changed since they were read, as they are now."""
+    assert store.vectors is not None
+    tenant_of = {(bytes(r[0]) + bytes(r[1])).hex(): _tenant_hex(bytes(r[5]) if r[5] is not None else None) for r in rows}
+    refs, tenants, texts, spans, places = [], [], [], [], []
+    for nh, kh, sealed, version, level, tenant in rows:
+        nh, kh = bytes(nh), bytes(kh)
+        tenant = bytes(tenant) if tenant is not None else None
+        try:
+            body = store._open(nh, kh, bytes(sealed), level, tenant)
+        except TamperedDataError:  # one bad row never stops the pass; its vectors stay as they are
+            log.warning("a memory row failed authentication and was not re-embedded")
+            continue
+        value, _version = store.migrations.upgrade(dict(body["value"]), version)
+        mine = store._index_texts(value, body.get("idx"))
+        refs.append((nh + kh).hex())
+        tenants.append(_tenant_hex(tenant))
+        spans.append(len(mine))
+        places.append((body["ns"], level, tenant))
+        texts += mine
+    vectors = (yield Call(store.embeddings, "embed_documents", (texts,))) if texts else []
+    points, pos = [], 0
+    for ref, span, (ns, level, tenant) in zip(refs, spans, places, strict=True):
+        points += store._points(ref, ns, level, tenant, None, vectors[pos : pos + span])
+        pos += span
+    if refs:
+        yield Call(store.vectors, "delete_refs", (refs, tenants))
+    if points:
+        yield Call(store.vectors, "upsert", (points,))
+    seen = {(bytes(r[0]), bytes(r[1])): bytes(r[2]) for r in rows}
+    now = yield Fetch(
+        sql.REINDEX_RECHECK_SQL, {"ns_hashes": [k[0] for k in seen], "key_hashes": [k[1] for k in seen]}
+    )
+    again: list[Sequence[Any]] = []
+    gone_refs, gone_tenants = [], []
+    for nh, kh, sealed, version, level, tenant, indexed in now:
+        key = (bytes(nh), bytes(kh))
+        if sealed is not None and bytes(sealed) == seen[key]:
+            continue
+        if sealed is not None and indexed:
+            again.append((nh, kh, sealed, version, level, tenant))
+        else:  # deleted, expired or no longer indexed since the page was read
+            gone_refs.append((key[0] + key[1]).hex())
+            gone_tenants.append(tenant_of[gone_refs[-1]])
+    if gone_refs:
+        yield Call(store.vectors, "delete_refs", (gone_refs, gone_tenants))
+    return again
+
+
 # -- erasure ---------------------------------------------------------------------------
 
 
@@ -959,6 +1094,17 @@ class PlannedStore(TrustStoreBase):
     async def amigrate(self, *, batch: int = 500, progress: Any = None) -> int:
         """Async :meth:`migrate`."""
         return await self._adrive(migrate_plan(self, batch, progress))
+
+    def reindex(self, *, batch: int = REINDEX_BATCH, progress: Any = None) -> int:
+        """Re-embed every memory from PostgreSQL into the vector tier now (after
+        restoring or replacing a vector tier; ``setup()`` does it by itself when
+        the embedder changed). ``progress(done, total)`` after each page.
+        Returns how many memories were re-embedded."""
+        return self._drive(reindex_plan(self, batch, progress))
+
+    async def areindex(self, *, batch: int = REINDEX_BATCH, progress: Any = None) -> int:
+        """Async :meth:`reindex`."""
+        return await self._adrive(reindex_plan(self, batch, progress))
 
     def outdated_count(self) -> int:
         """How many memories :meth:`migrate` would rewrite."""

@@ -100,6 +100,15 @@ MIGRATIONS = [
     """CREATE INDEX IF NOT EXISTS trustmem_memories_newest_idx
         ON trustmem_memories (tenant, updated_at DESC, ns_hash, key_hash)""",
     "DROP INDEX IF EXISTS trustmem_memories_tenant_idx",  # the index above leads with the tenant
+    # Which embedder made the vectors: its output size and its vector of a
+    # fixed public sentence (``plan.PROBE_TEXT``). A store set up with another
+    # embedder re-embeds every memory from its sealed value first.
+    """
+    CREATE TABLE IF NOT EXISTS trustmem_vector_meta (
+        id    SMALLINT PRIMARY KEY CHECK (id = 1),
+        dims  INTEGER NOT NULL,
+        probe REAL[] NOT NULL
+    )""",
 ]
 
 SELECT_MIGRATION_SQL = "SELECT v FROM trustmem_store_migrations ORDER BY v DESC LIMIT 1"
@@ -276,6 +285,28 @@ ROTATE_SALTS_SQL = (
     "SELECT subject, salt FROM trustmem_subjects WHERE substring(salt from 5 for 4) = ANY(%s) LIMIT %s"
 )
 RESEAL_SALT_SQL = "UPDATE trustmem_subjects SET salt = %s WHERE subject = %s AND salt = %s"
+
+# The embedder record, and the walk that re-embeds every indexed memory
+# (keyset pages in key order; expired rows are left to the sweeper).
+VECTOR_META_SQL = "SELECT dims, probe FROM trustmem_vector_meta WHERE id = 1"
+VECTOR_META_SET_SQL = """
+INSERT INTO trustmem_vector_meta (id, dims, probe) VALUES (1, %(dims)s, %(probe)s)
+ON CONFLICT (id) DO UPDATE SET dims = excluded.dims, probe = excluded.probe
+"""
+ANY_INDEXED_SQL = "SELECT EXISTS (SELECT 1 FROM trustmem_memories WHERE indexed > 0)"
+COUNT_INDEXED_SQL = f"SELECT count(*) FROM trustmem_memories m WHERE m.indexed > 0 AND {_LIVE}"
+REINDEX_PAGE_SQL = f"""
+SELECT m.ns_hash, m.key_hash, m.sealed, m.schema_version, m.level, m.tenant FROM trustmem_memories m
+WHERE m.indexed > 0 AND {_LIVE} AND (m.ns_hash, m.key_hash) > (%(after_ns)s, %(after_key)s)
+ORDER BY m.ns_hash, m.key_hash LIMIT %(limit)s
+"""
+# The rows of a page as they are now: a write or delete since the page was
+# read is re-embedded (or its vectors dropped) after the page's upsert.
+REINDEX_RECHECK_SQL = f"""
+SELECT u.ns_hash, u.key_hash, m.sealed, m.schema_version, m.level, m.tenant, m.indexed
+FROM unnest(%(ns_hashes)b::bytea[], %(key_hashes)b::bytea[]) AS u(ns_hash, key_hash)
+LEFT JOIN trustmem_memories m ON m.ns_hash = u.ns_hash AND m.key_hash = u.key_hash AND {_LIVE}
+"""
 
 # Lazy migration: rewrite one row (value, tags, integrity mirror) when its
 # schema version is older or it predates the SQL-side columns; compare and

@@ -24,7 +24,16 @@ from langgraph_trustmem.crypto import KeyRing
 from langgraph_trustmem.pg import PgClient, migrate_ops
 from langgraph_trustmem.services import pg_pool, redis_client
 from langgraph_trustmem.store import sql
-from langgraph_trustmem.store.plan import Effect, Fetch, Plan, PlannedStore, T, Txn, fold_plan
+from langgraph_trustmem.store.plan import (
+    Effect,
+    Fetch,
+    Plan,
+    PlannedStore,
+    T,
+    Txn,
+    fold_plan,
+    vector_setup_plan,
+)
 from langgraph_trustmem.store.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
@@ -95,11 +104,10 @@ class TrustStore(PgClient, PlannedStore):
     # -- plumbing ----------------------------------------------------------
 
     def setup(self) -> None:
-        """Create or upgrade the schema, and the vector collection."""
+        """Create or upgrade the schema and the vector collection; re-embed
+        every memory if the embedder is not the one the vectors were made with."""
         self._run(migrate_ops(sql, self.keyring))
-        if self.vectors is not None and self.index_config is not None:
-            self.vectors.use_distance(cast(Any, self.index_config.get("distance_type")))
-            self.vectors.setup(int(cast(Any, self.index_config["dims"])))
+        self._drive(vector_setup_plan(self))
 
     def _drive(self, plan: Plan[T]) -> T:
         """Run a plan, each effect with blocking I/O; an effect's error is

@@ -379,12 +379,20 @@ class VectorIndex:
     def count(self, tenant: str | None = None) -> int:
         raise NotImplementedError
 
+    def reset(self, dims: int) -> None:
+        """Drop every vector and start over at ``dims`` (the store's embedder
+        changed size; it re-embeds every memory next)."""
+        raise NotImplementedError
+
     def close(self) -> None: ...
 
     # Async twins: back ends without native async run the sync call on a
     # worker thread.
     async def asetup(self, dims: int) -> None:
         await asyncio.to_thread(self.setup, dims)
+
+    async def areset(self, dims: int) -> None:
+        await asyncio.to_thread(self.reset, dims)
 
     async def aupsert(self, points: Sequence[VectorPoint]) -> None:
         await asyncio.to_thread(self.upsert, points)
@@ -583,6 +591,10 @@ class QdrantClientIndex(VectorIndex):
         flt = _client_filter(tenant=tenant) if tenant is not None else None
         return self.client.count(self.collection, count_filter=flt, exact=True).count
 
+    def reset(self, dims: int) -> None:
+        self.client.delete_collection(self.collection)
+        self._create(dims)
+
     def close(self) -> None:
         self.client.close()
 
@@ -615,6 +627,10 @@ class AsyncQdrantClientIndex(VectorIndex):
                     self.collection, field_name=f, field_schema=_index_schema(f)
                 )
         await self.aseal_legacy()
+
+    async def areset(self, dims: int) -> None:
+        await self.client.delete_collection(self.collection)
+        await self.asetup(dims)
 
     async def aupsert(self, points: Sequence[VectorPoint]) -> None:
         if points:
@@ -1092,6 +1108,13 @@ class QdrantEdgeIndex(VectorIndex):
         if self.seal is not None:
             self.seal.forget(tenant)
         return n
+
+    def reset(self, dims: int) -> None:
+        """Every tenant's shard removed; shards made from now on have ``dims``."""
+        with self._lock:
+            for tenant in [*self._tenant_dirs(), *self._shards]:
+                self.delete_tenant(tenant, 0)
+            self.dims = dims
 
     def _dirty(self, tenant: str) -> None:
         self._dirty_shards.setdefault(tenant, [time.monotonic(), 0])[1] += 1

@@ -1,0 +1,268 @@
+"""A store set up with another embedder re-embeds every memory before it
+serves: search stays right after a model upgrade, a size change, or a store
+written by a release that kept no embedder record. Each test has a database
+of its own (the embedder record is per database), on both vector back ends."""
+
+from __future__ import annotations
+
+import tempfile
+import uuid
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import psycopg
+import pytest
+from langchain_core.embeddings import Embeddings
+
+from langgraph_trustmem.store import AsyncTrustStore, TrustStore
+from langgraph_trustmem.store.plan import Call, reindex_plan
+
+MEMORIES = {
+    "allergy": "Allergic to penicillin; it gives her a rash.",
+    "bp": "Takes a blood pressure tablet every morning with breakfast.",
+    "dog": "Has a border collie called Pepper who needs a walk at noon.",
+    "flight": "Prefers an aisle seat on long flights.",
+    "dentist": "Dentist check-up every six months, next one in March.",
+    "rent": "Rent is due on the third of each month.",
+    "piano": "Practises the piano for half an hour every evening.",
+    "sister": "Her sister Ana lives in Porto and visits at Christmas.",
+}
+QUERIES = {
+    "allergy": "penicillin allergy",
+    "bp": "blood pressure tablet",
+    "dog": "border collie walk",
+    "flight": "aisle seat on flights",
+    "dentist": "dentist check-up",
+    "rent": "when is the rent due",
+    "piano": "piano practice",
+    "sister": "sister in Porto",
+}
+
+
+class Rotated(Embeddings):
+    """Another model of the same size: the base's vectors under a fixed
+    orthogonal map (scores between the two spaces are noise)."""
+
+    def __init__(self, base: Embeddings, dims: int, seed: int = 7) -> None:
+        self.base = base
+        q, _ = np.linalg.qr(np.random.default_rng(seed).standard_normal((dims, dims)))
+        self.q = q.astype(np.float32)
+        self.texts = 0
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        self.texts += len(texts)
+        return (np.asarray(self.base.embed_documents(texts), dtype=np.float32) @ self.q).tolist()
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed_documents([text])[0]
+
+
+class Shorter(Embeddings):
+    """Another model of another size: the base's first ``dims`` components."""
+
+    def __init__(self, base: Embeddings, dims: int) -> None:
+        self.base, self.dims = base, dims
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        v = np.asarray(self.base.embed_documents(texts), dtype=np.float32)[:, : self.dims]
+        return (v / np.linalg.norm(v, axis=1, keepdims=True)).tolist()
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed_documents([text])[0]
+
+
+@pytest.fixture
+def own_db(pg):
+    name = f"reindex_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(pg.url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return pg.url_for(name)
+
+
+@pytest.fixture(params=["edge", "qdrant-client"])
+def location(request, workdir):
+    """Where the vectors live; qdrant-client's ``:memory:`` mode loses them
+    at close, so a reopened store finds an empty tier (a lost vector tier)."""
+    if request.param == "edge":
+        return str(Path(tempfile.mkdtemp(prefix="edge-", dir=workdir)) / "shard")
+    return ":memory:"
+
+
+def _index(emb: Embeddings, dims: int) -> dict[str, Any]:
+    return {"dims": dims, "embed": emb, "fields": ["text"]}
+
+
+def _fill(store: TrustStore, ns: tuple[str, ...]) -> None:
+    top = store.bound("sensitive")
+    for key, text in MEMORIES.items():
+        top.put(ns, key, {"text": text})
+
+
+def _top1(store: TrustStore, ns: tuple[str, ...]) -> dict[str, str]:
+    top = store.bound("sensitive")
+    return {want: top.search(ns, query=q, limit=1)[0].key for want, q in QUERIES.items()}
+
+
+def test_another_model_of_the_same_size_re_embeds_at_setup(own_db, key, embeddings, location, user):
+    ns = ("memories", user)
+    with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=_index(embeddings, embeddings.dims)) as s:
+        s.setup()
+        _fill(s, ns)
+        assert _top1(s, ns) == {k: k for k in QUERIES}
+    other = Rotated(embeddings, embeddings.dims)
+    # Without re-embedding, the new model's queries against the old vectors are noise.
+    old = np.asarray(embeddings.embed_documents(list(MEMORIES.values())))
+    new_q = np.asarray(other.embed_documents(list(QUERIES.values())))
+    assert (np.argmax(new_q @ old.T, axis=1) != np.arange(len(QUERIES))).sum() >= len(QUERIES) // 2
+    with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=_index(other, embeddings.dims)) as s:
+        other.texts = 0
+        s.setup()
+        assert other.texts == len(MEMORIES) + 2  # every memory, and the probe twice
+        assert _top1(s, ns) == {k: k for k in QUERIES}
+        assert s.vectors is not None and s.vectors.count(s.tenant_of(ns).hex()) == len(MEMORIES)
+    with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=_index(other, embeddings.dims)) as s:
+        other.texts = 0
+        s.setup()  # recorded: the same model again re-embeds nothing
+        assert other.texts == 1
+
+
+def test_another_size_empties_the_tier_and_re_embeds(own_db, key, embeddings, location, user):
+    ns = ("memories", user)
+    with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=_index(embeddings, embeddings.dims)) as s:
+        s.setup()
+        _fill(s, ns)
+    small = Shorter(embeddings, 128)
+    with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=_index(small, 128)) as s:
+        s.setup()
+        hits = _top1(s, ns)
+        assert sum(hits[k] == k for k in QUERIES) >= len(QUERIES) - 1
+        assert s.vectors is not None and s.vectors.count(s.tenant_of(ns).hex()) == len(MEMORIES)
+        s.bound("sensitive").put(ns, "new", {"text": "Learning Portuguese on Tuesdays."})
+        assert s.bound("sensitive").search(ns, query="Portuguese lessons", limit=1)[0].key == "new"
+    with psycopg.connect(own_db) as conn:
+        assert conn.execute("SELECT dims FROM trustmem_vector_meta").fetchone() == (128,)
+
+
+def test_a_store_with_no_embedder_record_re_embeds_once(own_db, key, embeddings, location, user):
+    """A store written by a release that kept no record: which model made
+    its vectors is unknown, so they are made again, once."""
+    ns = ("memories", user)
+    spy = Rotated(embeddings, embeddings.dims, seed=3)
+    with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=_index(spy, embeddings.dims)) as s:
+        s.setup()
+        _fill(s, ns)
+    with psycopg.connect(own_db, autocommit=True) as conn:
+        conn.execute("DELETE FROM trustmem_vector_meta")
+    with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=_index(spy, embeddings.dims)) as s:
+        spy.texts = 0
+        s.setup()
+        assert spy.texts == len(MEMORIES) + 2
+        assert _top1(s, ns) == {k: k for k in QUERIES}
+        spy.texts = 0
+        s.setup()
+        assert spy.texts == 1
+
+
+def test_a_row_that_fails_authentication_does_not_stop_the_pass(own_db, key, embeddings, location, user):
+    ns = ("memories", user)
+    with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=_index(embeddings, embeddings.dims)) as s:
+        s.setup()
+        _fill(s, ns)
+        bad = s.key_hash("rent")
+    with psycopg.connect(own_db, autocommit=True) as conn:  # one envelope's last byte flipped
+        conn.execute(
+            "UPDATE trustmem_memories SET sealed = overlay(sealed placing decode(lpad(to_hex(get_byte(sealed, "
+            "length(sealed) - 1) # 1), 2, '0'), 'hex') from length(sealed)) WHERE key_hash = %s",
+            (bad,),
+        )
+    other = Rotated(embeddings, embeddings.dims)
+    with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=_index(other, embeddings.dims)) as s:
+        other.texts = 0
+        s.setup()
+        assert other.texts == len(MEMORIES) - 1 + 2  # all but the bad row, and the probe twice
+        top = s.bound("sensitive")
+        got = {want: top.search(ns, query=q, limit=1)[0].key for want, q in QUERIES.items() if want != "rent"}
+        assert got == {k: k for k in QUERIES if k != "rent"}
+
+
+def test_a_lost_vector_tier_is_rebuilt_by_reindex(own_db, key, embeddings, workdir, user):
+    """A vector tier that lost its data (a new, empty one) is filled again
+    from PostgreSQL by ``reindex()``."""
+    ns = ("memories", user)
+    index = _index(embeddings, embeddings.dims)
+    with TrustStore.from_conn_string(own_db, key=key, qdrant=":memory:", index=index) as s:
+        s.setup()
+        _fill(s, ns)
+    with TrustStore.from_conn_string(own_db, key=key, qdrant=":memory:", index=index) as s:
+        s.setup()
+        assert s.bound("sensitive").search(ns, query="penicillin", limit=1) == []
+        seen: list[tuple[int, int]] = []
+        assert s.reindex(batch=3, progress=lambda done, total: seen.append((done, total))) == len(MEMORIES)
+        assert seen[-1] == (len(MEMORIES), len(MEMORIES)) and len(seen) == 3
+        assert _top1(s, ns) == {k: k for k in QUERIES}
+
+
+def test_a_put_with_its_own_fields_is_re_embedded_by_them(own_db, key, embeddings, location, user):
+    ns = ("memories", user)
+    with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=_index(embeddings, embeddings.dims)) as s:
+        s.setup()
+        top = s.bound("sensitive")
+        top.put(ns, "a", {"title": "Penicillin allergy", "text": "Sailing lessons in June."}, index=["title"])
+        top.put(ns, "b", {"title": "Sailing club", "text": "Penicillin allergy noted."}, index=["title"])
+    other = Rotated(embeddings, embeddings.dims)
+    with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=_index(other, embeddings.dims)) as s:
+        s.setup()
+        top = s.bound("sensitive")
+        assert top.search(ns, query="penicillin allergy", limit=1)[0].key == "a"
+        assert top.search(ns, query="sailing club", limit=1)[0].key == "b"
+
+
+def test_a_write_during_the_re_embedding_keeps_its_own_vector(own_db, key, embeddings, location, user):
+    """A put and a delete land after the walk read its page and before it
+    wrote the page's vectors: the put keeps the vector of its new value,
+    the deleted memory gets none back."""
+    ns = ("memories", user)
+    with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=_index(embeddings, embeddings.dims)) as s:
+        s.setup()
+        _fill(s, ns)
+        top = s.bound("sensitive")
+        new_text = "Switched from piano to the cello last autumn."
+
+        def interleaved(plan):
+            sent, meddled = None, False
+            while True:
+                try:
+                    effect = plan.send(sent)
+                except StopIteration as stop:
+                    return stop.value
+                if isinstance(effect, Call) and effect.name == "upsert" and not meddled:
+                    meddled = True
+                    top.put(ns, "piano", {"text": new_text})
+                    top.delete(ns, "rent")
+                sent = yield effect
+
+        assert s._drive(interleaved(reindex_plan(s, 256, None))) == len(MEMORIES)
+        hit = top.search(ns, query=new_text, limit=1)[0]
+        assert hit.key == "piano" and hit.score > 0.99
+        assert s.vectors is not None and s.vectors.count(s.tenant_of(ns).hex()) == len(MEMORIES) - 1
+
+
+async def test_the_async_store_re_embeds_at_setup(own_db, key, embeddings, location, user):
+    ns = ("memories", user)
+    async with AsyncTrustStore.from_conn_string(
+        own_db, key=key, qdrant=location, index=_index(embeddings, embeddings.dims)
+    ) as s:
+        await s.setup()
+        top = s.bound("sensitive")
+        for k, text in MEMORIES.items():
+            await top.aput(ns, k, {"text": text})
+    other = Rotated(embeddings, embeddings.dims)
+    async with AsyncTrustStore.from_conn_string(
+        own_db, key=key, qdrant=location, index=_index(other, embeddings.dims)
+    ) as s:
+        await s.setup()
+        top = s.bound("sensitive")
+        got = {want: (await top.asearch(ns, query=q, limit=1))[0].key for want, q in QUERIES.items()}
+        assert got == {k: k for k in QUERIES}
+        assert await s.areindex() == len(MEMORIES)
