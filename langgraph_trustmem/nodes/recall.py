@@ -11,7 +11,7 @@ the turn's top 5 in the system prompt. Relevance decides what is sent: the
 store's scores, corrected for memories that resemble every query (the
 packaged static embedder scores some memories high for anything), and cut
 at a margin below the best, so a turn gets the few that stand out (3-4
-on average in the benchmark's sessions), not always five. The block's label is the highest level it holds, so
+on average in the benchmark's sessions), not always the most allowed. The block's label is the highest level it holds, so
 the model's replies are tainted by what they saw.
 
 A memory a tainted session wrote is outside content: it enters once as a
@@ -221,13 +221,14 @@ def taint_replies(messages: Sequence[Any], ladder: Ladder, fallback: Callable[[]
     return out
 
 
-# Tuned on case 7 of the benchmark (bench/recall_case.py) with the packaged
-# embedder: the search's candidate pool, how much of a memory's likeness to
-# all of them is taken off its score, and how far below the best a memory
-# may score and still be sent.
+# Tuned on case 7 of the benchmark (bench/recall_case.py, its focused and
+# broad scripts) with the packaged embedder: the search's candidate pool, how
+# much of a memory's likeness to all of them is taken off its score, how far
+# below the best a memory may score and still be sent, and how many at most.
 CANDIDATES = 30
-CENTERING = 0.5
-MARGIN = 0.15
+CENTERING = 0.6
+MARGIN = 0.17
+LIMIT = 6
 
 
 def reference_query(candidates: Sequence[Any], render: Callable[[Mapping[str, Any]], str]) -> str:
@@ -240,7 +241,7 @@ def select(
     hits: Sequence[Any],
     reference: Sequence[Any] = (),
     *,
-    limit: int = 5,
+    limit: int = LIMIT,
     centering: float = CENTERING,
     margin: float | None = MARGIN,
     min_score: float | None = None,
@@ -274,7 +275,7 @@ def make_recall_node(
     store: Any = None,
     *,
     namespace: Sequence[str] = ("memories", "{user_id}"),
-    limit: int = 5,
+    limit: int = LIMIT,
     min_score: float | None = None,
     candidates: int = CANDIDATES,
     centering: float = CENTERING,
@@ -398,6 +399,7 @@ def _current_block(messages: Sequence[Any]) -> Any:
 __all__ = [
     "CANDIDATES",
     "CENTERING",
+    "LIMIT",
     "MARGIN",
     "MEMORY_BLOCK_ID",
     "arrange",
