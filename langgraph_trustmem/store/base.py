@@ -436,6 +436,8 @@ class TrustStoreBase(BaseStore):
             guard = Guard()
         self.guard = guard
         self.migrations = migrations or ValueMigrations()
+        # why vector writes and searches are refused (vectors of another embedder), if they are
+        self.embedder_mismatch: str | None = None
         self.audit_enabled = audit
         self._salts: dict[bytes, bytes] = {}  # users' audit salts, cached (erasure drops them)
         self._journaled = 0  # reads journaled since this store last folded the journal
@@ -975,17 +977,16 @@ class TrustStoreBase(BaseStore):
             "user": reader.user_id if own else None,
             "at": datetime.now(timezone.utc).isoformat(),
         }
-        body = {
+        return {
             "ns": list(op.namespace),
             "key": op.key,
             "value": value,
             "src": source or reader.source,
             "prov": prov,
             "integ": TAINTED if reader.tainted else TRUSTED,
+            # the put's fields (None: the config's), so a re-embedding uses the same texts
+            "idx": list(op.index) if isinstance(op.index, list) else op.index,
         }
-        if isinstance(op.index, list):  # the put's own fields, so a re-embedding uses them too
-            body["idx"] = list(op.index)
-        return body
 
     def _texts(self, op: PutOp, value: dict[str, Any]) -> list[str]:
         return self._index_texts(value, op.index)

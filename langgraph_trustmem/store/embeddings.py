@@ -116,6 +116,11 @@ class StaticEmbeddings(Embeddings):
         self._lock = threading.Lock()
 
     @property
+    def packaged(self) -> bool:
+        """Whether this is the package's own model."""
+        return self._model_dir is None
+
+    @property
     def model_dir(self) -> Path:
         """Where the model is read from."""
         return self._model_dir if self._model_dir is not None else packaged_model_dir()
@@ -232,6 +237,10 @@ class WordLlamaEmbeddings(StaticEmbeddings):
         if spec is None or spec.origin is None:
             raise ImportError('WordLlamaEmbeddings needs: pip install "langgraph-trustmem[wordllama]"')
         return Path(spec.origin).resolve().parent
+
+    @property
+    def packaged(self) -> bool:
+        return False
 
     @property
     def dims(self) -> int:

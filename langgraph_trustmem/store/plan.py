@@ -50,7 +50,7 @@ from langgraph_trustmem.audit import (
 )
 from langgraph_trustmem.config import resolve_keyring, resolve_ladder
 from langgraph_trustmem.crypto import KeyRing
-from langgraph_trustmem.errors import SecretRejected, TamperedDataError, TrustViolation
+from langgraph_trustmem.errors import ConfigurationError, SecretRejected, TamperedDataError, TrustViolation
 from langgraph_trustmem.pg import Statements, check_connection
 from langgraph_trustmem.store import sql
 from langgraph_trustmem.store.base import (
@@ -353,6 +353,8 @@ def _vector_plan(
     if cached is not None:
         raws = yield from _fetch_hits(params, cached, 0, op.limit, final=True, journal=True)
         return _judge(store, raws or [], reader, scope, audit, op.filter, complete=True)
+    if store.embedder_mismatch:
+        raise ConfigurationError(store.embedder_mismatch)
     vector = yield Call(store.embeddings, "embed_query", (op.query,))
     query = store._vector_query(scope)
     k = max((op.offset + op.limit) * 3, 10)
@@ -555,6 +557,8 @@ def put_plan(
             w.sealed = store._seal(w.nh, w.kh, store._body(w.op, value, reader, source), w.level, w.tenant)
             w.blind = store.blind.tags(w.tenant, value)
             w.ttl = store._ttl_minutes(w.op)
+        if texts and store.embedder_mismatch:
+            raise ConfigurationError(store.embedder_mismatch)
         vectors = (yield Call(store.embeddings, "embed_documents", (texts,))) if texts else []
         outcome: list[tuple[bool, bool, int | None, int]] = [(False, False, None, 0)] * len(writes)
         first = (yield from first_put_plan(store, writes[0], reader, confirmed_by)) if len(writes) == 1 else None
@@ -751,7 +755,7 @@ def rotate_ops(store: TrustStoreBase, batch: int) -> Statements:
 
 # A fixed public sentence: its vector names the embedder (model and settings)
 # without naming any memory. Two runs of one embedder agree to float noise;
-# two embedders, even of one size, are near orthogonal on it.
+# two embedders differ far beyond that (the old and new packaged models: 0.75).
 PROBE_TEXT = "langgraph-trustmem probe: which embedder made these vectors?"
 SAME_EMBEDDER = 0.99  # cosine of the two probe vectors above which the embedder is the same
 REINDEX_BATCH = 256
@@ -769,33 +773,68 @@ def vector_setup_plan(store: TrustStoreBase) -> Plan[int]:
     is re-embedded from its sealed value before the store serves, and this
     embedder recorded. A size change empties the tier first (its collection
     or shards have the old size); a same-size change replaces each memory's
-    vectors in place, so searches meanwhile find the old or the new ones.
-    Returns how many memories were re-embedded."""
+    vectors in place. One exception: a store on the packaged model never
+    replaces vectors another embedder made (a CLI command opened without the
+    app's index, say); its vector writes and searches are then refused until
+    ``reindex()``. Returns how many memories were re-embedded."""
     if store.vectors is None or store.embeddings is None or store.index_config is None:
         return 0
     store.vectors.use_distance(cast(Any, store.index_config.get("distance_type")))
     dims = int(cast(Any, store.index_config["dims"]))
-    probe = _unit((yield Call(store.embeddings, "embed_query", (PROBE_TEXT,))))
+    raw = yield Call(store.embeddings, "embed_query", (PROBE_TEXT,))
+    if len(raw) != dims:
+        raise ConfigurationError(f"the embedder gives {len(raw)} dimensions; the index config says {dims}")
+    probe = _unit(raw)
     rows = yield Fetch(sql.VECTOR_META_SQL, {})
-    stale = True
     if rows:
-        old_dims, old_probe = int(rows[0][0]), list(rows[0][1])
+        old_dims, old_probe, old_packaged = int(rows[0][0]), _unit(rows[0][1]), bool(rows[0][2])
+        judged = any(probe) and any(old_probe)  # a zero vector says nothing: keep what is there
+        cosine = sum(a * b for a, b in zip(old_probe, probe, strict=False))
+        if old_dims == dims and (not judged or cosine >= SAME_EMBEDDER):
+            yield Call(store.vectors, "setup", (dims,))
+            return 0
+        if _packaged(store) and not old_packaged:
+            store.embedder_mismatch = (
+                "this store's vectors were made by another embedder than the packaged one it was "
+                "opened with: pass the app's index, or call reindex() to re-embed with this one"
+            )
+            log.warning(store.embedder_mismatch)
+            yield Call(store.vectors, "setup", (old_dims,))
+            return 0
         if old_dims != dims:
             yield Call(store.vectors, "reset", (dims,))
-        else:
-            stale = sum(a * b for a, b in zip(_unit(old_probe), probe, strict=True)) < SAME_EMBEDDER
-    else:
-        stale = bool((yield Fetch(sql.ANY_INDEXED_SQL, {}))[0][0])
-    yield Call(store.vectors, "setup", (dims,))
-    if not stale:
-        if not rows:
-            yield Fetch(sql.VECTOR_META_SET_SQL, {"dims": dims, "probe": probe}, rows=False)
+    elif not (yield Fetch(sql.ANY_INDEXED_SQL, {}))[0][0]:
+        yield Call(store.vectors, "setup", (dims,))
+        yield Fetch(sql.VECTOR_META_SET_SQL, _meta(store, dims, probe), rows=False)
         return 0
+    yield Call(store.vectors, "setup", (dims,))
     log.warning("the store's embedder is not the one its vectors were made with: re-embedding every memory")
-    return (yield from reindex_plan(store, REINDEX_BATCH, None))
+    return (yield from _walk(store, REINDEX_BATCH, None, probe))
+
+
+def _packaged(store: TrustStoreBase) -> bool:
+    return getattr(store.embeddings, "packaged", False) is True
+
+
+def _meta(store: TrustStoreBase, dims: int, probe: list[float]) -> dict[str, Any]:
+    return {"dims": dims, "probe": probe, "packaged": _packaged(store)}
 
 
 def reindex_plan(store: TrustStoreBase, batch: int, progress: Any) -> Plan[int]:
+    """``reindex()``: every memory re-embedded with this store's embedder
+    (the tier emptied first if the recorded size is another), then this
+    embedder recorded."""
+    if store.vectors is None or store.embeddings is None or store.index_config is None:
+        return 0
+    dims = int(cast(Any, store.index_config["dims"]))
+    rows = yield Fetch(sql.VECTOR_META_SQL, {})
+    if rows and int(rows[0][0]) != dims:
+        yield Call(store.vectors, "reset", (dims,))
+    probe = _unit((yield Call(store.embeddings, "embed_query", (PROBE_TEXT,))))
+    return (yield from _walk(store, batch, progress, probe))
+
+
+def _walk(store: TrustStoreBase, batch: int, progress: Any, probe: list[float]) -> Plan[int]:
     """Re-embed every live indexed memory from its sealed value (the value
     upgraded to the current schema, the put's own fields if it named them),
     a page at a time: the page's old vectors deleted, the new upserted, then
@@ -803,15 +842,12 @@ def reindex_plan(store: TrustStoreBase, batch: int, progress: Any) -> Plan[int]:
     done again (or its vectors dropped), so a concurrent put is never left
     with a vector of its old value. ``progress(done, total)`` after each page.
     Then this embedder is recorded as the one the vectors are made with."""
-    if store.vectors is None or store.embeddings is None or store.index_config is None:
-        return 0
+    assert store.index_config is not None
     total = int((yield Fetch(sql.COUNT_INDEXED_SQL, {}))[0][0])
     after: tuple[bytes, bytes] = (b"", b"")
     done = 0
     while True:
-        page = yield Fetch(
-            sql.REINDEX_PAGE_SQL, {"after_ns": after[0], "after_key": after[1], "limit": batch}
-        )
+        page = yield Fetch(sql.REINDEX_PAGE_SQL, {"after_ns": after[0], "after_key": after[1], "limit": batch})
         if not page:
             break
         after = (bytes(page[-1][0]), bytes(page[-1][1]))
@@ -823,19 +859,23 @@ def reindex_plan(store: TrustStoreBase, batch: int, progress: Any) -> Plan[int]:
         done += len(page)
         if progress is not None:
             progress(done, total)
-    probe = _unit((yield Call(store.embeddings, "embed_query", (PROBE_TEXT,))))
-    dims = int(cast(Any, store.index_config["dims"]))
-    yield Fetch(sql.VECTOR_META_SET_SQL, {"dims": dims, "probe": probe}, rows=False)
+    yield Fetch(sql.VECTOR_META_SET_SQL, _meta(store, int(cast(Any, store.index_config["dims"])), probe), rows=False)
+    store.embedder_mismatch = None
     return done
+
+
+_LEGACY = object()  # an envelope from before puts recorded their index fields
 
 
 def _reembed(store: TrustStoreBase, rows: Sequence[Sequence[Any]]) -> Plan[list[Sequence[Any]]]:
     """Replace the vectors of (ns_hash, key_hash, sealed, version, level,
-    tenant) rows; returns those changed since they were read, as they are now."""
+    tenant, indexed) rows; returns those changed since they were read, as
+    they are now."""
     assert store.vectors is not None
     tenant_of = {(bytes(r[0]) + bytes(r[1])).hex(): _tenant_hex(bytes(r[5]) if r[5] is not None else None) for r in rows}
     refs, tenants, texts, spans, places = [], [], [], [], []
-    for nh, kh, sealed, version, level, tenant in rows:
+    unsure = 0
+    for nh, kh, sealed, version, level, tenant, indexed in rows:
         nh, kh = bytes(nh), bytes(kh)
         tenant = bytes(tenant) if tenant is not None else None
         try:
@@ -844,12 +884,20 @@ def _reembed(store: TrustStoreBase, rows: Sequence[Sequence[Any]]) -> Plan[list[
             log.warning("a memory row failed authentication and was not re-embedded")
             continue
         value, _version = store.migrations.upgrade(dict(body["value"]), version)
-        mine = store._index_texts(value, body.get("idx"))
+        fields = body.get("idx", _LEGACY)
+        mine = store._index_texts(value, None if fields is _LEGACY else fields)
+        if fields is _LEGACY and len(mine) != indexed:
+            # its put may have named fields of its own: the config's could
+            # send the embedder text its writer kept out; left as it is
+            unsure += 1
+            continue
         refs.append((nh + kh).hex())
         tenants.append(_tenant_hex(tenant))
         spans.append(len(mine))
         places.append((body["ns"], level, tenant))
         texts += mine
+    if unsure:
+        log.warning("%d memories from an earlier release were not re-embedded (their index fields are unknown)", unsure)
     vectors = (yield Call(store.embeddings, "embed_documents", (texts,))) if texts else []
     points, pos = [], 0
     for ref, span, (ns, level, tenant) in zip(refs, spans, places, strict=True):
@@ -870,12 +918,20 @@ def _reembed(store: TrustStoreBase, rows: Sequence[Sequence[Any]]) -> Plan[list[
         if sealed is not None and bytes(sealed) == seen[key]:
             continue
         if sealed is not None and indexed:
-            again.append((nh, kh, sealed, version, level, tenant))
+            again.append((nh, kh, sealed, version, level, tenant, indexed))
         else:  # deleted, expired or no longer indexed since the page was read
             gone_refs.append((key[0] + key[1]).hex())
             gone_tenants.append(tenant_of[gone_refs[-1]])
     if gone_refs:
         yield Call(store.vectors, "delete_refs", (gone_refs, gone_tenants))
+        # A tenant left with no memory was erased meanwhile: its shard goes
+        # whole (the upsert above may have made it again). A put that lands
+        # just before that removal gets its vector back from the read after it.
+        owners = sorted({bytes.fromhex(t) for t in gone_tenants if t})
+        if owners:
+            for (tenant,) in (yield Fetch(sql.TENANTS_WITHOUT_ROWS_SQL, {"tenants": owners})):
+                yield Call(store.vectors, "delete_tenant", (bytes(tenant).hex(), 0))
+                again += yield Fetch(sql.TENANT_INDEXED_SQL, {"tenant": bytes(tenant)})
     return again
 
 

@@ -109,6 +109,9 @@ MIGRATIONS = [
         dims  INTEGER NOT NULL,
         probe REAL[] NOT NULL
     )""",
+    # Whether the package's own model made them: a store on the packaged
+    # model never replaces vectors another embedder made (a CLI command, say).
+    "ALTER TABLE trustmem_vector_meta ADD COLUMN IF NOT EXISTS packaged BOOLEAN NOT NULL DEFAULT false",
 ]
 
 SELECT_MIGRATION_SQL = "SELECT v FROM trustmem_store_migrations ORDER BY v DESC LIMIT 1"
@@ -288,15 +291,15 @@ RESEAL_SALT_SQL = "UPDATE trustmem_subjects SET salt = %s WHERE subject = %s AND
 
 # The embedder record, and the walk that re-embeds every indexed memory
 # (keyset pages in key order; expired rows are left to the sweeper).
-VECTOR_META_SQL = "SELECT dims, probe FROM trustmem_vector_meta WHERE id = 1"
+VECTOR_META_SQL = "SELECT dims, probe, packaged FROM trustmem_vector_meta WHERE id = 1"
 VECTOR_META_SET_SQL = """
-INSERT INTO trustmem_vector_meta (id, dims, probe) VALUES (1, %(dims)s, %(probe)s)
-ON CONFLICT (id) DO UPDATE SET dims = excluded.dims, probe = excluded.probe
+INSERT INTO trustmem_vector_meta (id, dims, probe, packaged) VALUES (1, %(dims)s, %(probe)s, %(packaged)s)
+ON CONFLICT (id) DO UPDATE SET dims = excluded.dims, probe = excluded.probe, packaged = excluded.packaged
 """
 ANY_INDEXED_SQL = "SELECT EXISTS (SELECT 1 FROM trustmem_memories WHERE indexed > 0)"
 COUNT_INDEXED_SQL = f"SELECT count(*) FROM trustmem_memories m WHERE m.indexed > 0 AND {_LIVE}"
 REINDEX_PAGE_SQL = f"""
-SELECT m.ns_hash, m.key_hash, m.sealed, m.schema_version, m.level, m.tenant FROM trustmem_memories m
+SELECT m.ns_hash, m.key_hash, m.sealed, m.schema_version, m.level, m.tenant, m.indexed FROM trustmem_memories m
 WHERE m.indexed > 0 AND {_LIVE} AND (m.ns_hash, m.key_hash) > (%(after_ns)s, %(after_key)s)
 ORDER BY m.ns_hash, m.key_hash LIMIT %(limit)s
 """
@@ -306,6 +309,18 @@ REINDEX_RECHECK_SQL = f"""
 SELECT u.ns_hash, u.key_hash, m.sealed, m.schema_version, m.level, m.tenant, m.indexed
 FROM unnest(%(ns_hashes)b::bytea[], %(key_hashes)b::bytea[]) AS u(ns_hash, key_hash)
 LEFT JOIN trustmem_memories m ON m.ns_hash = u.ns_hash AND m.key_hash = u.key_hash AND {_LIVE}
+"""
+
+# One tenant's live indexed rows (after its shard was removed, see below).
+TENANT_INDEXED_SQL = f"""
+SELECT m.ns_hash, m.key_hash, m.sealed, m.schema_version, m.level, m.tenant, m.indexed FROM trustmem_memories m
+WHERE m.tenant = %(tenant)s AND m.indexed > 0 AND {_LIVE}
+"""
+# Tenants with no memory left (erased while a re-embedding pass ran): their
+# vector shards go whole, so nothing the pass wrote outlives the erasure.
+TENANTS_WITHOUT_ROWS_SQL = """
+SELECT u.t FROM unnest(%(tenants)b::bytea[]) AS u(t)
+WHERE NOT EXISTS (SELECT 1 FROM trustmem_memories m WHERE m.tenant = u.t)
 """
 
 # Lazy migration: rewrite one row (value, tags, integrity mirror) when its

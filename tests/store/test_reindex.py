@@ -58,6 +58,21 @@ class Rotated(Embeddings):
         return self.embed_documents([text])[0]
 
 
+class Spy(Embeddings):
+    """Another model that remembers every text it was given."""
+
+    def __init__(self, base: Embeddings) -> None:
+        self.inner = Rotated(base, len(base.embed_query("x")))
+        self.seen: list[str] = []
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        self.seen += texts
+        return self.inner.embed_documents(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed_documents([text])[0]
+
+
 class Shorter(Embeddings):
     """Another model of another size: the base's first ``dims`` components."""
 
@@ -118,7 +133,7 @@ def test_another_model_of_the_same_size_re_embeds_at_setup(own_db, key, embeddin
     with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=_index(other, embeddings.dims)) as s:
         other.texts = 0
         s.setup()
-        assert other.texts == len(MEMORIES) + 2  # every memory, and the probe twice
+        assert other.texts == len(MEMORIES) + 1  # every memory, and the probe
         assert _top1(s, ns) == {k: k for k in QUERIES}
         assert s.vectors is not None and s.vectors.count(s.tenant_of(ns).hex()) == len(MEMORIES)
     with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=_index(other, embeddings.dims)) as s:
@@ -157,7 +172,7 @@ def test_a_store_with_no_embedder_record_re_embeds_once(own_db, key, embeddings,
     with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=_index(spy, embeddings.dims)) as s:
         spy.texts = 0
         s.setup()
-        assert spy.texts == len(MEMORIES) + 2
+        assert spy.texts == len(MEMORIES) + 1
         assert _top1(s, ns) == {k: k for k in QUERIES}
         spy.texts = 0
         s.setup()
@@ -180,7 +195,7 @@ def test_a_row_that_fails_authentication_does_not_stop_the_pass(own_db, key, emb
     with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=_index(other, embeddings.dims)) as s:
         other.texts = 0
         s.setup()
-        assert other.texts == len(MEMORIES) - 1 + 2  # all but the bad row, and the probe twice
+        assert other.texts == len(MEMORIES) - 1 + 1  # all but the bad row, and the probe
         top = s.bound("sensitive")
         got = {want: top.search(ns, query=q, limit=1)[0].key for want, q in QUERIES.items() if want != "rent"}
         assert got == {k: k for k in QUERIES if k != "rent"}
@@ -246,6 +261,102 @@ def test_a_write_during_the_re_embedding_keeps_its_own_vector(own_db, key, embed
         hit = top.search(ns, query=new_text, limit=1)[0]
         assert hit.key == "piano" and hit.score > 0.99
         assert s.vectors is not None and s.vectors.count(s.tenant_of(ns).hex()) == len(MEMORIES) - 1
+
+
+def test_an_erasure_during_the_re_embedding_leaves_no_vector(own_db, key, embeddings, location, user):
+    """A user forgotten after the walk read their memories and before it
+    wrote their vectors: the written vectors go again, their shard whole."""
+    ns = ("memories", user)
+    with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=_index(embeddings, embeddings.dims)) as s:
+        s.setup()
+        _fill(s, ns)
+        tenant = s.tenant_of(ns).hex()
+
+        def interleaved(plan):
+            sent, meddled = None, False
+            while True:
+                try:
+                    effect = plan.send(sent)
+                except StopIteration as stop:
+                    return stop.value
+                if isinstance(effect, Call) and effect.name == "upsert" and not meddled:
+                    meddled = True
+                    s.forget(user)
+                sent = yield effect
+
+        s._drive(interleaved(reindex_plan(s, 256, None)))
+        assert s.vectors is not None and s.vectors.count(tenant) == 0
+        if location != ":memory:":
+            assert not any(tenant in p.name for p in Path(location).iterdir())
+
+
+def test_the_packaged_model_never_replaces_another_embedders_vectors(own_db, key, embeddings, location, user):
+    """A CLI command opens the store with the packaged model, not the app's
+    index: it leaves the app's vectors alone, and refuses what would need
+    them, until an explicit reindex()."""
+    from langgraph_trustmem.errors import ConfigurationError
+
+    ns = ("memories", user)
+    app = Rotated(embeddings, embeddings.dims)
+    with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=_index(app, embeddings.dims)) as s:
+        s.setup()
+        _fill(s, ns)
+    with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=_index(embeddings, embeddings.dims)) as s:
+        s.setup()
+        top = s.bound("sensitive")
+        assert top.get(ns, "rent") is not None  # reads by key, forget, audit: as ever
+        with pytest.raises(ConfigurationError):
+            top.search(ns, query="rent", limit=1)
+        with pytest.raises(ConfigurationError):
+            top.put(ns, "new", {"text": "A new memory."})
+        assert top.get(ns, "new") is None
+    with psycopg.connect(own_db) as conn:
+        assert conn.execute("SELECT packaged FROM trustmem_vector_meta").fetchone() == (False,)
+    if location != ":memory:":  # the app's vectors are still there
+        with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=_index(app, embeddings.dims)) as s:
+            app.texts = 0
+            s.setup()
+            assert app.texts == 1 and _top1(s, ns) == {k: k for k in QUERIES}
+    with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=_index(embeddings, embeddings.dims)) as s:
+        s.setup()
+        assert s.reindex() == len(MEMORIES)  # explicit: now the packaged model's
+        assert _top1(s, ns) == {k: k for k in QUERIES}
+        s.bound("sensitive").put(ns, "new", {"text": "A new memory."})
+
+
+def test_an_earlier_releases_row_with_its_own_fields_is_not_sent_whole(own_db, key, embeddings, location, user):
+    """A row from before puts recorded their fields, whose put named fewer
+    than the config: the config's fields would send the embedder text its
+    writer kept out, so it is left as it is. (A row whose fields give as
+    many texts as the config's is re-embedded from the config's: the
+    record cannot tell them apart.)"""
+    import orjson
+
+    ns = ("memories", user)
+    fields = ["text", "notes"]
+    index = {**_index(embeddings, embeddings.dims), "fields": fields}
+    with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=index) as s:
+        s.setup()
+        top = s.bound("sensitive")
+        top.put(ns, "visit", {"text": "Clinic visit", "notes": "kept out of the embedder"}, index=["text"])
+        top.put(ns, "plain", {"text": "Dentist in March", "notes": "both fields"})
+        with psycopg.connect(own_db, autocommit=True) as conn:  # as an earlier release wrote them: no "idx"
+            for k in ("visit", "plain"):
+                nh, kh = s.ns_hash(ns), s.key_hash(k)
+                sealed, level, tenant = conn.execute(
+                    "SELECT sealed, level, tenant FROM trustmem_memories WHERE ns_hash = %s AND key_hash = %s", (nh, kh)
+                ).fetchone()
+                body = s._open(nh, kh, bytes(sealed), level, tenant)
+                del body["idx"]
+                resealed = s.keyring.encrypt(orjson.dumps(body), s._place(nh, kh, level, bytes(tenant)))
+                conn.execute(
+                    "UPDATE trustmem_memories SET sealed = %s WHERE ns_hash = %s AND key_hash = %s", (resealed, nh, kh)
+                )
+    spy = Spy(embeddings)
+    with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index={**index, "embed": spy}) as s:
+        assert s.setup() is None
+    assert {"Dentist in March", "both fields"} <= set(spy.seen)
+    assert not any("Clinic visit" in t or "kept out" in t for t in spy.seen)
 
 
 async def test_the_async_store_re_embeds_at_setup(own_db, key, embeddings, location, user):
