@@ -114,6 +114,28 @@ def _fill(store: TrustStore, ns: tuple[str, ...]) -> None:
         top.put(ns, key, {"text": text})
 
 
+def _before_first_upsert(plan, meddle):
+    """The plan, with ``meddle()`` run once just before its first vector
+    upsert: after the pass read its page, before it wrote the vectors."""
+    sent, meddled = None, False
+    while True:
+        try:
+            effect = plan.send(sent)
+        except StopIteration as stop:
+            return stop.value
+        if isinstance(effect, Call) and effect.name == "upsert" and not meddled:
+            meddled = True
+            meddle()
+        sent = yield effect
+
+
+def _written(url: str, key: str, location: str, emb: Embeddings, ns: tuple[str, ...]) -> None:
+    """The memories written by a store on ``emb`` (set up first)."""
+    with TrustStore.from_conn_string(url, key=key, qdrant=location, index=_index(emb, len(emb.embed_query("x")))) as s:
+        s.setup()
+        _fill(s, ns)
+
+
 def _top1(store: TrustStore, ns: tuple[str, ...]) -> dict[str, str]:
     top = store.bound("sensitive")
     return {want: top.search(ns, query=q, limit=1)[0].key for want, q in QUERIES.items()}
@@ -144,9 +166,7 @@ def test_another_model_of_the_same_size_re_embeds_at_setup(own_db, key, embeddin
 
 def test_another_size_empties_the_tier_and_re_embeds(own_db, key, embeddings, location, user):
     ns = ("memories", user)
-    with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=_index(embeddings, embeddings.dims)) as s:
-        s.setup()
-        _fill(s, ns)
+    _written(own_db, key, location, embeddings, ns)
     small = Shorter(embeddings, 128)
     with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=_index(small, 128)) as s:
         s.setup()
@@ -164,9 +184,7 @@ def test_a_store_with_no_embedder_record_re_embeds_once(own_db, key, embeddings,
     its vectors is unknown, so they are made again, once."""
     ns = ("memories", user)
     spy = Rotated(embeddings, embeddings.dims, seed=3)
-    with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=_index(spy, embeddings.dims)) as s:
-        s.setup()
-        _fill(s, ns)
+    _written(own_db, key, location, spy, ns)
     with psycopg.connect(own_db, autocommit=True) as conn:
         conn.execute("DELETE FROM trustmem_vector_meta")
     with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=_index(spy, embeddings.dims)) as s:
@@ -244,20 +262,11 @@ def test_a_write_during_the_re_embedding_keeps_its_own_vector(own_db, key, embed
         top = s.bound("sensitive")
         new_text = "Switched from piano to the cello last autumn."
 
-        def interleaved(plan):
-            sent, meddled = None, False
-            while True:
-                try:
-                    effect = plan.send(sent)
-                except StopIteration as stop:
-                    return stop.value
-                if isinstance(effect, Call) and effect.name == "upsert" and not meddled:
-                    meddled = True
-                    top.put(ns, "piano", {"text": new_text})
-                    top.delete(ns, "rent")
-                sent = yield effect
+        def meddle():
+            top.put(ns, "piano", {"text": new_text})
+            top.delete(ns, "rent")
 
-        assert s._drive(interleaved(reindex_plan(s, 256, None))) == len(MEMORIES)
+        assert s._drive(_before_first_upsert(reindex_plan(s, 256, None), meddle)) == len(MEMORIES)
         hit = top.search(ns, query=new_text, limit=1)[0]
         assert hit.key == "piano" and hit.score > 0.99
         assert s.vectors is not None and s.vectors.count(s.tenant_of(ns).hex()) == len(MEMORIES) - 1
@@ -272,19 +281,7 @@ def test_an_erasure_during_the_re_embedding_leaves_no_vector(own_db, key, embedd
         _fill(s, ns)
         tenant = s.tenant_of(ns).hex()
 
-        def interleaved(plan):
-            sent, meddled = None, False
-            while True:
-                try:
-                    effect = plan.send(sent)
-                except StopIteration as stop:
-                    return stop.value
-                if isinstance(effect, Call) and effect.name == "upsert" and not meddled:
-                    meddled = True
-                    s.forget(user)
-                sent = yield effect
-
-        s._drive(interleaved(reindex_plan(s, 256, None)))
+        s._drive(_before_first_upsert(reindex_plan(s, 256, None), lambda: s.forget(user)))
         assert s.vectors is not None and s.vectors.count(tenant) == 0
         if location != ":memory:":
             assert not any(tenant in p.name for p in Path(location).iterdir())
