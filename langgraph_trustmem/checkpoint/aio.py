@@ -256,16 +256,9 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
                     ) from None
                 self._rebranch(params, row[1], params["parent"])
         assert row is not None
-        entry = self._hot_entry_for_put(params, blobs)
-        if entry is not None:
-            await self.hot.aput(
-                tk,
-                params["ns"],
-                entry,
-                [(c, str(v)) for c, v in checkpoint["channel_versions"].items()],
-                self.hot_ttl,
-                params["parent"],
-            )
+        hot_args = self._hot_put_args(params, blobs, checkpoint)
+        if hot_args is not None:
+            await self.hot.aput(*hot_args)
         return next_config
 
     async def aput_writes(

@@ -899,13 +899,18 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             }
         }
 
-    def _hot_entry_for_put(self, params: dict[str, Any], blobs: Mapping[tuple[str, str], bytes]) -> HotEntry | None:
+    def _hot_put_args(
+        self, params: dict[str, Any], blobs: Mapping[tuple[str, str], bytes], checkpoint: Checkpoint
+    ) -> tuple[Any, ...] | None:
+        """The hot tier's ``put`` arguments after a saved checkpoint, for both twins."""
         # the state as remembered: the row may be older than a degrade this process made
         # meanwhile; a thread forgotten meanwhile (deleted, terminated) gets no hot entry
         state = self._sessions.get(params["tk"])
         if state is None:
             return None
-        return self._hot_entry(state, params["cid"], params["parent"], params["payload"], dict(blobs), {})
+        entry = self._hot_entry(state, params["cid"], params["parent"], params["payload"], dict(blobs), {})
+        versions = [(c, str(v)) for c, v in checkpoint["channel_versions"].items()]
+        return (params["tk"], params["ns"], entry, versions, self.hot_ttl, params["parent"])
 
     @staticmethod
     def _hot_entry(

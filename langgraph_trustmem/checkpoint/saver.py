@@ -268,16 +268,9 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
                     ) from None
                 self._rebranch(params, row[1], params["parent"])
         assert row is not None
-        entry = self._hot_entry_for_put(params, blobs)
-        if entry is not None:
-            self.hot.put(
-                tk,
-                params["ns"],
-                entry,
-                [(c, str(v)) for c, v in checkpoint["channel_versions"].items()],
-                self.hot_ttl,
-                params["parent"],
-            )
+        hot_args = self._hot_put_args(params, blobs, checkpoint)
+        if hot_args is not None:
+            self.hot.put(*hot_args)
         return next_config
 
     def put_writes(
