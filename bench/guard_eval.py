@@ -23,8 +23,11 @@
   before and after that round, then its misses were read and tuned on in the seventh
   round, so it is tuning data now.
 * heldout7: ``tests/data/secrets_heldout7/heldout7.jsonl``, written by a fourth helper that
-  never saw the guard, committed frozen before the seventh round and never tuned on: the
-  held-out figure of record (its README says how it was made).
+  never saw the guard, committed frozen before the seventh round; measured then, its misses
+  were read and tuned on in the eighth round, so it is tuning data now.
+* heldout8: ``tests/data/secrets_heldout8/heldout8.jsonl``, written by a fifth helper that
+  never saw the guard, committed frozen before the eighth round was committed and never
+  tuned on: the held-out figure of record (its README says how it was made).
 
 Each record is checked exactly as ``TrustStore.put`` checks it:
 ``Guard().check(value, namespace=..., key=...)``. A secret counts as caught when the check
@@ -37,7 +40,7 @@ texts.
     python bench/guard_eval.py --json out.json
     python bench/guard_eval.py --misses tuning  # what a corpus misses / flags
 
-Missed records of the held-out corpus are never printed unless ``--misses heldout7`` is
+Missed records of the held-out corpus are never printed unless ``--misses heldout8`` is
 given, which is meant for the final report only.
 """
 
@@ -137,8 +140,13 @@ def heldout6_corpus() -> list[Record]:
 
 
 def heldout7_corpus() -> list[Record]:
-    """The seventh held-out corpus: frozen, never tuned on."""
+    """The seventh held-out corpus (frozen; tuned on since its misses were read)."""
     return _jsonl(DATA / "secrets_heldout7" / "heldout7.jsonl")
+
+
+def heldout8_corpus() -> list[Record]:
+    """The eighth held-out corpus: frozen, never tuned on."""
+    return _jsonl(DATA / "secrets_heldout8" / "heldout8.jsonl")
 
 
 CORPORA = {
@@ -150,6 +158,7 @@ CORPORA = {
     "heldout5": heldout5_corpus,
     "heldout6": heldout6_corpus,
     "heldout7": heldout7_corpus,
+    "heldout8": heldout8_corpus,
 }
 
 

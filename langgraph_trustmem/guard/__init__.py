@@ -7,7 +7,8 @@
   hold and code does not (:mod:`.detectors`: passwords and PINs in prose, card numbers,
   recovery phrases, config lines, detect-secrets' keyword and entropy checks), applied to
   every string a put persists, to field names as context, and to the disguised forms of
-  the text (:mod:`.normalize`).
+  the text (:mod:`.normalize`). Last, the whole memory is read as one document for a
+  credential named with a value of its shape beside it, in any phrasing (:mod:`.cues`).
 * Personal identifiers are kept unless the app opts in to redaction, except those that work
   as credentials (card numbers, SSNs): see :mod:`.pii`.
 

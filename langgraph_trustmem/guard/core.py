@@ -24,7 +24,7 @@ from re import Pattern
 from typing import Any
 
 from langgraph_trustmem.errors import ConfigurationError, SecretRejected
-from langgraph_trustmem.guard import detectors
+from langgraph_trustmem.guard import cues, detectors
 from langgraph_trustmem.guard.detectors import (
     card_spans,
     compile_patterns,
@@ -204,8 +204,13 @@ class Guard:
         check = _Check()
         out = self._walk(value, check, (), set())
         if self.reject_secrets:
-            self._labels(namespace, key, check)
+            labels = [*(namespace or ()), *([key] if isinstance(key, str) else [])]
+            self._labels(labels, check)
             found = detectors.resolve(check.secrets | self._secrets(check.full, check.tokens))
+            if not found:  # the last line: a credential named, and a value of its shape beside it
+                kind = cues.cued_secret(cues.document(value, [x for x in labels if isinstance(x, str)]))
+                if kind:
+                    found = {kind}
             if found:
                 raise SecretRejected(sorted(found))
         return out, sorted(check.redacted)
@@ -236,12 +241,10 @@ class Guard:
             found |= _engine_kinds([*texts, *token_texts])
         return found
 
-    def _labels(self, namespace: Iterable[str] | None, key: str | None, check: _Check) -> None:
+    def _labels(self, labels: Iterable[Any], check: _Check) -> None:
         """The namespace labels and the key are persisted too (sealed, and hashed for
         lookups): scan them, and read each label as the field name of the next one."""
-        labels = [label for label in (namespace or ()) if isinstance(label, str)]
-        if isinstance(key, str):
-            labels.append(key)
+        labels = [label for label in labels if isinstance(label, str)]
         for i, label in enumerate(labels):
             if _PLAIN_LABEL.fullmatch(label):
                 check.tokens.append(label)
@@ -311,6 +314,8 @@ class Guard:
                 continue
             if len(run) >= 2:
                 check.tokens.append("".join(run))
+            if len(run) >= 3:  # a card split in two among other fields (expiry, code)
+                check.tokens.extend(run[i] + run[i + 1] for i in range(min(len(run), 12) - 1))
             run = []
 
     def _walk(self, value: Any, check: _Check, path: tuple[str, ...], seen: set[int]) -> Any:

@@ -1750,7 +1750,8 @@ def _scan_security_answers(line: str, low: str, found: set[str]) -> None:
         # an answer, not the question asked or talk about questions ("is about my first pet")
         if answer and not re.match(
             r"(?i)(?:about|a|an|the|my|what|which|who|where|when|how|set|on|in|not|never|no|none|stored|saved"
-            r"|kept|somewhere|there|here|is|was|it|her|his|their|your|our)\b",
+            r"|kept|somewhere|there|here|is|was|it|her|his|their|your|our|still|pending|done|ready|due|missing"
+            r"|required|needed|optional|empty|blank|being|going|to|too|also|now|already|unset|updated|changed)\b",
             answer,
         ):
             found.add(SECURITY_ANSWER)

@@ -4,10 +4,10 @@ The figures are those of ``bench/guard_eval.py`` (recorded in ``bench/README.md`
 record is checked as ``TrustStore.put`` checks it, a refusal or a redaction counts as
 caught for a secret and as a false positive for a benign memory. No server is needed.
 
-Corpora: the tuning corpus and the first six held-out corpora (``secrets_heldout`` to
-``secrets_heldout6``) have had their misses read and tuned on; the seventh
-(``secrets_heldout7``), written by a helper that never saw the guard and committed frozen
-before the seventh round, is the held-out figure of record.
+Corpora: the tuning corpus and the first seven held-out corpora (``secrets_heldout`` to
+``secrets_heldout7``) have had their misses read and tuned on; the eighth
+(``secrets_heldout8``), written by a helper that never saw the guard and committed frozen
+before the eighth round was committed, is the held-out figure of record.
 """
 
 from __future__ import annotations
@@ -103,24 +103,38 @@ def test_sixth_heldout_corpus_is_tuning_data_now(guard):
     report, misses, fps = guard_eval.evaluate("heldout6", guard_eval.heldout6_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
-    assert report.recall >= 0.90, [r.id for r in misses]
+    assert report.recall >= 0.91, [r.id for r in misses]
     assert report.fp_rate <= 0.022, [r.id for r, _ in fps]
 
 
-def test_seventh_heldout_corpus(guard):
+def test_seventh_heldout_corpus_is_tuning_data_now(guard):
     """Written by a fourth helper that never saw the guard, committed frozen before the
-    seventh round (its README). Recall on it is 0.798 (0.667 on evasions) and false
-    positives 0.008: the recall target is not met. Asserted as measured, so a regression
-    shows; reported as a gap in bench/README.md. Its records are never read to choose rules."""
-    report, _, _ = guard_eval.evaluate("heldout7", guard_eval.heldout7_corpus(), guard, timing=False)
+    seventh round, where it measured 0.798 recall (0.667 on evasions) and 0.008 false
+    positives; its misses were read and tuned on in the eighth round (the cue check,
+    ``guard/cues.py``): 0.921 / 0.008. Held to what was measured."""
+    report, misses, fps = guard_eval.evaluate("heldout7", guard_eval.heldout7_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0  # no check raises anything but SecretRejected
-    assert report.recall >= 0.79  # target TARGET_RECALL: not met
-    assert report.recall_hard >= 0.66
-    assert report.fp_rate <= TARGET_FP
+    assert report.recall >= 0.92, [r.id for r in misses]
+    assert report.recall_hard >= 0.86, [r.id for r in misses]
+    assert report.fp_rate <= TARGET_FP, [r.id for r, _ in fps]
 
 
-@pytest.mark.parametrize("corpus", ["heldout", "heldout7"])
+def test_eighth_heldout_corpus(guard):
+    """Written by a fifth helper that never saw the guard, committed frozen (its README)
+    before the eighth round was committed. Measured once before the round (0.829 recall,
+    0.725 on evasions, 0.027 false positives) and once after: 0.859 / 0.760 / 0.031. The
+    targets are not met. Asserted as measured, so a regression shows; its records are
+    never read to choose rules."""
+    report, _, _ = guard_eval.evaluate("heldout8", guard_eval.heldout8_corpus(), guard, timing=False)
+    assert report.secrets >= 300 and report.benign >= 300
+    assert report.errors == 0  # no check raises anything but SecretRejected
+    assert report.recall >= 0.85  # target TARGET_RECALL: not met
+    assert report.recall_hard >= 0.75
+    assert report.fp_rate <= 0.032  # target TARGET_FP: not met
+
+
+@pytest.mark.parametrize("corpus", ["heldout", "heldout8"])
 def test_speed_per_200_char_memory(guard, corpus):
     """A regression guard only, far above the measured figure: the speed
     target (TARGET_MS) is checked by ``bench/guard_eval.py`` on an idle

@@ -946,8 +946,10 @@ def test_a_one_word_password_the_sentence_goes_on_from_is_still_one(text):
 
 def test_odd_letters_in_spelled_digits_are_no_error():
     """A dotless i matches "nine" case-insensitively in Unicode; the guard
-    must answer (here: nothing to refuse), not raise."""
-    assert Guard().check({"text": "door code n\u0131ne one two three"})[1] == []
+    must answer, not raise: the door code spelled with it is refused as one."""
+    with pytest.raises(SecretRejected) as err:
+        Guard().check({"text": "door code n\u0131ne one two three"})
+    assert list(err.value.kinds) == ["PIN"]
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,608 @@
+"""The last line of the guard: a credential named, and a value that could be it, side by side.
+
+The detectors before this one recognise how a secret is usually written ("my PIN is 4821",
+``password=...``) and say nothing when the phrasing is new: another language, a record
+whose fields carry the meaning, digits spelled out or typed as keycaps. This check asks a
+simpler question of the whole memory at once (its key, its field names and its texts, as
+one document of short lines): does a line name a kind of credential (a cue from a small
+multilingual lexicon) and hold, just after or just before the cue, a value of that kind's
+shape (three to ten digits for a code; a token mixing letters with digits or symbols for a
+password), that is not explained as something else (a year, a time, a price, a count with
+its unit, a house number, a booking reference)?
+
+It knows less than the detectors and so asks more of the value than they do; the held-out
+corpora measure what it adds and what it costs.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from langgraph_trustmem.guard import detectors
+from langgraph_trustmem.guard.detectors import (
+    _ADDRESS_WORDS,
+    _CODE_REFERENCE,
+    ONE_TIME_CODE,
+    PASSWORD,
+    PIN,
+    _has,
+)
+from langgraph_trustmem.guard.fields import SECURITY_ANSWER
+
+__all__ = ["cued_secret", "document"]
+
+
+# -- the document ----------------------------------------------------------------------------
+
+_MAX_LINES = 400
+
+
+def document(value: Any, labels: Iterable[str] = ()) -> list[str]:
+    """The memory as short lines: each label (namespace, key), each string at any depth
+    prefixed by its field name, each record's short fields on one line, so
+    ``{"note": "SIM card PIN", "value": "800134"}`` reads ``note: SIM card PIN, value: 800134``,
+    and, where one string names a credential, the record's or list's other short pieces
+    joined after it (``{"label": "card PIN", "first": "16", "second": "75"}`` also reads
+    ``card PIN: 1675``): a value split up so that no piece looks like one."""
+    lines = [str(label).replace("_", " ").replace("-", " ") for label in labels]
+    named = [label for label in lines if _names_credential(label)]
+    lines.extend(_lines(value, ""))
+    if named:  # ("codes", "front door") with {"value": "8841"}: the label names what the value is
+        texts = ", ".join(t for t in _texts_of(value) if _short(t))
+        lines.extend(f"{label}: {texts}" for label in named)
+    return lines[:_MAX_LINES]
+
+
+def _scalar(v: Any) -> str | None:
+    if isinstance(v, bool) or v is None:
+        return None
+    if isinstance(v, (str, int)):
+        return str(v)
+    return None
+
+
+def _short(s: str | None) -> bool:
+    """A piece of a record rather than a text of its own."""
+    return s is not None and len(s) <= 60 and "\n" not in s
+
+
+# Fields that describe a memory rather than hold its content: never pieces of a value.
+_META = re.compile(
+    r"(?i)^(?:role|source|created(?:_at)?|updated(?:_at)?|date|time|timestamp|ts|tags?|type|kind|id|uuid|lang"
+    r"|language|author|user|vendor|provider|service|app|channel|category|priority|status|version|format)$"
+)
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{1,2}:\d{2}")
+
+
+def _texts_of(v: Any) -> list[str]:
+    """The scalars of a record or list item, in order (a chat message's content), without
+    the fields that only describe it (role, source, dates)."""
+    if isinstance(v, Mapping):
+        return [t for k, x in v.items() if not _META.match(str(k)) for t in _texts_of(x)]
+    if isinstance(v, (list, tuple)):
+        return [t for x in v for t in _texts_of(x)]
+    s = _scalar(v)
+    return [s] if s is not None else []
+
+
+def _plain(text: str) -> str:
+    """Lower case without accents (the cheap path for ASCII)."""
+    low = text.lower()
+    return low if low.isascii() else _unaccented(low)
+
+
+def _names_credential(text: str) -> bool:
+    low = _plain(text).replace("_", " ")
+    return _triggered(low) and _CUE_ANY.search(low) is not None
+
+
+def _pieces(items: list[str]) -> Iterator[str]:
+    """After an item that names a credential, the short items without spaces that follow
+    (or precede it, in a record), joined: ``card PIN: 1675``."""
+    for i, item in enumerate(items):
+        if " " in item.strip() and _names_credential(item):
+            rest = [p.strip() for j, p in enumerate(items) if j != i and p.strip() and " " not in p.strip()]
+            rest = [p for p in rest if len(p) <= 24 and not _DATE.search(p) and not _names_credential(p)]
+            if len(rest) >= 2:
+                yield f"{item}: {''.join(rest)}"
+
+
+def _json_like(text: str) -> bool:
+    text = text.strip()
+    return len(text) > 2 and text[0] in "{[" and text[-1] in "}]"
+
+
+def _lines(value: Any, name: str) -> Iterator[str]:
+    if isinstance(value, Mapping):
+        parts = []
+        for k, v in value.items():
+            s = _scalar(v)
+            key = str(k).replace("_", " ")
+            if isinstance(v, str) and _json_like(v):
+                yield from _lines(v, key)
+            elif _short(s):
+                parts.append(f"{key}: {s}")
+            else:
+                yield from _lines(v, key)
+        if parts:
+            yield ", ".join(parts)
+        yield from _pieces([t for k, v in value.items() if not _META.match(str(k)) for t in _texts_of(v) if _short(t)])
+    elif isinstance(value, (list, tuple)):
+        short = [s for s in map(_scalar, value) if s is not None and _short(s)]
+        if short:
+            yield (f"{name}: " if name else "") + ", ".join(short)
+        for v in value:
+            if not _short(_scalar(v)):
+                yield from _lines(v, name)
+        yield from _pieces([t for v in value for t in _texts_of(v) if _short(t)])
+    elif isinstance(value, str):
+        stripped = value.strip()
+        if _json_like(stripped):
+            try:
+                inner = json.loads(stripped)
+            except ValueError:
+                inner = None
+            if isinstance(inner, (dict, list)):
+                yield from _lines(inner, name)
+                return
+        for line in value.splitlines():
+            if line.strip():
+                yield f"{name}: {line}" if name else line
+
+
+# -- normalisation ---------------------------------------------------------------------------
+
+_KEYCAP = re.compile("[\ufe0f\u20e3]")
+
+
+_SPACED = re.compile(r"(?<!\S)(?:\S ){5,}\S(?!\S)")  # "t h u n d e r 1 9 7 5"
+_B64 = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{6,40}={0,2}(?![A-Za-z0-9+/=])")
+
+
+def _decoded(m: re.Match[str]) -> str:
+    token = m.group()
+    if len(token) % 4 or not (any(c.isdigit() for c in token) or token.endswith("=")):
+        return token
+    try:
+        text = base64.b64decode(token, validate=True).decode("ascii")
+    except (binascii.Error, ValueError):
+        return token
+    return f"{token} {text}" if text.isprintable() and text.strip() else token
+
+
+_LATIN_MARKS = re.compile(r"(?<=[A-Za-z\u00c0-\u024f])[\u0300-\u036f]+")
+
+
+def _unaccented(text: str) -> str:
+    """Accents off Latin letters (kana keep their marks, Hangul its syllables)."""
+    return unicodedata.normalize("NFC", _LATIN_MARKS.sub("", unicodedata.normalize("NFKD", text)))
+
+
+def _fold(text: str) -> str:
+    """Accents off, keycap emoji as digits, the arrows people type as separators, spaced
+    characters closed up, short base64 decoded ("Debit PIN in base64: NjQ0OQ==")."""
+    if not text.isascii():
+        text = _unaccented(_KEYCAP.sub("", text))
+        text = text.replace("→", ":").replace("←", ":").replace("ı", "i").replace("ł", "l").replace("Ł", "L")
+    text = text.replace("->", ":").replace("=>", ":").replace("<-", ":")
+    if " " in text:
+        text = _SPACED.sub(lambda m: m.group().replace(" ", ""), text)
+    return _B64.sub(_decoded, text)
+
+
+_DIGIT_WORDS: dict[str, str] = {}
+for _lang in (
+    "zero one two three four five six seven eight nine",
+    "zero un deux trois quatre cinq six sept huit neuf",
+    "null eins zwei drei vier funf sechs sieben acht neun",
+    "cero uno dos tres cuatro cinco seis siete ocho nueve",
+    "zero um dois tres quatro cinco seis sete oito nove",
+    "zero uno due tre quattro cinque sei sette otto nove",
+    "nul een twee drie vier vijf zes zeven acht negen",
+    "zero jeden dwa trzy cztery piec szesc siedem osiem dziewiec",
+    "noll ett tva tre fyra fem sex sju atta nio",
+    "nul en to tre fire fem seks syv otte ni",
+    "sifir bir iki uc dort bes alti yedi sekiz dokuz",
+    "nol satu dua tiga empat lima enam tujuh delapan sembilan",
+    "khong mot hai ba bon nam sau bay tam chin",
+    "nula jedna dva tri ctyri pet sest sedm osm devet",
+    "ноль один два три четыре пять шесть семь восемь девять",
+    "нуль один два три чотири п'ять шiсть сiм вiсiм дев'ять",
+    "ゼロ いち に さん よん ご ろく なな はち きゅう",
+    "零 一 二 三 四 五 六 七 八 九",
+    "영 일 이 삼 사 오 육 칠 팔 구",
+):
+    for _i, _w in enumerate(_lang.split()):
+        _DIGIT_WORDS.setdefault(_w, str(_i))
+_DIGIT_WORDS.update({"oh": "0", "ein": "1", "eine": "1", "une": "1", "una": "1", "uma": "1", "zwo": "2",
+                     "dwie": "2", "sju": "7", "nolla": "0", "yksi": "1", "kaksi": "2", "kolme": "3",
+                     "nelja": "4", "viisi": "5", "kuusi": "6", "seitseman": "7", "kahdeksan": "8",
+                     "yhdeksan": "9", "れい": "0", "しち": "7", "きゅう": "9", "ぜろ": "0", "〇": "0",
+                     "dwa": "2", "tri": "3"})  # fmt: skip
+# A run of digits and digit words, one per token, separated by spaces, commas or dashes.
+_TOKEN = r"(?:\d|" + "|".join(sorted(map(re.escape, _DIGIT_WORDS), key=len, reverse=True)) + ")"
+_SPELLED_RUN = re.compile(rf"(?<![\w']){_TOKEN}(?:(?:\s*[,\-./]\s*|\s+){_TOKEN}){{2,11}}(?![\w'])")
+_SPELLED_CJK = re.compile(r"[零〇一二三四五六七八九]{3,10}|(?:(?:ゼロ|いち|に|さん|よん|ご|ろく|なな|はち|きゅう|れい|しち)\s*){3,10}")
+_ONE_TOKEN = re.compile(_TOKEN)
+
+
+def _digits_of(run: str) -> str:
+    return "".join(_DIGIT_WORDS.get(t, t) for t in _ONE_TOKEN.findall(run))
+
+
+_SPLIT = re.compile(r"[\s,\-./]+")
+
+
+def _with_digits(line: str) -> str:
+    """Digits spelled out ("seven-6-six-0", "tujuh satu nol") or typed one by one
+    ("3, 2, 6, 6, 5, 0") as one number."""
+    if sum(1 for w in _SPLIT.split(line.lower()) if w in _DIGIT_WORDS or (len(w) == 1 and w.isdigit())) >= 3:
+        line = _SPELLED_RUN.sub(lambda m: _digits_of(m.group()), line)
+    if not line.isascii():
+        line = _SPELLED_CJK.sub(lambda m: _digits_of(m.group().replace(" ", "")), line)
+    return line
+
+
+# -- cues ------------------------------------------------------------------------------------
+
+# Things a code opens, arms or pays with, in the languages the guard reads (folded: no accents).
+_OPENS = (
+    r"door|front door|back door|side door|gate|back gate|garage|alarm|security system|keypad|lock ?box"
+    r"|key ?box|key ?safe|safe|vault|locker|padlock|bike lock|lock|building|entry|entrance|lobby|buzzer"
+    r"|intercom|storage unit|suitcase|card|debit card|credit card|bank card|sim|sim card|phone|iphone|unlock"
+    r"|disarm|porte|portail|digicode|alarme|coffre|cadenas|boite a cles|carte|carte bleue|tur|haustur"
+    r"|gartentor|alarmanlage|tresor|schlusselsafe|schlusselkasten|schliessfach|spind|karte|puerta|porton"
+    r"|portal|alarma|caja fuerte|candado|taquilla|tarjeta|porta|portao|portone|cancello|allarme|antifurto"
+    r"|cassaforte|lucchetto|armadietto|carta|bancomat|cofre|cadeado|cartao|deur|voordeur|achterdeur|poort"
+    r"|hek|kluis|sleutelkluisje|sleutelkluis|kluisje|hangslot|pinpas|drzwi|brama|domofon|alarmu|sejf|klodka"
+    r"|szafka|karty|dorr|porten|grind|larm|larmet|kassaskap|hanglas|skap|kortet|kapi|kasa|asma kilit|dolap"
+    r"|kart|pintu|gerbang|brankas|gembok|loker|kartu|vchod|vchodu|brana|trezor"
+    r"|zamek|skrinka|skrzynk|karta|дверь|двер|домофон|подъезд|сигнализац|сейф|замок|карт"
+)
+_CODE = (
+    r"code|codes|pin|pin code|pincode|passcode|combo|combination|combinaison|kombination|combinacion"
+    r"|combinazione|combinacao|combinatie|kombinacja|kombinasi|codigo|codice|kod|kode|koden|kodu|koodi|kodas"
+    r"|clave|senha|heslo|sifre|sifresi|код"
+)
+_W = r"[^\W\d_]+(?:['’][^\W\d_]+)?"  # a word ("dell'allarme")
+# "is", in the languages the cues are in
+_IS = r"(?:is|are|was|la|est|ist|lautet|es|e|era|este|adalah|ialah|jest|wynosi|to|je|er|ar|on|olan|это|は|是|는|은)"
+
+_CJK_OPENS = r"警報|金庫|ドア|玄関|門|门|大门|保险箱|保險箱|银行卡|銀行卡|卡|현관|도어락|금고|카드|경보"
+_CJK_CODE = r"コード|暗証番号|番号|密码|密碼|码|碼|비밀번호|비번|번호|암호"
+_COMPOUND = (
+    r"(?:tur|tor|haus|haustur|deur|poort|hek|alarm|safe|tresor|kluis|port|dorr|larm|garage|toegangs|zugangs"
+    r"|eingangs|schloss|kassaskaps|kassakaappi|ovi|portti|halytys|puhelin|sim|pin|bank|kaart|karten|kort|porta)"
+    r"(?:code|kode|koden|kod|koodi|pincode|nummer)"
+)
+# A lock's or a card's code: a thing it opens and a code word within three words of each
+# other, either way round ("door code", "code de la porte", "Kod alarmu", "Türcode").
+_LOCK_CUE = re.compile(
+    rf"(?<!\w)(?:(?:{_OPENS})(?:\s+{_W}){{0,3}}?\s*[,\-:]?\s*(?:{_CODE})(?!\w)"
+    rf"|(?:{_CODE})(?:\s+{_W}){{0,3}}?\s+(?:{_OPENS})\w*|{_COMPOUND}(?!\w)"
+    r"|ma (?:cua|cong|the|khoa|ket sat|pin)\w*)"
+    rf"|(?:{_CJK_OPENS})[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af ]{{0,5}}?(?:{_CJK_CODE})"
+)
+# A device whose number is its code without the word "code": "front door keypad 5618",
+# "Gym locker padlock 639", "Alarmanlage ausschalten mit 9432", "Suitcase lock is set to 105".
+_DEVICE_CUE = re.compile(
+    r"(?<!\w)(?:keypad|padlock|lockbox|lock box|key ?safe|key ?box|combination lock|cadenas|candado|lucchetto"
+    r"|vorhangeschloss|hangslot|klodka|hanglas|gembok|(?:lock|padlock|safe|lockbox) is set to"
+    r"|(?:disarm|deactivate|turn off|switch off)\s+(?:the\s+)?alarm(?:\s+(?:type|with|enter|using|by))?"
+    r"|alarm(?:anlage)?\s+(?:ausschalten|deaktivieren|entscharfen)(?:\s+mit)?"
+    r"|(?:desactivar|apagar)\s+(?:la\s+)?alarma(?:\s+con)?|(?:desactiver|couper)\s+l'alarme(?:\s+avec)?)(?!\w)"
+)
+_PIN_CUE = re.compile(
+    r"(?<![\w-])(?:pin|pins|pin code|pincode|pin-code|pin-kod|pin-koden|pin-koodi|p1n|пин|пин-код|pin kodu"
+    r"|пін|पिन|পিন|پین)(?!\w)"
+)
+_OTP_CUE = re.compile(
+    r"(?<!\w)(?:otp|2fa|mfa|tan|mtan|one[- ]time (?:pass)?code|verification code|verify code|login code"
+    r"|log-?in code|sign[- ]in code|auth(?:entication)? code|security code|sms code|code sms|codigo sms"
+    r"|code[^.\n\d]{0,30}\b(?:par|per|by|via|por|tramite|p[aå])\s+sms|sms[- ]code"
+    r"|verificatiecode|inlogcode|verifizierungscode|bestatigungscode|anmeldecode|sicherheitscode"
+    r"|code de (?:verification|securite|connexion)|codigo de (?:verificacion|verificacao|seguridad|acceso)"
+    r"|codice (?:di verifica|otp|di sicurezza|di accesso)|kod (?:weryfikacyjny|sms|jednorazowy)"
+    r"|engangskod|engangskoden|verifieringskod|engangskode|dogrulama kodu|tek kullanimlik|kode (?:verifikasi|otp)"
+    r"|ma (?:xac minh|xac thuc|otp)|overovaci kod|jednorazovy kod|код подтверждения|код из смс|одноразовый код"
+    r"|인증번호|인증 코드|認証コード|確認コード|ワンタイム|验证码|驗證碼)(?!\w)"
+)
+_PASSWORD_CUE = re.compile(
+    r"(?<![\w@])(?:password|passwort|kennwort|passwd|pwd|pw|pass|p@ss|passphrase|mot de passe|mot de pass|mdp"
+    r"|contrasena|contrasenya|clave|senha|palavra-passe|wachtwoord|haslo|losenord|losen|sifre|sifrem|sifresi"
+    r"|kata sandi|sandi|parol|parola|пароль|heslo|mat khau|salasana|jelszo|lozinka|geslo|wifi key|wlan key"
+    r"|(?:wifi|wi-fi|wlan|network|netzwerk|red|reseau|rete|netwerk|siec|natverk)[ -]?(?:key|schlussel|clave|cle"
+    r"|chiave|sleutel|klucz|nyckel|kennwort|pass)|network key|wpa key|wpa2|パスワード|密码|密碼|비밀번호|비번|암호"
+    r"|पासवर्ड|l0gin|كلمة مرور|كلمة المرور|كلمة السر|رمز عبور|סיסמה|סיסמא|รหัสผ่าน|συνθηματικο|κωδικος προσβασης)(?![\w-])"
+)
+# Words that name a password only when a value is announced (": X", "is X"), not one
+# written right after them ("boarding pass KL1234", "clave fiscal", "parola chiave").
+_WEAK_PW_CUES = frozenset({"pass", "clave", "parola", "sandi", "parol", "key", "cle", "chiave", "schlussel", "sleutel"})
+# In a line about a wireless network, its "key" is its password.
+_WIFI_KEY = re.compile(
+    r"(?<!\w)(?:key|clave|cle|chiave|schlussel|sleutel|klucz|nyckel|nokkel|anahtar|kunci|ключ|رمز|비번|キー)(?!\w)"
+)
+# A strong password named just after it: "kiwi1992& for the wifi", "Tulip#77 is my bank password".
+_PW_BEFORE = re.compile(
+    r"(?P<val>[^\s,;\"'`]{6,64})\s+(?:-\s+)?(?:is|was|for|as|=)\s+(?:(?:the|my|our|that's|thats|it's|its|your)\s+)?"
+    r"(?:[^\W\d]+\s+){0,2}$"
+)
+_WIFI_CUE = re.compile(r"(?<![\w-])(?:wifi|wi-fi|wlan|wlan-netz|ssid|network|netzwerk|reseau|red wifi|rede)(?![\w-])")
+# Security questions: the answer is a plain word, so only a strong cue and a stated answer count.
+_ANSWER_CUE = re.compile(
+    r"(?<!\w)(?:security (?:question|answer)s?|secret (?:question|answer)|recovery questions?|memorable word"
+    r"|respuesta (?:de seguridad|secreta)|pregunta de seguridad|resposta (?:secreta|de seguranca)"
+    r"|pergunta de seguranca|reponse (?:secrete|de securite)|question secrete|sicherheitsfrage|sicherheitsantwort"
+    r"|geheime antwort|risposta (?:segreta|di sicurezza)|domanda di sicurezza|beveiligingsvraag|geheime vraag"
+    r"|pytanie (?:pomocnicze|bezpieczenstwa)|odpowiedz (?:pomocnicza|na pytanie)|sakerhetsfraga|guvenlik sorusu"
+    r"|pertanyaan keamanan|cau hoi bao mat|контрольн\w* (?:вопрос|ответ|слово)|秘密の質問|安全问题|보안 질문"
+    r"|(?:(?:mother'?s )?maiden name|first pet'?s name|name of (?:my|your|the) first (?:pet|car|school|teacher)"
+    r"|city of birth|city (?:where|i was) born|first school|favou?rite teacher)"
+    r"(?=[^.\n]{0,60}\b(?:security|question|answer|bank|recovery|verification|memorable)\b"
+    r"|[^.\n]{0,20}(?:for|of|to) (?:the|my) \w+ (?:account|login)))(?!\w)"
+)
+# A credential of a service: its value is a machine's, so it must look random.
+_TOKEN_CUE = re.compile(
+    r"(?<![\w-])(?:api[ -]?key|apikey|access[ -]key|secret(?:[ -]key)?|client[ -]secret|token|pat|auth[ -]token"
+    r"|credentials?|webhook|key|chave|clave|cle|schlussel|sleutel|klucz|nyckel|ключ|токен|トークン|キー|令牌|密钥|토큰)(?![\w-])"
+)
+# What a key meant to be seen is called.
+_PUBLIC = re.compile(
+    r"search[- ]only|publishable|public|safe (?:in|for) the browser|client[- ]side|example|sample|dummy|placeholder"
+    r"|fake|revoked|read[- ]only"
+)
+_TOKEN_AFTER = re.compile(
+    rf"^[^:=\n]{{0,60}}?(?:[:=]|\b{_IS}\b)\s*['\"`]?(?P<val>[A-Za-z0-9+/_\-.~]{{20,200}}={{0,2}})"
+)
+# Any of these, to find the item that names what the pieces around it make up.
+_CUE_ANY = re.compile(
+    "|".join(f"(?:{c.pattern})" for c in (_LOCK_CUE, _DEVICE_CUE, _PIN_CUE, _OTP_CUE, _PASSWORD_CUE, _ANSWER_CUE))
+)
+
+
+# -- values ----------------------------------------------------------------------------------
+
+# A code: three to ten digits (a trailing letter or # allowed), not part of a longer number,
+# a decimal, a date or a time.
+_CODE_VALUE = re.compile(r"(?<![A-Za-z0-9_.:/+#-])(?<!\d,)[#*]?(\d{3,10})[#*a-z]?(?![A-Za-z0-9_]|[.,:/-]\d)")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+# What a number right after or before it says it is not a code.
+_UNIT_AFTER = re.compile(
+    r"\s*(?:%|€|\$|£|x\b|h\b|am\b|pm\b|uhr\b|hrs?\b|hours?|min|minutes?|sec|seconds?|days?|weeks?|months?|years?"
+    r"|times|tries|attempts|digits?|chars?|characters?|letters?|people|persons?|users?|steps?|degrees?|°"
+    r"|km|kg|cm|mm|m\b|ml|mg|g\b|lbs?|miles?|euros?|eur\b|usd\b|dollars?|kr\b|sek\b|nok\b|dkk\b|pln\b|zl"
+    r"|rub|руб|yen|円|元|원|pages?|items?|calories|kcal|ft|feet|inch|sq|ppl|rooms?|floor|st\b|nd\b|rd\b|th\b"
+    r"|jours|tage|dias|giorni|dagen|dni|dagar|gun|hari|ngay|дней|日|일|年|월|月)"
+)
+_NOT_CODE_BEFORE = re.compile(
+    r"(?<![^\W\d_])(?:no\.?|nr\.?|number|nummer|numero|num|#|room|zimmer|chambre|habitacion|apt|apartment|flat|unit"
+    r"|suite|house|haus|huis|street|st|road|rd|lane|ave|avenue|straat|strasse|calle|rue|via|ulica|gatan|vej"
+    r"|flight|vlucht|flug|vuelo|vol|train|bus|tram|line|platform|gleis|gate [a-z]|seat|row|order|ticket|invoice"
+    r"|booking|reservation|reference|ref|confirmation|tracking|case|claim|policy|account|acct|customer"
+    r"|member|membership|patient|mrn|zip|postal|post|postcode|plz|cp|cap|area|ext|extension|tel|phone"
+    r"|fax|model|version|v|build|error|status|chapter|page|p\.|year|anno|ano|jahr|since|from|until|to|at|by"
+    r"|in|on|around|about|ca\.|approx|every|each|per|up|level|step|size|grade|class|route|exit|km|mile"
+    r"|sku|item|product|batch|lot|serial|icd|cpt|room no|bed|ward|floor|etage|piso|nummer)\s*[:.#]?\s*$"
+)
+_TIME_DATE = re.compile(r"\d{1,2}[:.h]\d{2}|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}")
+
+
+def _code_value(seg: str) -> bool:
+    """Whether ``seg`` holds a number that reads as a code, not as a year, a time, an amount
+    with its unit, a phone number or the number of a house, a room, a flight or an order."""
+    for m in _CODE_VALUE.finditer(seg):
+        digits = m.group(1)
+        after = seg[m.end() : m.end() + 12]
+        before = seg[max(0, m.start() - 24) : m.start()]
+        if _UNIT_AFTER.match(after) or _NOT_CODE_BEFORE.search(before):
+            continue
+        if len(digits) == 4 and _YEAR.fullmatch(digits):
+            continue
+        if len(digits) >= 9 and digits[0] in "0+":  # a phone number
+            continue
+        return True
+    return False
+
+
+_PW_TRIM = ".,;:!?)]}>'\"`"
+_URLISH = re.compile(r"(?i)^(?:https?|www\.|[\w.-]+@[\w.-]+|[\w-]+\.(?:com|org|net|io|de|fr|nl|es|it)\b)")
+
+
+def _passwordish(token: str) -> bool:
+    """Letters with digits or symbols, as a chosen password is written; not a placeholder,
+    a reference to where one is kept, a link, a date, or words joined by separators."""
+    if detectors._PLACEHOLDER.match(token) or "${" in token or "<" in token or ">" in token:
+        return False
+    token = token.rstrip(_PW_TRIM)
+    if not detectors._passwordish(token):
+        return False
+    if not 6 <= len(token) <= 64 or _URLISH.match(token) or _DATE.search(token):
+        return False
+    if detectors._is_wordy(token) and not any(ch.isdigit() for ch in token):
+        return False  # secret/prod/postgres, email/work
+    return True
+
+
+# Words one of the cues above starts with (or, for compounds, ends with): a memory holding
+# none of them is not looked at further, which keeps the check cheap for most memories.
+_TRIGGERS = frozenset(
+    """
+    password passwort kennwort passwd pwd pw pass p@ss passphrase passcode mdp contrasena contrasenya clave
+    senha wachtwoord haslo losenord losen sifre sifrem sifresi sandi parol parola пароль heslo khau
+    salasana jelszo lozinka geslo wpa wpa2 l0gin wifi wi-fi wlan ssid rede pin pins pincode p1n пин пін पिन
+    পিন پین code codes codigo codice kod kode koden kodu koodi kodas код combo combination combinaison
+    kombination combinacion combinazione combinacao combinatie kombinacja kombinasi otp 2fa mfa tan mtan sms
+    token tokens apikey api-key key keys secret secrets credential credentials pat webhook chave ключ токен
+    verification keypad padlock lockbox lock keysafe keybox cadenas candado lucchetto vorhangeschloss
+    hangslot klodka hanglas gembok disarm alarm alarmanlage alarma alarme suitcase safe security
+    recovery memorable respuesta pregunta resposta pergunta reponse question sicherheitsfrage
+    sicherheitsantwort geheime risposta domanda beveiligingsvraag pytanie odpowiedz sakerhetsfraga guvenlik
+    pertanyaan hoi контрольный контрольная контрольное контрольные answer maiden pet birth born school
+    teacher cua cong khoa
+    """.split()
+)
+_TRIGGER_ENDINGS = ("code", "kod", "koden", "kode", "koodi", "pass", "password", "wort")
+_TRIGGER_CJK = re.compile(r"コード|番号|パスワード|密码|密碼|码|碼|비밀번호|비번|번호|암호|인증|認証|验证|驗證|秘密|安全|보안|ワンタイム")
+_WORDS = re.compile(r"[^\W_]+(?:[@'-][^\W_]+)*")
+
+
+def _triggered(low: str) -> bool:
+    for word in _WORDS.findall(low):
+        if word in _TRIGGERS or word.endswith(_TRIGGER_ENDINGS):
+            return True
+    return not low.isascii() and _TRIGGER_CJK.search(low) is not None
+
+
+def _strong(token: str) -> bool:
+    """A password no one would take for a word, a name or a timestamp."""
+    token = token.rstrip(_PW_TRIM)
+    return _passwordish(token) and not _DATE.search(token) and detectors._strong_password(token, passphrase=False)
+
+
+# -- the check -------------------------------------------------------------------------------
+
+_SEGMENT = re.compile(r"(?<=[.!?;])\s+(?=\S)|\n")
+_NEGATED = re.compile(
+    r"(?:forgot|forget|reset|resetting|change (?:the|my|your)|changed|rotate|rotating|update|policy|rules?"
+    r"|requirements?|manager|must|should|need(?:s|ed)? to|minimum|at least|expire|expires|expired|hint"
+    r"|don'?t (?:share|store)|never (?:share|store|save)|without)"
+)
+_AFTER = 48  # how far after a cue a code may sit
+_DEVICE_AFTER = 24
+_BEFORE = 14  # and before it, joined by a few words ("9547 is the alarm code")
+_JOINED_BEFORE = re.compile(r"^[^\W\d]*(?:\s+[^\W\d]+){0,3}\s*$")
+# After a password cue, the value: right after a colon or "=", after up to two words, after
+# up to four words and "is" (in the languages above), or after any words up to a colon.
+_PW_AFTER = (
+    re.compile(r"^\s*[:=]\s*(?P<val>[^\s,;\"'`]{6,64})"),
+    re.compile(rf"^\s+(?:{_W}\s+){{0,4}}?{_IS}\s*:?\s+(?P<val>[^\s,;\"'`]{{6,64}})"),
+    re.compile(
+        r"^\s+(?:(?!(?:with|using|via|in|on|at|by|to|into|as|like|than|from|field|hash)\b)[^\W\d]+\s+){0,2}"
+        r"(?P<val>[^\s,;\"'`]{6,64})"
+    ),
+    re.compile(r"^[^\d:=\n]{0,40}?[:=]\s*(?P<val>[^\s,;\"'`]{6,64})"),
+)
+# After a word that names a password only sometimes ("pass", "clave"), the value must be
+# announced right after it: "pass: X", "pass is X", "clave del wifi: X".
+_PW_AFTER_WEAK = (
+    _PW_AFTER[0],
+    re.compile(rf"^\s+{_IS}\s*:?\s+(?P<val>[^\s,;\"'`]{{6,64}})"),
+    _PW_AFTER[3],
+)
+# Further from its cue, only a value no one would take for a word counts.
+_PW_FAR = re.compile(rf"^\s+(?:{_W}\s+){{0,8}}?{_IS}\s*:?\s+(?P<val>[^\s,;\"'`]{{8,64}})")
+# An answer stated: "= Bruno", ": Sapporo", "is 'Escort'".
+_ANSWER = re.compile(rf"^[^:=\n]{{0,50}}?(?:[:=]\s*['\"‘“]?|\b{_IS}\s+['\"‘“])(?P<val>[^\W\d_][\w'’ -]{{1,30}})")
+_WIFI_PAIR = re.compile(r"^[^/\n]{0,40}?\S\s*/\s*(?P<val>[^\s,;\"'`]{6,64})")
+
+
+def cued_secret(lines: Iterable[str]) -> str | None:
+    """The kind of the first credential a line names together with a value of its shape."""
+    lines = [detectors.without_doc_values(raw[:4000]) for raw in lines]
+    if not _triggered(_plain("\n".join(lines))):
+        return None
+    folded = [_with_digits(_fold(raw)) for raw in lines]
+    for line in folded:
+        low = line.lower()
+        if len(low) != len(line):
+            line = low
+        low = low.replace("_", " ")
+        for start, end in _segments(low):
+            kind = _segment_kind(line[start:end], low[start:end])
+            if kind:
+                return kind
+    return None
+
+
+def _segments(text: str) -> Iterator[tuple[int, int]]:
+    start = 0
+    for m in _SEGMENT.finditer(text):
+        yield start, m.start()
+        start = m.end()
+    yield start, len(text)
+
+
+def _negated(low: str, m: re.Match[str]) -> bool:
+    return _NEGATED.search(low[max(0, m.start() - 30) : m.end() + 30]) is not None
+
+
+_DIGIT = re.compile(r"\d")
+
+
+def _segment_kind(seg: str, low: str) -> str | None:
+    if len(seg) < 5 or not _triggered(low) or _CODE_REFERENCE.search(seg) or "${" in seg:
+        return None
+    if _DIGIT.search(low) and not _has(low, _ADDRESS_WORDS):
+        kind = _code_kind(low)
+        if kind:
+            return kind
+    if "://" in low:
+        return None  # a link or a connection string: the detectors read those
+    wifi = _WIFI_CUE.search(low) is not None
+    cues = [*_PASSWORD_CUE.finditer(low), *(_WIFI_KEY.finditer(low) if wifi else ())]
+    for m in cues:
+        if _NEGATED.search(low[max(0, m.start() - 30) : m.end() + 10]):
+            continue
+        rest = seg[m.end() : m.end() + 120]
+        weak = m.group() in _WEAK_PW_CUES
+        for pattern in _PW_AFTER_WEAK if weak else _PW_AFTER:
+            vm = pattern.match(rest)
+            if vm and _passwordish(vm.group("val")):
+                return PASSWORD
+        vm = _PW_FAR.match(rest)
+        if vm and _strong(vm.group("val")):
+            return PASSWORD
+        vm = _PW_BEFORE.search(seg[max(0, m.start() - 90) : m.start()])
+        if vm and not _DATE.search(vm.group("val")) and _strong(vm.group("val")):
+            return PASSWORD
+    for m in (_TOKEN_CUE.finditer(low) if not _PUBLIC.search(low) else ()):
+        vm = _TOKEN_AFTER.match(seg[m.end() : m.end() + 260])
+        if vm and not detectors._NOT_SECRET_CONTEXT.search(low[max(0, m.start() - 40) : m.end() + vm.start("val")]):
+            value = vm.group("val").rstrip(".-")
+            if detectors._looks_random(value, 20) or (detectors.generated(value) and detectors._looks_random(value)):
+                return detectors.GENERIC
+    for m in (_WIFI_CUE.finditer(low) if wifi else ()):
+        vm = _WIFI_PAIR.match(seg[m.end() : m.end() + 100])
+        if vm and (_passwordish(vm.group("val")) or detectors._random_letters(vm.group("val"))):
+            return PASSWORD
+    for m in _ANSWER_CUE.finditer(low):
+        vm = _ANSWER.match(seg[m.end() : m.end() + 90])
+        if vm and not _negated(low, m) and vm.group("val").split()[0].lower() not in _NOT_ANSWERS:
+            return SECURITY_ANSWER
+    return None
+
+
+_NOT_ANSWERS = frozenset(
+    "a an the my your his her their our it this that what which who where when how why not no none yes set "
+    "asked ask saved stored kept changed updated reset required needed in on at for from to of and or".split()
+)
+
+
+def _code_kind(low: str) -> str | None:
+    """A one-time code, a PIN or a lock's code named in ``low`` with its digits nearby."""
+    for cue, kind in (
+        (_OTP_CUE, ONE_TIME_CODE),
+        (_PIN_CUE, PIN),
+        (_LOCK_CUE, PIN),
+        (_PASSWORD_CUE, PIN),
+        (_ANSWER_CUE, SECURITY_ANSWER),
+    ):
+        for m in cue.finditer(low):
+            if _negated(low, m):
+                continue
+            if _code_value(low[m.end() : m.end() + _AFTER]):
+                return kind
+            before = low[max(0, m.start() - _BEFORE) : m.start()]
+            vm = _CODE_VALUE.search(before)
+            if vm and _JOINED_BEFORE.match(before[vm.end() :]) and _code_value(before):
+                return kind
+    for m in _DEVICE_CUE.finditer(low):
+        if not _negated(low, m) and _code_value(low[m.end() : m.end() + _DEVICE_AFTER]):
+            return PIN
+    return None

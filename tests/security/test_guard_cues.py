@@ -1,0 +1,123 @@
+"""The guard's last line (``guard/cues.py``): a credential named and a value of its shape
+beside it, whatever the phrasing, language or layout, while talk about credentials, and
+numbers that are something else, pass.
+
+Every case goes through ``Guard.check`` as ``TrustStore.put`` calls it; the phrasings are
+written for this test, not taken from the corpora."""
+
+from __future__ import annotations
+
+import pytest
+
+from langgraph_trustmem.errors import SecretRejected
+from langgraph_trustmem.guard import Guard
+from langgraph_trustmem.guard.cues import cued_secret, document
+
+REFUSED = [
+    # codes with the thing they open, in several languages and word orders
+    ({"text": "Codigo do portao da garagem: 4471"}, "PIN"),
+    ({"text": "Kod do domofonu to 5930"}, "PIN"),
+    ({"text": "Il codice del cancello è 8264"}, "PIN"),
+    ({"text": "Klucz do piwnicy jest w skrzynce, kod skrzynki 3318"}, "PIN"),
+    ({"text": "Haustürcode: 2291#"}, "PIN"),
+    ({"text": "金庫の暗証番号 は 4 8 1 5"}, "PIN"),
+    ({"text": "The storage locker padlock 472"}, "PIN"),
+    ({"text": "To disarm the alarm enter 9036 and press OFF"}, "PIN"),
+    # digits spelled out, mixed with numerals, or as keycaps
+    ({"text": "garage door code: nine-4-two-seven"}, "PIN"),
+    ({"text": "Kod alarmu: jeden dwa trzy cztery"}, "PIN"),
+    ({"text": "bike lock combo 4️⃣2️⃣7️⃣"}, "PIN"),
+    # one-time codes
+    ({"text": "Verifizierungscode von der Bank: 552901"}, "one-time code"),
+    ({"text": "the login code they texted is 771204"}, "one-time code"),
+    # a password cue with a value of a password's shape, however it is introduced
+    ({"text": "senha do email da empresa é Lagarto#2291"}, "password"),
+    ({"text": "pw for the NAS -> K3ttle!blue"}, "password"),
+    ({"text": "Wachtwoord van de router staat hier: zonneBloem77"}, "password"),
+    ({"text": "Gastnetz WLAN: Sonnenhof_5G / tulpe88Regen"}, "password"),
+    ({"text": "wifi password = s u m m e r 2 0 1 9 !"}, "password"),
+    # the value in another field of the record, or split over several
+    ({"note": "alarm panel code", "value": "60317"}, "PIN"),
+    ({"label": "locker combination", "a": "12", "b": "40"}, "PIN"),
+    ({"what": "office wifi password", "first": "Gran1te", "second": "Peak%42"}, "password"),
+    ({"payload": '{"title": "SIM PIN", "value": "2204"}'}, "PIN"),
+    (
+        [
+            {"role": "user", "content": "saving the laptop password in two messages"},
+            {"role": "user", "content": "Orchid"},
+            {"role": "user", "content": "Lamp93!"},
+        ],
+        "password",
+    ),
+    # a service's credential named in another language, its value random
+    ({"text": "Token do painel da Hetzner (guardar): q8Xv2LmN4pR7tY1wZ9aB3cD6eF0gH5jK8lM2nP4rS7uV"}, "generic API key"),
+    ({"text": "credentials for the staging mailer are Zk4mQ9vT2xW7bR1nY6cH3pL8sD5fG0jA"}, "generic API key"),
+    # a security question's answer, stated
+    ({"text": "Bank security question, first pet's name = Biscuit"}, "security question answer"),
+    ({"text": "Respuesta de seguridad: Valparaiso"}, "security question answer"),
+]
+
+PASSES = [
+    # talk about credentials with no credential in it
+    "Remind me to change the garage door code next week",
+    "The new password policy needs at least 12 characters and a symbol",
+    "I forgot my PIN again, the bank is sending a new letter in 5 days",
+    "password: ${APP_PASSWORD} comes from the environment",
+    "DATABASE_URL=postgres://USER:PASSWORD@HOST:5432/DBNAME",
+    "The wifi password is on the sticker under the router",
+    "Passport renewal appointment on 14/03/2026 at 10:30",
+    "Deploy key fingerprint: 9f8e7d6c5b4a39281706f5e4d3c2b1a0ffeeddcc",
+    "token count for the model call was 2048",
+    # numbers that are something else
+    "Door-to-door delivery to 221 Baker Street, code area 4410 is not ours",
+    "Delivery address: 12 Lake Road, Pune, PIN code 411001",
+    "The alarm goes off at 0630 on weekdays",
+    "Gate B14 at the airport, boarding 1945",
+    "Promo code SPRING2025 gives 20% off",
+    "Her mother's maiden name is on the family tree we drew, Nowak, from Lodz",
+    "Booking reference 55821 for the hotel in Porto",
+    "Bus pass for zones A-B, valid until 2026-09-30",
+    "Boarding pass for KL1234 is in the app",
+    "Security question setup is still pending, do it after 5 pm",
+    "Le code postal est 75011 et l'interphone ne marche pas",
+    "Die PIN für die neue Karte kommt per Post in 3 Werktagen",
+    "Alarm set for 0615 tomorrow, flight at 0945",
+    "Tracking code 4471 2290 1123 for the parcel",
+    "Wi-Fi at the cafe is free, network name CafeLuna, no password needed",
+    "Model number of the router: RT-AX58U, firmware 3.0.0.4",
+    # a record whose descriptive fields are not pieces of a value
+    {"title": "Wifi password changed", "source": "chat", "created_at": "2025-11-03"},
+]
+
+
+@pytest.fixture(scope="module")
+def guard() -> Guard:
+    return Guard()
+
+
+@pytest.mark.parametrize(("value", "kind"), REFUSED)
+def test_a_named_credential_with_its_value_is_refused(guard, value, kind):
+    with pytest.raises(SecretRejected) as err:
+        guard.check(value, namespace=("memories", "u1"), key="m1")
+    assert kind in err.value.kinds
+    assert not any(ch.isdigit() for ch in str(err.value))  # names the kind, never the value
+
+
+@pytest.mark.parametrize("value", PASSES)
+def test_talk_about_credentials_and_other_numbers_pass(guard, value):
+    stored, redacted = guard.check(value if isinstance(value, dict) else {"text": value}, namespace=("m", "u1"))
+    assert redacted == []
+    assert stored == (value if isinstance(value, dict) else {"text": value})
+
+
+def test_the_key_and_namespace_are_read_with_the_value():
+    """A label naming the credential and the value naming nothing still pair up."""
+    with pytest.raises(SecretRejected):
+        Guard().check({"text": "8841"}, namespace=("memories", "u1", "front door code"), key="note")
+
+
+def test_the_document_joins_pieces_only_after_a_named_credential():
+    doc = document({"label": "card PIN", "first": "16", "second": "75", "source": "chat"})
+    assert "card PIN: 1675" in doc
+    assert cued_secret(doc) == "PIN"
+    assert not any(line.endswith("1675") for line in document({"label": "scores", "a": "16", "b": "75"}))
