@@ -155,6 +155,7 @@ class DecodedCache:
 
 
 _IMMUTABLE = (str, int, float, bool, bytes, type(None))
+_SCALARS = frozenset(_IMMUTABLE)
 
 
 def snapshot(value: Any) -> tuple[bool, Any]:
@@ -191,7 +192,13 @@ def _message_copy(message: BaseMessage) -> BaseMessage:
     copied = message.__copy__()
     fields = copied.__dict__
     for name, value in fields.items():
-        fields[name] = _plain(value)
+        kind = type(value)
+        if kind in _SCALARS:
+            continue  # most fields: nothing to copy (a restore copies every message)
+        if (kind is dict or kind is list) and not value:
+            fields[name] = kind()
+        else:
+            fields[name] = _plain(value)
     return copied
 
 

@@ -70,6 +70,7 @@ _TRAILING_PUNCT = re.compile(r"(?<=[A-Za-z0-9_\-=/+]{16})([.,:!?)\]}>]+)(?=\s|$)
 # A label this short and plain holds no secret our line detectors could find (token formats
 # need 20 characters or a keyword and a separator); the engine and field rules still see it.
 _PLAIN_LABEL = re.compile(r"[A-Za-z0-9_.@\-]{1,15}")
+_EXPIRY = re.compile(r"(?:0[1-9]|1[0-2])\s*/\s*(?:\d{2}|20\d{2})")
 
 
 def _accept(rule_id: str, value: str) -> bool:
@@ -314,7 +315,8 @@ class Guard:
                 continue
             if len(run) >= 2:
                 check.tokens.append("".join(run))
-            if len(run) >= 3:  # a card split in two among other fields (expiry, code)
+            if len(run) >= 3 and any(_EXPIRY.fullmatch(p) for p in run):
+                # a card split in two beside its expiry (and code): each neighbouring pair
                 check.tokens.extend(run[i] + run[i + 1] for i in range(min(len(run), 12) - 1))
             run = []
 

@@ -40,23 +40,43 @@ __all__ = ["cued_secret", "document"]
 
 # -- the document ----------------------------------------------------------------------------
 
-_MAX_LINES = 400
+_MAX_LINES = 2000
+_MAX_CHARS = 200_000  # a memory larger than this is read up to here (the detectors read it all)
+_MAX_DEPTH = 32  # nesting read (JSON inside strings included); the store refuses deeper values
+_MAX_PIECES = 24  # a record or list with more short items than this is data, not a split value
+_CHUNK = 4000
+_OVERLAP = 200
 
 
 def document(value: Any, labels: Iterable[str] = ()) -> list[str]:
     """The memory as short lines: each label (namespace, key), each string at any depth
     prefixed by its field name, each record's short fields on one line, so
     ``{"note": "SIM card PIN", "value": "800134"}`` reads ``note: SIM card PIN, value: 800134``,
-    and, where one string names a credential, the record's or list's other short pieces
-    joined after it (``{"label": "card PIN", "first": "16", "second": "75"}`` also reads
-    ``card PIN: 1675``): a value split up so that no piece looks like one."""
+    and, where one item of a small record or list names a credential, the others joined
+    after it (``{"label": "card PIN", "first": "16", "second": "75"}`` also reads
+    ``card PIN: 1675``): a value split up so that no piece looks like one. A label that
+    names a credential is read with a value that is one token (``("codes", "front door")``
+    with ``{"value": "8841"}``)."""
     lines = [str(label).replace("_", " ").replace("-", " ") for label in labels]
     named = [label for label in lines if _names_credential(label)]
-    lines.extend(_lines(value, ""))
-    if named:  # ("codes", "front door") with {"value": "8841"}: the label names what the value is
-        texts = ", ".join(t for t in _texts_of(value) if _short(t))
-        lines.extend(f"{label}: {texts}" for label in named)
-    return lines[:_MAX_LINES]
+    if named:  # the value's own scalars (not those nested in its other fields)
+        if isinstance(value, Mapping):
+            top = [v for k, v in value.items() if not _META.match(str(k))]
+        else:
+            top = list(value) if isinstance(value, (list, tuple)) else [value]
+        texts = [t for t in map(_scalar, top[: _MAX_PIECES + 1]) if t is not None and t.strip()]
+        if len(texts) == 1 and len(texts[0]) <= 64 and not any(ch.isspace() for ch in texts[0].strip()):
+            lines.extend(f"{label}: {texts[0]}" for label in named)
+    out: list[str] = []
+    size = 0
+    for line in _lines(value, "", 0):
+        for start in range(0, max(len(line) - _OVERLAP, 1), _CHUNK - _OVERLAP):
+            chunk = line[start : start + _CHUNK]
+            out.append(chunk)
+            size += len(chunk)
+        if len(out) >= _MAX_LINES or size >= _MAX_CHARS:
+            break
+    return lines + out[:_MAX_LINES]
 
 
 def _scalar(v: Any) -> str | None:
@@ -80,15 +100,22 @@ _META = re.compile(
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{1,2}:\d{2}")
 
 
-def _texts_of(v: Any) -> list[str]:
+def _texts_of(v: Any, depth: int, limit: int = _MAX_PIECES + 1) -> list[str]:
     """The scalars of a record or list item, in order (a chat message's content), without
-    the fields that only describe it (role, source, dates)."""
-    if isinstance(v, Mapping):
-        return [t for k, x in v.items() if not _META.match(str(k)) for t in _texts_of(x)]
-    if isinstance(v, (list, tuple)):
-        return [t for x in v for t in _texts_of(x)]
-    s = _scalar(v)
-    return [s] if s is not None else []
+    the fields that only describe it (role, source, dates); at most ``limit`` of them."""
+    out: list[str] = []
+    stack: list[tuple[Any, int]] = [(v, depth)]
+    while stack and len(out) < limit:
+        x, d = stack.pop()
+        if d > _MAX_DEPTH:
+            continue
+        if isinstance(x, Mapping):
+            stack.extend((y, d + 1) for k, y in reversed(list(x.items())[:limit]) if not _META.match(str(k)))
+        elif isinstance(x, (list, tuple)):
+            stack.extend((y, d + 1) for y in reversed(x[:limit]))
+        elif (text := _scalar(x)) is not None:
+            out.append(text)
+    return out
 
 
 def _plain(text: str) -> str:
@@ -103,53 +130,63 @@ def _names_credential(text: str) -> bool:
 
 
 def _pieces(items: list[str]) -> Iterator[str]:
-    """After an item that names a credential, the short items without spaces that follow
-    (or precede it, in a record), joined: ``card PIN: 1675``."""
-    for i, item in enumerate(items):
-        if " " in item.strip() and _names_credential(item):
-            rest = [p.strip() for j, p in enumerate(items) if j != i and p.strip() and " " not in p.strip()]
-            rest = [p for p in rest if len(p) <= 24 and not _DATE.search(p) and not _names_credential(p)]
-            if len(rest) >= 2:
-                yield f"{item}: {''.join(rest)}"
+    """In a small record or list, the short items without spaces around the one item that
+    names a credential, joined after it: ``card PIN: 1675``."""
+    if not 3 <= len(items) <= _MAX_PIECES:
+        return
+    named = [item for item in items if " " in item.strip() and _names_credential(item)]
+    if len(named) != 1:
+        return  # none, or a list of notes about credentials
+    rest = [p.strip() for p in items if p is not named[0] and p.strip() and " " not in p.strip()]
+    rest = [p for p in rest if len(p) <= 24 and not _DATE.search(p) and not _names_credential(p)]
+    if len(rest) >= 2:
+        yield f"{named[0]}: {''.join(rest)}"
 
 
 def _json_like(text: str) -> bool:
     text = text.strip()
-    return len(text) > 2 and text[0] in "{[" and text[-1] in "}]"
+    return 2 < len(text) <= 100_000 and text[0] in "{[" and text[-1] in "}]"
 
 
-def _lines(value: Any, name: str) -> Iterator[str]:
+def _parsed(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _lines(value: Any, name: str, depth: int) -> Iterator[str]:
+    if depth > _MAX_DEPTH:
+        return
     if isinstance(value, Mapping):
         parts = []
         for k, v in value.items():
             s = _scalar(v)
             key = str(k).replace("_", " ")
             if isinstance(v, str) and _json_like(v):
-                yield from _lines(v, key)
+                yield from _lines(v, key, depth + 1)
             elif _short(s):
                 parts.append(f"{key}: {s}")
             else:
-                yield from _lines(v, key)
+                yield from _lines(v, key, depth + 1)
         if parts:
             yield ", ".join(parts)
-        yield from _pieces([t for k, v in value.items() if not _META.match(str(k)) for t in _texts_of(v) if _short(t)])
+        if len(value) <= _MAX_PIECES:
+            yield from _pieces([t for t in _texts_of(value, depth) if _short(t)])
     elif isinstance(value, (list, tuple)):
         short = [s for s in map(_scalar, value) if s is not None and _short(s)]
         if short:
             yield (f"{name}: " if name else "") + ", ".join(short)
         for v in value:
             if not _short(_scalar(v)):
-                yield from _lines(v, name)
-        yield from _pieces([t for v in value for t in _texts_of(v) if _short(t)])
+                yield from _lines(v, name, depth + 1)
+        if len(value) <= _MAX_PIECES:
+            yield from _pieces([t for t in _texts_of(value, depth) if _short(t)])
     elif isinstance(value, str):
-        stripped = value.strip()
-        if _json_like(stripped):
-            try:
-                inner = json.loads(stripped)
-            except ValueError:
-                inner = None
+        if _json_like(value):
+            inner = _parsed(value.strip())
             if isinstance(inner, (dict, list)):
-                yield from _lines(inner, name)
+                yield from _lines(inner, name, depth + 1)
                 return
         for line in value.splitlines():
             if line.strip():
@@ -196,35 +233,27 @@ def _fold(text: str) -> str:
     return _B64.sub(_decoded, text)
 
 
-_DIGIT_WORDS: dict[str, str] = {}
+# The detectors' spelled digits, with languages they lack (Nordic, Czech, Finnish, Chinese,
+# Korean, more Japanese readings), folded to no accents; words that are also everyday English
+# ("to" in "3 to 4", "fire", "sex", "due", "ba", "bay") are left out: a run of them
+# with numbers would read as a code.
+_AMBIGUOUS = frozenset("to fire sex due ba bay bon mot nam sau tam hai un en et ni null".split())
+_DIGIT_WORDS: dict[str, str] = {
+    _unaccented(w): d for w, d in detectors._DIGIT_WORDS.items() if _unaccented(w) not in _AMBIGUOUS
+}
 for _lang in (
-    "zero one two three four five six seven eight nine",
-    "zero un deux trois quatre cinq six sept huit neuf",
-    "null eins zwei drei vier funf sechs sieben acht neun",
-    "cero uno dos tres cuatro cinco seis siete ocho nueve",
-    "zero um dois tres quatro cinco seis sete oito nove",
-    "zero uno due tre quattro cinque sei sette otto nove",
-    "nul een twee drie vier vijf zes zeven acht negen",
-    "zero jeden dwa trzy cztery piec szesc siedem osiem dziewiec",
     "noll ett tva tre fyra fem sex sju atta nio",
     "nul en to tre fire fem seks syv otte ni",
-    "sifir bir iki uc dort bes alti yedi sekiz dokuz",
-    "nol satu dua tiga empat lima enam tujuh delapan sembilan",
-    "khong mot hai ba bon nam sau bay tam chin",
+    "nolla yksi kaksi kolme nelja viisi kuusi seitseman kahdeksan yhdeksan",
     "nula jedna dva tri ctyri pet sest sedm osm devet",
-    "ноль один два три четыре пять шесть семь восемь девять",
-    "нуль один два три чотири п'ять шiсть сiм вiсiм дев'ять",
-    "ゼロ いち に さん よん ご ろく なな はち きゅう",
+    "khong mot hai ba bon nam sau bay tam chin",
     "零 一 二 三 四 五 六 七 八 九",
     "영 일 이 삼 사 오 육 칠 팔 구",
 ):
     for _i, _w in enumerate(_lang.split()):
-        _DIGIT_WORDS.setdefault(_w, str(_i))
-_DIGIT_WORDS.update({"oh": "0", "ein": "1", "eine": "1", "une": "1", "una": "1", "uma": "1", "zwo": "2",
-                     "dwie": "2", "sju": "7", "nolla": "0", "yksi": "1", "kaksi": "2", "kolme": "3",
-                     "nelja": "4", "viisi": "5", "kuusi": "6", "seitseman": "7", "kahdeksan": "8",
-                     "yhdeksan": "9", "れい": "0", "しち": "7", "きゅう": "9", "ぜろ": "0", "〇": "0",
-                     "dwa": "2", "tri": "3"})  # fmt: skip
+        if _w not in _AMBIGUOUS:
+            _DIGIT_WORDS.setdefault(_w, str(_i))
+_DIGIT_WORDS.update({"dwie": "2", "ぜろ": "0", "〇": "0", "きゅう": "9"})
 # A run of digits and digit words, one per token, separated by spaces, commas or dashes.
 _TOKEN = r"(?:\d|" + "|".join(sorted(map(re.escape, _DIGIT_WORDS), key=len, reverse=True)) + ")"
 _SPELLED_RUN = re.compile(rf"(?<![\w']){_TOKEN}(?:(?:\s*[,\-./]\s*|\s+){_TOKEN}){{2,11}}(?![\w'])")
@@ -255,15 +284,18 @@ def _with_digits(line: str) -> str:
 _OPENS = (
     r"door|front door|back door|side door|gate|back gate|garage|alarm|security system|keypad|lock ?box"
     r"|key ?box|key ?safe|safe|vault|locker|padlock|bike lock|lock|building|entry|entrance|lobby|buzzer"
-    r"|intercom|storage unit|suitcase|card|debit card|credit card|bank card|sim|sim card|phone|iphone|unlock"
-    r"|disarm|porte|portail|digicode|alarme|coffre|cadenas|boite a cles|carte|carte bleue|tur|haustur"
-    r"|gartentor|alarmanlage|tresor|schlusselsafe|schlusselkasten|schliessfach|spind|karte|puerta|porton"
-    r"|portal|alarma|caja fuerte|candado|taquilla|tarjeta|porta|portao|portone|cancello|allarme|antifurto"
-    r"|cassaforte|lucchetto|armadietto|carta|bancomat|cofre|cadeado|cartao|deur|voordeur|achterdeur|poort"
+    r"|intercom|storage unit|suitcase|debit card|credit card|bank card|atm card|sim|sim card|phone unlock"
+    r"|iphone|unlock|disarm|porte|portail|digicode|alarme|coffre|cadenas|boite a cles|carte bleue"
+    r"|carte bancaire|carte de credit|tur|haustur|gartentor|alarmanlage|tresor|schlusselsafe|schlusselkasten"
+    r"|schliessfach|spind|bankkarte|ec-karte|kreditkarte|puerta|porton|portal|alarma|caja fuerte|candado"
+    r"|taquilla|tarjeta de (?:credito|debito)|tarjeta bancaria|porta|portao|portone|cancello|allarme"
+    r"|antifurto|cassaforte|lucchetto|armadietto|carta di credito|bancomat|cofre|cadeado|cartao do banco"
+    r"|cartao de credito|cartao de debito|deur|voordeur|achterdeur|poort"
     r"|hek|kluis|sleutelkluisje|sleutelkluis|kluisje|hangslot|pinpas|drzwi|brama|domofon|alarmu|sejf|klodka"
-    r"|szafka|karty|dorr|porten|grind|larm|larmet|kassaskap|hanglas|skap|kortet|kapi|kasa|asma kilit|dolap"
-    r"|kart|pintu|gerbang|brankas|gembok|loker|kartu|vchod|vchodu|brana|trezor"
-    r"|zamek|skrinka|skrzynk|karta|дверь|двер|домофон|подъезд|сигнализац|сейф|замок|карт"
+    r"|szafka|karty (?:platniczej|kredytowej|debetowej)|dorr|porten|grind|larm|larmet|kassaskap|hanglas|skap"
+    r"|bankkortet|kapi|kasa|asma kilit|dolap|banka karti|kredi karti|pintu|gerbang|brankas|gembok|loker"
+    r"|kartu atm|kartu debit|kartu kredit|vchod|vchodu|brana|trezor|zamek|skrinka|skrzynk"
+    r"|дверь|двер|домофон|подъезд|сигнализац|сейф|замок|банковской карт"
 )
 _CODE = (
     r"code|codes|pin|pin code|pincode|passcode|combo|combination|combinaison|kombination|combinacion"
@@ -274,8 +306,9 @@ _W = r"[^\W\d_]+(?:['’][^\W\d_]+)?"  # a word ("dell'allarme")
 # "is", in the languages the cues are in
 _IS = r"(?:is|are|was|la|est|ist|lautet|es|e|era|este|adalah|ialah|jest|wynosi|to|je|er|ar|on|olan|это|は|是|는|은)"
 
-_CJK_OPENS = r"警報|金庫|ドア|玄関|門|门|大门|保险箱|保險箱|银行卡|銀行卡|卡|현관|도어락|금고|카드|경보"
-_CJK_CODE = r"コード|暗証番号|番号|密码|密碼|码|碼|비밀번호|비번|번호|암호"
+_CJK_OPENS = r"警報|金庫|ドア|玄関のドア|大门|门锁|保险箱|保險箱|银行卡|銀行卡|현관문|도어락|금고|경보기"
+# "number" (号码, 番号, 번호) is not "code": an outpatient number, a house number.
+_CJK_CODE = r"コード|暗証番号|密码|密碼|비밀번호|비번|암호"
 _COMPOUND = (
     r"(?:tur|tor|haus|haustur|deur|poort|hek|alarm|safe|tresor|kluis|port|dorr|larm|garage|toegangs|zugangs"
     r"|eingangs|schloss|kassaskaps|kassakaappi|ovi|portti|halytys|puhelin|sim|pin|bank|kaart|karten|kort|porta)"
@@ -303,7 +336,7 @@ _PIN_CUE = re.compile(
     r"|пін|पिन|পিন|پین)(?!\w)"
 )
 _OTP_CUE = re.compile(
-    r"(?<!\w)(?:otp|2fa|mfa|tan|mtan|one[- ]time (?:pass)?code|verification code|verify code|login code"
+    r"(?<!\w)(?:otp|2fa|mfa|one[- ]time (?:pass)?code|verification code|verify code|login code"
     r"|log-?in code|sign[- ]in code|auth(?:entication)? code|security code|sms code|code sms|codigo sms"
     r"|code[^.\n\d]{0,30}\b(?:par|per|by|via|por|tramite|p[aå])\s+sms|sms[- ]code"
     r"|verificatiecode|inlogcode|verifizierungscode|bestatigungscode|anmeldecode|sicherheitscode"
@@ -378,7 +411,8 @@ _UNIT_AFTER = re.compile(
     r"|times|tries|attempts|digits?|chars?|characters?|letters?|people|persons?|users?|steps?|degrees?|°"
     r"|km|kg|cm|mm|m\b|ml|mg|g\b|lbs?|miles?|euros?|eur\b|usd\b|dollars?|kr\b|sek\b|nok\b|dkk\b|pln\b|zl"
     r"|rub|руб|yen|円|元|원|pages?|items?|calories|kcal|ft|feet|inch|sq|ppl|rooms?|floor|st\b|nd\b|rd\b|th\b"
-    r"|jours|tage|dias|giorni|dagen|dni|dagar|gun|hari|ngay|дней|日|일|年|월|月)"
+    r"|jours|tage|dias|giorni|dagen|dni|dagar|gun|hari|ngay|дней|日|일|年|월|月|series|pack|pcs|pieces|units?"
+    r"|model|edition|tablets?|pills?|capsules?|glasses|cups?|servings?)"
 )
 _NOT_CODE_BEFORE = re.compile(
     r"(?<![^\W\d_])(?:no\.?|nr\.?|number|nummer|numero|num|#|room|zimmer|chambre|habitacion|apt|apartment|flat|unit"
@@ -388,16 +422,22 @@ _NOT_CODE_BEFORE = re.compile(
     r"|member|membership|patient|mrn|zip|postal|post|postcode|plz|cp|cap|area|ext|extension|tel|phone"
     r"|fax|model|version|v|build|error|status|chapter|page|p\.|year|anno|ano|jahr|since|from|until|to|at|by"
     r"|in|on|around|about|ca\.|approx|every|each|per|up|level|step|size|grade|class|route|exit|km|mile"
-    r"|sku|item|product|batch|lot|serial|icd|cpt|room no|bed|ward|floor|etage|piso|nummer)\s*[:.#]?\s*$"
+    r"|sku|item|product|batch|lot|serial|icd|cpt|room no|bed|ward|floor|etage|piso|nummer|for|price|priced"
+    r"|costs?|paid|total|amount|qty|quantity|dose|count|age|weight|height|pack|stock|rating|score|points|rank"
+    r"|tsa|hotline|call|ring|dial|whatsapp|mark|clinic|consultorio|permit|license|licence)\s*[:.#]?\s*$"
 )
-_TIME_DATE = re.compile(r"\d{1,2}[:.h]\d{2}|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}")
+# A number of several groups ("0800 1234", "0800 123 456") is a phone or an account number.
+_GROUPED = re.compile(r"\d{2,5}[ .-]\d{2,5}(?:[ .-]\d{2,5})*")
 
 
-def _code_value(seg: str) -> bool:
+def _code_value(seg: str, least: int = 3) -> bool:
     """Whether ``seg`` holds a number that reads as a code, not as a year, a time, an amount
     with its unit, a phone number or the number of a house, a room, a flight or an order."""
+    grouped = [g.span() for g in _GROUPED.finditer(seg)] if " " in seg or "-" in seg or "." in seg else []
     for m in _CODE_VALUE.finditer(seg):
         digits = m.group(1)
+        if len(digits) < least or any(a <= m.start(1) < b and b - a >= 8 for a, b in grouped):
+            continue
         after = seg[m.end() : m.end() + 12]
         before = seg[max(0, m.start() - 24) : m.start()]
         if _UNIT_AFTER.match(after) or _NOT_CODE_BEFORE.search(before):
@@ -437,7 +477,7 @@ _TRIGGERS = frozenset(
     senha wachtwoord haslo losenord losen sifre sifrem sifresi sandi parol parola пароль heslo khau
     salasana jelszo lozinka geslo wpa wpa2 l0gin wifi wi-fi wlan ssid rede pin pins pincode p1n пин пін पिन
     পিন پین code codes codigo codice kod kode koden kodu koodi kodas код combo combination combinaison
-    kombination combinacion combinazione combinacao combinatie kombinacja kombinasi otp 2fa mfa tan mtan sms
+    kombination combinacion combinazione combinacao combinatie kombinacja kombinasi otp 2fa mfa sms
     token tokens apikey api-key key keys secret secrets credential credentials pat webhook chave ключ токен
     verification keypad padlock lockbox lock keysafe keybox cadenas candado lucchetto vorhangeschloss
     hangslot klodka hanglas gembok disarm alarm alarmanlage alarma alarme suitcase safe security
@@ -462,16 +502,21 @@ def _triggered(low: str) -> bool:
 def _strong(token: str) -> bool:
     """A password no one would take for a word, a name or a timestamp."""
     token = token.rstrip(_PW_TRIM)
-    return _passwordish(token) and not _DATE.search(token) and detectors._strong_password(token, passphrase=False)
+    return _passwordish(token) and detectors._strong_password(token, passphrase=False)
 
 
 # -- the check -------------------------------------------------------------------------------
 
 _SEGMENT = re.compile(r"(?<=[.!?;])\s+(?=\S)|\n")
+# Talk about a credential rather than the credential: forgotten, blocked, to be changed, asked
+# about (in the cue lexicon's main languages).
 _NEGATED = re.compile(
     r"(?:forgot|forget|reset|resetting|change (?:the|my|your)|changed|rotate|rotating|update|policy|rules?"
     r"|requirements?|manager|must|should|need(?:s|ed)? to|minimum|at least|expire|expires|expired|hint"
-    r"|don'?t (?:share|store)|never (?:share|store|save)|without)"
+    r"|don'?t (?:share|store)|never (?:share|store|save)|without|blocked|locked out|lost|stolen|reminder"
+    r"|remind|about|ask|asked|call (?:the|my)|to ?do|set (?:it |them )?up|setup|error|compliance|inspection"
+    r"|vergessen|gesperrt|oublie|bloque|olvide|bloqueado|esqueci|dimenticat|bloccat|vergeten|geblokkeerd"
+    r"|zapomnial|zablokowan|glomt|glemt|unuttum|lupa|diblokir|забыл|заблокирован)"
 )
 _AFTER = 48  # how far after a cue a code may sit
 _DEVICE_AFTER = 24
@@ -504,17 +549,16 @@ _WIFI_PAIR = re.compile(r"^[^/\n]{0,40}?\S\s*/\s*(?P<val>[^\s,;\"'`]{6,64})")
 
 def cued_secret(lines: Iterable[str]) -> str | None:
     """The kind of the first credential a line names together with a value of its shape."""
-    lines = [detectors.without_doc_values(raw[:4000]) for raw in lines]
+    lines = [detectors.without_doc_values(raw) for raw in lines]
     if not _triggered(_plain("\n".join(lines))):
         return None
     folded = [_with_digits(_fold(raw)) for raw in lines]
-    for line in folded:
-        low = line.lower()
-        if len(low) != len(line):
-            line = low
+    for text in folded:
+        low = text.lower()
+        cased = text if len(low) == len(text) else low  # offsets must agree
         low = low.replace("_", " ")
         for start, end in _segments(low):
-            kind = _segment_kind(line[start:end], low[start:end])
+            kind = _segment_kind(cased[start:end], low[start:end])
             if kind:
                 return kind
     return None
@@ -559,7 +603,7 @@ def _segment_kind(seg: str, low: str) -> str | None:
         if vm and _strong(vm.group("val")):
             return PASSWORD
         vm = _PW_BEFORE.search(seg[max(0, m.start() - 90) : m.start()])
-        if vm and not _DATE.search(vm.group("val")) and _strong(vm.group("val")):
+        if vm and _strong(vm.group("val")):
             return PASSWORD
     for m in (_TOKEN_CUE.finditer(low) if not _PUBLIC.search(low) else ()):
         vm = _TOKEN_AFTER.match(seg[m.end() : m.end() + 260])
@@ -584,6 +628,14 @@ _NOT_ANSWERS = frozenset(
 )
 
 
+# Codes that open nothing.
+_NOT_A_CODE = re.compile(
+    r"(?:error|status|country|area|dial(?:l?ing)?|postal|zip|post|building|dress|promo|discount|coupon|voucher|gift"
+    r"|referral|tax|sort|bar|qr|source|colou?r|icd|cpt|billing|product|tracking|booking|confirmation|course|class"
+    r"|airport|station|language|currency|access (?:to the|for the) course)[ -]?$"
+)
+
+
 def _code_kind(low: str) -> str | None:
     """A one-time code, a PIN or a lock's code named in ``low`` with its digits nearby."""
     for cue, kind in (
@@ -591,12 +643,15 @@ def _code_kind(low: str) -> str | None:
         (_PIN_CUE, PIN),
         (_LOCK_CUE, PIN),
         (_PASSWORD_CUE, PIN),
-        (_ANSWER_CUE, SECURITY_ANSWER),
     ):
         for m in cue.finditer(low):
-            if _negated(low, m):
+            if _negated(low, m) or (cue is _PASSWORD_CUE and m.group() in _WEAK_PW_CUES):
                 continue
-            if _code_value(low[m.end() : m.end() + _AFTER]):
+            if _NOT_A_CODE.search(low[max(0, m.start() - 16) : m.start()]) or _NOT_A_CODE.search(
+                low[m.start() : m.end()].rsplit(" ", 1)[0] + " "
+            ):
+                continue
+            if _code_value(low[m.end() : m.end() + _AFTER], 4 if cue is _PASSWORD_CUE else 3):
                 return kind
             before = low[max(0, m.start() - _BEFORE) : m.start()]
             vm = _CODE_VALUE.search(before)

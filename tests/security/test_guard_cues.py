@@ -87,6 +87,31 @@ PASSES = [
     "Model number of the router: RT-AX58U, firmware 3.0.0.4",
     # a record whose descriptive fields are not pieces of a value
     {"title": "Wifi password changed", "source": "chat", "created_at": "2025-11-03"},
+    # found by the round's review: numbers named in other ways, "pass", "Tan", phone numbers
+    "门诊号码 0452",
+    "医保卡号码 330102",
+    "카드 번호 10234",
+    "Dr Tan appointment 1430 on Friday",
+    "Senha do atendimento no hospital: 132",
+    "Exam pass mark 650",
+    "Ski pass 445 for the season",
+    "Kod karty pacjenta 12345",
+    "Library card code 20318",
+    "Clave de la cita: 4471",
+    "Phone code for Germany 0049",
+    "Building code compliance inspection passed, permit 20931",
+    "The alarm system error code 3012",
+    "My PIN was blocked after 3 wrong tries, hotline 0800 1234",
+    "New PIN letter arrived, call the bank on 0800 123 456 to activate",
+    "padlock 2 pack for 1299 at Walmart",
+    "Bought a keypad 1000 series for the front door",
+    "Pin this: 3 to 4 glasses of water a day",
+    "Sicherheitsfrage vergessen, Bank anrufen 0800 1234",
+    {"item": "padlock", "price": "899"},
+    {"title": "New bike lock combo", "shop": "Decathlon", "price": "2500"},
+    {"question": "Which card has the PIN reminder?", "answer": "Visa", "last4": "4821"},
+    {"rx": "49745080", "refill": "18795134", "qty": "30", "days": "90"},
+    {"todo": ["To do: call bank about card PIN", "Ibuprofen", "400", "tomorrow"]},
 ]
 
 
@@ -108,6 +133,43 @@ def test_talk_about_credentials_and_other_numbers_pass(guard, value):
     stored, redacted = guard.check(value if isinstance(value, dict) else {"text": value}, namespace=("m", "u1"))
     assert redacted == []
     assert stored == (value if isinstance(value, dict) else {"text": value})
+
+
+@pytest.mark.parametrize(
+    ("value", "namespace", "key"),
+    [
+        ({"text": "Dr. Meier, Room 214"}, ("memories", "security questions"), None),
+        ({"drug": "Metformin", "dose": "500", "unit": "mg"}, ("memories", "pin board"), None),
+        ({"text": "Bank asked me to set them up next visit"}, ("memories",), "security_questions"),
+    ],
+)
+def test_a_label_pairs_only_with_a_value_of_one_token(guard, value, namespace, key):
+    assert guard.check(value, namespace=namespace, key=key) == (value, [])
+
+
+@pytest.mark.parametrize(
+    "value",
+    [{"text": "[" * 1000 + "]" * 1000}, {"text": "[" * 600 + "1" + "]" * 600}, ["door code"] * 500 + ["pin"] * 500],
+)
+def test_deep_json_in_a_string_and_long_lists_are_read_without_error(guard, value):
+    """JSON nested past the depth read, or a list too long to be a split value: answered
+    (nothing refused here), never a RecursionError."""
+    assert guard.check(value)[1] == []
+
+
+def test_a_long_list_is_not_joined_into_pieces():
+    doc = document(["door code", *[str(i) for i in range(100)]])
+    assert not any(line.startswith("door code: ") for line in doc)
+
+
+def test_a_credential_late_in_a_long_memory_is_still_read(guard):
+    with pytest.raises(SecretRejected):
+        guard.check({"text": "y" * 4000 + " alarm panel code 60317"})
+    log = [{"x": i} for i in range(400)]
+    with pytest.raises(SecretRejected):
+        guard.check([*log, {"note": "alarm panel code", "value": "60317"}])
+    with pytest.raises(SecretRejected):
+        guard.check({"text": "8841", "log": log}, namespace=("memories", "front door code"))
 
 
 def test_the_key_and_namespace_are_read_with_the_value():

@@ -111,7 +111,7 @@ def test_seventh_heldout_corpus_is_tuning_data_now(guard):
     """Written by a fourth helper that never saw the guard, committed frozen before the
     seventh round, where it measured 0.798 recall (0.667 on evasions) and 0.008 false
     positives; its misses were read and tuned on in the eighth round (the cue check,
-    ``guard/cues.py``): 0.921 / 0.008. Held to what was measured."""
+    ``guard/cues.py``): 0.927 / 0.008. Held to what was measured."""
     report, misses, fps = guard_eval.evaluate("heldout7", guard_eval.heldout7_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0  # no check raises anything but SecretRejected
@@ -123,8 +123,8 @@ def test_seventh_heldout_corpus_is_tuning_data_now(guard):
 def test_eighth_heldout_corpus(guard):
     """Written by a fifth helper that never saw the guard, committed frozen (its README)
     before the eighth round was committed. Measured once before the round (0.829 recall,
-    0.725 on evasions, 0.027 false positives) and once after: 0.859 / 0.760 / 0.031. The
-    targets are not met. Asserted as measured, so a regression shows; its records are
+    0.725 on evasions, 0.027 false positives) and once after: 0.859 / 0.760 / 0.031 (after
+    the round's review mends: 0.857 / 0.760 / 0.029). The targets are not met. Asserted as measured, so a regression shows; its records are
     never read to choose rules."""
     report, _, _ = guard_eval.evaluate("heldout8", guard_eval.heldout8_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
