@@ -874,6 +874,7 @@ def _card_brand_ok(d: str) -> bool:
 def _card_spans(text: str) -> list[tuple[int, int]]:
     if not _CARD_HINT.search(text):
         return []
+    testing = _TEST_CONTEXT.search(text) is not None
     spans = []
     for m in _CARD.finditer(text):
         raw = m.group()
@@ -883,7 +884,7 @@ def _card_spans(text: str) -> list[tuple[int, int]]:
         digits = re.sub(r"\D", "", raw)
         if not digits.isascii():
             digits = "".join(str(unicodedata.digit(ch)) for ch in digits)
-        if not (12 <= len(digits) <= 19) or len(set(digits)) < 2:
+        if not (12 <= len(digits) <= 19) or len(set(digits)) < 2 or (testing and digits in TEST_CARDS):
             continue
         if seps:
             groups = re.split(r"[ \-]", raw)
@@ -925,12 +926,54 @@ _DOC_VALUES = re.compile(
 )
 
 
+# The payment networks' and gateways' published test cards (Stripe, Adyen, Braintree,
+# PayPal, Visa's and Mastercard's docs): numbers every developer pastes, that pay nothing.
+TEST_CARDS = frozenset(
+    """
+    4242424242424242 4000056655665556 5555555555554444 2223003122003222 5200828282828210 5105105105105100
+    378282246310005 371449635398431 6011111111111117 6011000990139424 3056930009020004 36227206271667
+    3566002020360505 6200000000000005 4111111111111111 4012888888881881 4222222222222 5431111111111111
+    4000000000000002 4000000000009995 4000000000000077 4000002500003155 4000000000003220 378734493671000
+    6011601160116611 5019717010103742 4917610000000000 38520000023237 30569309025904 3530111333300000
+    4444333322221111 4988438843884305 5454545454545454 2222400070000005 4005519200000004 4009348888881881
+    4012000033330026 4012000077777777 4217651111111119 4500600000000061 5425233430109903 6011000400000000
+    """.split()
+)
+_CARD_RUN = re.compile(r"(?<![\d-])\d(?:[ -]?\d){11,18}(?![\d-])")
+# Words that say a card number is a gateway's test card: "Stripe test card: 4242 ...", not
+# "my Visa is 4242 ..." (a test number claimed as one's own is still refused).
+_TEST_CONTEXT = re.compile(r"(?i)\b(?:test|testing|sandbox|sample|example|docs|documentation|dummy|fake)\b")
+# A value shown masked ("sk-proj-****...TZQ4"), an AWS resource name (an address, not a key),
+# a reference to where a secret is kept ("${DB_PASSWORD:?must be set}", Home Assistant's
+# "!secret wifi_password"), and a certificate or public key (public by design).
+_MASKED = re.compile(r"[^\s\"']*[*•●]{6,}[^\s\"']*")
+_ARN = re.compile(r"\barn:aws[\w-]*:[^\s\"'<>]+")
+_REFERENCE = re.compile(r"\$\{[^}\n]{1,200}\}|!secret\s+[\w.\-]+")
+_PUBLIC_PEM = re.compile(
+    r"-----BEGIN ((?:[A-Z0-9]+ )*(?:CERTIFICATE|PUBLIC KEY)(?: REQUEST)?)-----.*?-----END \1-----", re.DOTALL
+)
+
+
 def without_doc_values(text: str) -> str:
-    """``text`` with the documentation's well-known example values replaced (jwt.io's sample
-    token). The payment networks' test cards stay cards: a memory is no place for a
-    number shaped like one."""
+    """``text`` with what is no one's secret replaced before the scan: the documentation's
+    well-known example values (jwt.io's sample token, AWS's example key pair, a gateway's
+    test card where the text says it is one), masked values, AWS resource names, references to a secret kept
+    elsewhere, and certificates and public keys."""
     if "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9" in text:
-        return _DOC_VALUES.sub("EXAMPLE", text)
+        text = _DOC_VALUES.sub("EXAMPLE", text)
+    if "EXAMPLE" in text:
+        for value in DOC_EXAMPLES:
+            text = text.replace(value, "EXAMPLE")
+    if "*" in text or "•" in text or "●" in text:
+        text = _MASKED.sub("[masked]", text)
+    if "arn:aws" in text:
+        text = _ARN.sub("[arn]", text)
+    if "${" in text or "!secret" in text:
+        text = _REFERENCE.sub("<secret>", text)
+    if "-----BEGIN" in text:
+        text = _PUBLIC_PEM.sub("[public]", text)
+    if _TEST_CONTEXT.search(text):  # before the views join digit runs up, away from the words
+        text = _CARD_RUN.sub(lambda m: "[test card]" if re.sub(r"[ -]", "", m.group()) in TEST_CARDS else m.group(), text)
     return text
 
 
@@ -1584,6 +1627,9 @@ def recovery_phrase(words: Iterable[str], cued: bool = False) -> bool:
         if len(run) >= _PHRASE_MIN and len(set(run)) >= 8:
             if cued:
                 return True
+            if run == sorted(run):
+                run = []  # uncued and in alphabetical order: a word list (a random phrase almost never is)
+                continue
             for n in _PHRASE_LENGTHS:
                 if any(_bip39_checksum_ok(run[i : i + n]) for i in range(len(run) - n + 1)):
                     return True

@@ -104,7 +104,7 @@ def test_sixth_heldout_corpus_is_tuning_data_now(guard):
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
     assert report.recall >= 0.91, [r.id for r in misses]
-    assert report.fp_rate <= 0.022, [r.id for r, _ in fps]
+    assert report.fp_rate <= 0.013, [r.id for r, _ in fps]
 
 
 def test_seventh_heldout_corpus_is_tuning_data_now(guard):
@@ -124,14 +124,15 @@ def test_eighth_heldout_corpus(guard):
     """Written by a fifth helper that never saw the guard, committed frozen (its README)
     before the eighth round was committed. Measured once before the round (0.829 recall,
     0.725 on evasions, 0.027 false positives) and once after: 0.859 / 0.760 / 0.031 (after
-    the round's review mends: 0.857 / 0.760 / 0.029). The targets are not met. Asserted as measured, so a regression shows; its records are
+    the round's review mends: 0.857 / 0.760 / 0.029; after published examples, test cards,
+    masked values and references pass: 0.857 / 0.760 / 0.023). The targets are not met. Asserted as measured, so a regression shows; its records are
     never read to choose rules."""
     report, _, _ = guard_eval.evaluate("heldout8", guard_eval.heldout8_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0  # no check raises anything but SecretRejected
     assert report.recall >= 0.85  # target TARGET_RECALL: not met
     assert report.recall_hard >= 0.75
-    assert report.fp_rate <= 0.032  # target TARGET_FP: not met
+    assert report.fp_rate <= 0.025  # target TARGET_FP: not met
 
 
 @pytest.mark.parametrize("corpus", ["heldout", "heldout8"])

@@ -84,7 +84,7 @@ JWT_TOKEN = (
     ("text", "kind"),
     [
         ("the uploader uses AKIAZ7VRSQ5TJNNWBJGM", "AWS access key"),
-        ("aws secret access key is wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "AWS secret key"),
+        ("aws secret access key is q7Nw2kXb9RzT4mVc8LpY3sHd6FgJ0aUe/Ki5oWtB", "AWS secret key"),
         (f"backup of the server key {RSA}", "private key"),
         (f"the portal gave me {JWT_TOKEN}", "JWT"),
         ("my password is hunter2", "password"),
@@ -1304,3 +1304,29 @@ def test_seventh_round_kinds_are_caught(value, kind):
 )
 def test_seventh_round_look_alikes_pass(text):
     assert Guard().check({"text": text}) == ({"text": text}, [])
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"text": "Adyen sandbox test card 4111 1111 1111 1111, any CVC, for the checkout demo"},
+        {"text": "From the docs: example key pair AKIAIOSFODNN7EXAMPLE / wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"},
+        {"text": 'openai_key: "sk-proj-**************************************9xQa"'},
+        {"text": "db secret lives at arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-Ab12Cd"},
+        {"text": "wifi:\n  ssid: !secret home_ssid\n  password: !secret home_wifi_password"},
+        {"text": "API_TOKEN=${API_TOKEN:?set it in the deploy tool}"},
+        {"text": "-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJ\n-----END CERTIFICATE-----"},
+        {"text": "Theo's spelling list this week: anchor, ancient, answer, arrive, attitude, autumn, balance, "
+                 "bridge, brother, castle, kitchen, window"},
+    ],
+)  # fmt: skip
+def test_what_is_no_ones_secret_passes(value):
+    """Published examples and test cards named as such, masked values, resource names,
+    references to a secret kept elsewhere, certificates, and an alphabetical word list
+    with no wallet named."""
+    assert Guard().check(value) == (value, [])
+
+
+def test_a_test_card_claimed_as_ones_own_is_still_refused():
+    with pytest.raises(SecretRejected):
+        Guard().check({"text": "my Visa is 4242 4242 4242 4242, expires 09/28"})
