@@ -948,7 +948,8 @@ _TEST_CONTEXT = re.compile(r"(?i)\b(?:test|testing|sandbox|sample|example|docs|d
 # "!secret wifi_password"), and a certificate or public key (public by design).
 _MASKED = re.compile(r"[^\s\"']*[*•●]{6,}[^\s\"']*")
 _ARN = re.compile(r"\barn:aws[\w-]*:[^\s\"'<>]+")
-_REFERENCE = re.compile(r"\$\{[^}\n]{1,200}\}|!secret\s+[\w.\-]+")
+# (not "${TOKEN:-ghp_...}": a default written in the reference is a value)
+_REFERENCE = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::?\?[^}\n]{0,200})?\}|!secret\s+[\w.\-]+")
 _PUBLIC_PEM = re.compile(
     r"-----BEGIN ((?:[A-Z0-9]+ )*(?:CERTIFICATE|PUBLIC KEY)(?: REQUEST)?)-----.*?-----END \1-----", re.DOTALL
 )

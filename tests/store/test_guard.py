@@ -1330,3 +1330,8 @@ def test_what_is_no_ones_secret_passes(value):
 def test_a_test_card_claimed_as_ones_own_is_still_refused():
     with pytest.raises(SecretRejected):
         Guard().check({"text": "my Visa is 4242 4242 4242 4242, expires 09/28"})
+
+
+def test_a_default_written_in_a_reference_is_a_value():
+    with pytest.raises(SecretRejected):
+        Guard().check({"text": "export GH=${GH_TOKEN:-ghp_1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ}"})
