@@ -971,8 +971,8 @@ def without_doc_values(text: str) -> str:
         text = _ARN.sub("[arn]", text)
     if "${" in text or "!secret" in text:
         text = _REFERENCE.sub("<secret>", text)
-    if "-----BEGIN" in text:
-        text = _PUBLIC_PEM.sub("[public]", text)
+    if "-----BEGIN" in text:  # a private key's body under a certificate's header stays
+        text = _PUBLIC_PEM.sub(lambda m: m.group() if _DER_PRIVATE.search(m.group()) else "[public]", text)
     if _TEST_CONTEXT.search(text):  # before the views join digit runs up, away from the words
         text = _CARD_RUN.sub(lambda m: "[test card]" if re.sub(r"[ -]", "", m.group()) in TEST_CARDS else m.group(), text)
     return text

@@ -1335,3 +1335,15 @@ def test_a_test_card_claimed_as_ones_own_is_still_refused():
 def test_a_default_written_in_a_reference_is_a_value():
     with pytest.raises(SecretRejected):
         Guard().check({"text": "export GH=${GH_TOKEN:-ghp_1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ}"})
+
+
+def test_a_private_key_under_a_certificates_header_is_refused():
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    ).decode()
+    with pytest.raises(SecretRejected):
+        Guard().check({"text": pem.replace("PRIVATE KEY", "CERTIFICATE")})
