@@ -955,6 +955,15 @@ _PUBLIC_PEM = re.compile(
 )
 
 
+_SHOWN_RUN = re.compile(r"[A-Za-z0-9]{12,}")
+
+
+def _masked(m: re.Match[str]) -> str:
+    """A value shown masked keeps a few characters at its ends (``sk-proj-****TZQ4``); one
+    with a long run left in the clear (a token with stars appended) is not masked."""
+    return m.group() if _SHOWN_RUN.search(m.group()) else "[masked]"
+
+
 def without_doc_values(text: str) -> str:
     """``text`` with what is no one's secret replaced before the scan: the documentation's
     well-known example values (jwt.io's sample token, AWS's example key pair, a gateway's
@@ -966,7 +975,7 @@ def without_doc_values(text: str) -> str:
         for value in DOC_EXAMPLES:
             text = text.replace(value, "EXAMPLE")
     if "*" in text or "•" in text or "●" in text:
-        text = _MASKED.sub("[masked]", text)
+        text = _MASKED.sub(_masked, text)
     if "arn:aws" in text:
         text = _ARN.sub("[arn]", text)
     if "${" in text or "!secret" in text:

@@ -1347,3 +1347,8 @@ def test_a_private_key_under_a_certificates_header_is_refused():
     ).decode()
     with pytest.raises(SecretRejected):
         Guard().check({"text": pem.replace("PRIVATE KEY", "CERTIFICATE")})
+
+
+def test_a_token_with_stars_appended_is_not_a_masked_value():
+    with pytest.raises(SecretRejected):
+        Guard().check({"text": "github: ghp_1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ******"})
