@@ -976,8 +976,8 @@ def without_doc_values(text: str) -> str:
             text = text.replace(value, "EXAMPLE")
     if "*" in text or "•" in text or "●" in text:
         text = _MASKED.sub(_masked, text)
-    if "arn:aws" in text:
-        text = _ARN.sub("[arn]", text)
+    if "arn:aws" in text:  # a resource's name, unless a token was put in it
+        text = _ARN.sub(lambda m: m.group() if any(map(_looks_random, _CANDIDATE.findall(m.group()))) else "[arn]", text)
     if "${" in text or "!secret" in text:
         text = _REFERENCE.sub("<secret>", text)
     if "-----BEGIN" in text:  # a private key's body under a certificate's header stays

@@ -1352,3 +1352,10 @@ def test_a_private_key_under_a_certificates_header_is_refused():
 def test_a_token_with_stars_appended_is_not_a_masked_value():
     with pytest.raises(SecretRejected):
         Guard().check({"text": "github: ghp_1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ******"})
+
+
+def test_a_token_inside_a_resource_name_is_still_a_token():
+    with pytest.raises(SecretRejected):
+        Guard().check({"text": "arn:aws:s3:::notes/ghp_1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ"})
+    value = {"text": "db secret lives at arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-Ab12Cd"}
+    assert Guard().check(value) == (value, [])
