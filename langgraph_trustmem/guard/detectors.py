@@ -953,8 +953,6 @@ _REFERENCE = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::?\?[^}\n]{0,200})?\}|!se
 _PUBLIC_PEM = re.compile(
     r"-----BEGIN ((?:[A-Z0-9]+ )*(?:CERTIFICATE|PUBLIC KEY)(?: REQUEST)?)-----.*?-----END \1-----", re.DOTALL
 )
-
-
 _SHOWN_RUN = re.compile(r"[A-Za-z0-9]{12,}")
 
 
@@ -967,8 +965,10 @@ def _masked(m: re.Match[str]) -> str:
 def without_doc_values(text: str) -> str:
     """``text`` with what is no one's secret replaced before the scan: the documentation's
     well-known example values (jwt.io's sample token, AWS's example key pair, a gateway's
-    test card where the text says it is one), masked values, AWS resource names, references to a secret kept
-    elsewhere, and certificates and public keys."""
+    test card where the text says it is one), masked values, AWS resource names, references
+    to a secret kept elsewhere, and certificates and public keys. Each keeps what an
+    evasion would hide in it: a default in a reference, a token in a resource name or in a
+    masked value, a private key under a certificate's header."""
     if "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9" in text:
         text = _DOC_VALUES.sub("EXAMPLE", text)
     if "EXAMPLE" in text:
