@@ -27,7 +27,10 @@
   were read and tuned on in the eighth round, so it is tuning data now.
 * heldout8: ``tests/data/secrets_heldout8/heldout8.jsonl``, written by a fifth helper that
   never saw the guard, committed frozen before the eighth round was committed and never
-  tuned on: the held-out figure of record (its README says how it was made).
+  tuned on until its misses were read for the ninth round.
+* heldout9: ``tests/data/secrets_heldout9/heldout9.jsonl``, written by a sixth helper that
+  never saw the guard, committed frozen (ac78925) before it was first run and never tuned
+  on: the held-out figure of record (its README says how it was made).
 
 Each record is checked exactly as ``TrustStore.put`` checks it:
 ``Guard().check(value, namespace=..., key=...)``. A secret counts as caught when the check
@@ -40,7 +43,7 @@ texts.
     python bench/guard_eval.py --json out.json
     python bench/guard_eval.py --misses tuning  # what a corpus misses / flags
 
-Missed records of the held-out corpus are never printed unless ``--misses heldout8`` is
+Missed records of the held-out corpus are never printed unless ``--misses heldout9`` is
 given, which is meant for the final report only.
 """
 
@@ -145,8 +148,13 @@ def heldout7_corpus() -> list[Record]:
 
 
 def heldout8_corpus() -> list[Record]:
-    """The eighth held-out corpus: frozen, never tuned on."""
+    """The eighth held-out corpus (frozen; its misses were read in the ninth round)."""
     return _jsonl(DATA / "secrets_heldout8" / "heldout8.jsonl")
+
+
+def heldout9_corpus() -> list[Record]:
+    """The ninth held-out corpus: frozen, never tuned on."""
+    return _jsonl(DATA / "secrets_heldout9" / "heldout9.jsonl")
 
 
 CORPORA = {
@@ -159,6 +167,7 @@ CORPORA = {
     "heldout6": heldout6_corpus,
     "heldout7": heldout7_corpus,
     "heldout8": heldout8_corpus,
+    "heldout9": heldout9_corpus,
 }
 
 
