@@ -35,7 +35,7 @@ from langgraph_trustmem.guard.detectors import (
 )
 from langgraph_trustmem.guard.fields import SECURITY_ANSWER
 
-__all__ = ["cued_secret", "document"]
+__all__ = ["cued_secret", "document", "pointed_secret", "record_secret"]
 
 
 # -- the document ----------------------------------------------------------------------------
@@ -213,6 +213,8 @@ def _decoded(m: re.Match[str]) -> str:
     return f"{token} {text}" if text.isprintable() and text.strip() else token
 
 
+# Letters with no decomposition to drop an accent from ("dørkode", "Schloß").
+_UNDECOMPOSED = str.maketrans({"ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "ß": "ss", "đ": "d", "Đ": "D"})
 _LATIN_MARKS = re.compile(r"(?<=[A-Za-z\u00c0-\u024f])[\u0300-\u036f]+")
 
 
@@ -227,6 +229,7 @@ def _fold(text: str) -> str:
     if not text.isascii():
         text = _unaccented(_KEYCAP.sub("", text))
         text = text.replace("→", ":").replace("←", ":").replace("ı", "i").replace("ł", "l").replace("Ł", "L")
+        text = text.translate(_UNDECOMPOSED)
     text = text.replace("->", ":").replace("=>", ":").replace("<-", ":")
     if " " in text:
         text = _SPACED.sub(lambda m: m.group().replace(" ", ""), text)
@@ -304,13 +307,13 @@ _CODE = (
 )
 _W = r"[^\W\d_]+(?:['’][^\W\d_]+)?"  # a word ("dell'allarme")
 # "is", in the languages the cues are in
-_IS = r"(?:is|are|was|la|est|ist|lautet|es|e|era|este|adalah|ialah|jest|wynosi|to|je|er|ar|on|olan|это|は|是|는|은)"
+_IS = r"(?:is|are|was|its|it's|it’s|c'est|c’est|la|est|ist|lautet|es|e|era|este|adalah|ialah|jest|wynosi|to|je|er|ar|on|olan|это|は|是|는|은)"
 
 _CJK_OPENS = r"警報|金庫|ドア|玄関のドア|大门|门锁|保险箱|保險箱|银行卡|銀行卡|현관문|도어락|금고|경보기"
 # "number" (号码, 番号, 번호) is not "code": an outpatient number, a house number.
 _CJK_CODE = r"コード|暗証番号|密码|密碼|비밀번호|비번|암호"
 _COMPOUND = (
-    r"(?:tur|tor|haus|haustur|deur|poort|hek|alarm|safe|tresor|kluis|port|dorr|larm|garage|toegangs|zugangs"
+    r"(?:tur|tor|haus|haustur|deur|poort|hek|alarm|safe|tresor|kluis|port|dorr|dor|larm|garage|toegangs|zugangs"
     r"|eingangs|schloss|kassaskaps|kassakaappi|ovi|portti|halytys|puhelin|sim|pin|bank|kaart|karten|kort|porta)"
     r"(?:code|kode|koden|kod|koodi|pincode|nummer)"
 )
@@ -320,6 +323,8 @@ _LOCK_CUE = re.compile(
     rf"(?<!\w)(?:(?:{_OPENS})(?:\s+{_W}){{0,3}}?\s*[,\-:]?\s*(?:{_CODE})(?!\w)"
     rf"|(?:{_CODE})(?:\s+{_W}){{0,3}}?\s+(?:{_OPENS})\w*|{_COMPOUND}(?!\w)"
     r"|ma (?:cua|cong|the|khoa|ket sat|pin)\w*)"
+    r"|(?:金庫|ロッカー|保险箱|保險箱|금고)の?\s?(?:番号|号码|號碼|번호)"
+    r"|(?:رمز|كود|الرمز)\s+(?:ال)?(?:باب|بوابة|البوابة|إنذار|انذار|الإنذار|خزنة|الخزنة|خزنه)"
     rf"|(?:{_CJK_OPENS})[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af ]{{0,5}}?(?:{_CJK_CODE})"
 )
 # A device whose number is its code without the word "code": "front door keypad 5618",
@@ -331,12 +336,22 @@ _DEVICE_CUE = re.compile(
     r"|alarm(?:anlage)?\s+(?:ausschalten|deaktivieren|entscharfen)(?:\s+mit)?"
     r"|(?:desactivar|apagar)\s+(?:la\s+)?alarma(?:\s+con)?|(?:desactiver|couper)\s+l'alarme(?:\s+avec)?)(?!\w)"
 )
+# A safe whose number opens it, in a few more words than a keypad: "la caja fuerte del
+# hotel se abre con 283618", "Tresor im Hotelzimmer: 10148".
+_SAFE_CUE = re.compile(
+    r"(?<!\w)(?:cassaforte|tresor|caja fuerte|coffre-fort|coffre fort|kluis|kassaskap|sejf|сейф|cofre|brankas"
+    r"|(?:hotel|room|wall|gun|home) safe|safe (?:in|at) (?:the|my|our) \w+|金庫|保险箱|금고)(?!\w)"
+)
+_SAFE_AFTER = 44
 _PIN_CUE = re.compile(
     r"(?<![\w-])(?:pin|pins|pin code|pincode|pin-code|pin-kod|pin-koden|pin-koodi|p1n|пин|пин-код|pin kodu"
-    r"|пін|पिन|পিন|پین)(?!\w)"
+    r"|пін|पिन|পিন|پین|clave de acceso|clave acceso|clave (?:de )?firma|clave (?:de )?cajero|clave secreta"
+    r"|numero secreto|codigo secreto|geheimzahl|code secret|الرقم السري|رقم سري|الرمز السري|רמז סודי|קוד סודי)(?!\w)"
 )
 _OTP_CUE = re.compile(
     r"(?<!\w)(?:otp|2fa|mfa|one[- ]time (?:pass)?code|verification code|verify code|login code"
+    r"|recovery code|backup code|steam guard(?: code)?|wiederherstellungscode|code de recuperation"
+    r"|codigo de recuperacion|codice di recupero|herstelcode"
     r"|log-?in code|sign[- ]in code|auth(?:entication)? code|security code|sms code|code sms|codigo sms"
     r"|code[^.\n\d]{0,30}\b(?:par|per|by|via|por|tramite|p[aå])\s+sms|sms[- ]code"
     r"|verificatiecode|inlogcode|verifizierungscode|bestatigungscode|anmeldecode|sicherheitscode"
@@ -348,6 +363,7 @@ _OTP_CUE = re.compile(
 )
 _PASSWORD_CUE = re.compile(
     r"(?<![\w@])(?:password|passwort|kennwort|passwd|pwd|pw|pass|p@ss|passphrase|mot de passe|mot de pass|mdp"
+    r"|passwrod|pasword|passowrd|paswd|paswoord|kodeord|adgangskode|passord|парол|كلمة سر"
     r"|contrasena|contrasenya|clave|senha|palavra-passe|wachtwoord|haslo|losenord|losen|sifre|sifrem|sifresi"
     r"|kata sandi|sandi|parol|parola|пароль|heslo|mat khau|salasana|jelszo|lozinka|geslo|wifi key|wlan key"
     r"|(?:wifi|wi-fi|wlan|network|netzwerk|red|reseau|rete|netwerk|siec|natverk)[ -]?(?:key|schlussel|clave|cle"
@@ -371,6 +387,7 @@ _WIFI_CUE = re.compile(r"(?<![\w-])(?:wifi|wi-fi|wlan|wlan-netz|ssid|network|net
 _ANSWER_CUE = re.compile(
     r"(?<!\w)(?:security (?:question|answer)s?|secret (?:question|answer)|recovery questions?|memorable word"
     r"|respuesta (?:de seguridad|secreta)|pregunta de seguridad|resposta (?:secreta|de seguranca)"
+    r"|pergunta secreta|pregunta secreta|domanda segreta|geheimfrage|vraag van de bank"
     r"|pergunta de seguranca|reponse (?:secrete|de securite)|question secrete|sicherheitsfrage|sicherheitsantwort"
     r"|geheime antwort|risposta (?:segreta|di sicurezza)|domanda di sicurezza|beveiligingsvraag|geheime vraag"
     r"|pytanie (?:pomocnicze|bezpieczenstwa)|odpowiedz (?:pomocnicza|na pytanie)|sakerhetsfraga|guvenlik sorusu"
@@ -403,7 +420,15 @@ _CUE_ANY = re.compile(
 
 # A code: three to ten digits (a trailing letter or # allowed), not part of a longer number,
 # a decimal, a date or a time.
-_CODE_VALUE = re.compile(r"(?<![A-Za-z0-9_.:/+#-])(?<!\d,)[#*]?(\d{3,10})[#*a-z]?(?![A-Za-z0-9_]|[.,:/-]\d)")
+_CODE_VALUE = re.compile(
+    r"(?<![A-Za-z0-9_.:/+#-])(?<!\d,)(?:[#*]|[a-z](?=\d{4}))?(\d{3,10})[#*a-z]?(?![A-Za-z0-9_]|[.,:/-]\d)"
+)
+# A combination lock's numbers: "29-33-01", "15 26 18" (not a date).
+_COMBO = re.compile(r"(?<![\w.:/-])(\d{1,2})([- ])(\d{1,2})\2(\d{1,2})(?![\w.:/-]|[ -]\d)")
+# A recovery code as services print it ("NZGAK-C85EV-ZGVKL-1H86S-3OS0M"), and a setup key
+# for an authenticator app ("yk7c gsb6 rigg g3gz").
+_RECOVERY_VALUE = re.compile(r"(?<![\w-])(?:[a-z0-9]{4,6}-){2,}[a-z0-9]{4,6}(?![\w-])")
+_SETUP_KEY = re.compile(r"(?<![\w-])(?:[a-z2-7]{4} ){3,}[a-z2-7]{4}(?![\w-])")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 # What a number right after or before it says it is not a code.
 _UNIT_AFTER = re.compile(
@@ -442,8 +467,8 @@ def _code_value(seg: str, least: int = 3) -> bool:
         before = seg[max(0, m.start() - 24) : m.start()]
         if _UNIT_AFTER.match(after) or _NOT_CODE_BEFORE.search(before):
             continue
-        if len(digits) == 4 and _YEAR.fullmatch(digits):
-            continue
+        if len(digits) == 4 and _YEAR.fullmatch(digits) and not any(c in m.group() for c in "#*"):
+            continue  # a year, unless typed as a keypad's code ("1950#")
         if len(digits) >= 9 and digits[0] in "0+":  # a phone number
             continue
         return True
@@ -474,6 +499,8 @@ def _passwordish(token: str) -> bool:
 _TRIGGERS = frozenset(
     """
     password passwort kennwort passwd pwd pw pass p@ss passphrase passcode mdp contrasena contrasenya clave
+    passwrod pasword passowrd paswd kodeord adgangskode passord cassaforte tresor caja fuerte coffre kluis
+    kassaskap sejf cofre brankas geheimzahl steam
     senha wachtwoord haslo losenord losen sifre sifrem sifresi sandi parol parola пароль heslo khau
     salasana jelszo lozinka geslo wpa wpa2 l0gin wifi wi-fi wlan ssid rede pin pins pincode p1n пин пін पिन
     পিন پین code codes codigo codice kod kode koden kodu koodi kodas код combo combination combinaison
@@ -488,7 +515,10 @@ _TRIGGERS = frozenset(
     """.split()
 )
 _TRIGGER_ENDINGS = ("code", "kod", "koden", "kode", "koodi", "pass", "password", "wort")
-_TRIGGER_CJK = re.compile(r"コード|番号|パスワード|密码|密碼|码|碼|비밀번호|비번|번호|암호|인증|認証|验证|驗證|秘密|安全|보안|ワンタイム")
+_TRIGGER_CJK = re.compile(
+    r"コード|番号|パスワード|密码|密碼|码|碼|비밀번호|비번|번호|암호|인증|認証|验证|驗證|秘密|安全|보안|ワンタイム|金庫|금고"
+    r"|رمز ال|كود ال|الرقم السري|رقم سري|كلمة سر|كلمة مرور|كلمة المرور|сейф|парол|пин|код"
+)
 _WORDS = re.compile(r"[^\W_]+(?:[@'-][^\W_]+)*")
 
 
@@ -496,6 +526,8 @@ def _triggered(low: str) -> bool:
     for word in _WORDS.findall(low):
         if word in _TRIGGERS or word.endswith(_TRIGGER_ENDINGS):
             return True
+        if "-" in word and any(w in _TRIGGERS or w.endswith(_TRIGGER_ENDINGS) for w in word.split("-")):
+            return True  # "wifi-kodeord", "wlan-schlüssel"
     return not low.isascii() and _TRIGGER_CJK.search(low) is not None
 
 
@@ -511,10 +543,10 @@ _SEGMENT = re.compile(r"(?<=[.!?;])\s+(?=\S)|\n")
 # Talk about a credential rather than the credential: forgotten, blocked, to be changed, asked
 # about (in the cue lexicon's main languages).
 _NEGATED = re.compile(
-    r"(?:forgot|forget|reset|resetting|change (?:the|my|your)|changed|rotate|rotating|update|policy|rules?"
+    r"(?<![^\W\d_])(?:forgot|forget|reset|resetting|change (?:the|my|your)|changed|rotate|rotating|update|policy|rules?"
     r"|requirements?|manager|must|should|need(?:s|ed)? to|minimum|at least|expire|expires|expired|hint"
     r"|don'?t (?:share|store)|never (?:share|store|save)|without|blocked|locked out|lost|stolen|reminder"
-    r"|remind|about|ask|asked|call (?:the|my)|to ?do|set (?:it |them )?up|setup|error|compliance|inspection"
+    r"|remind|about|ask|asked|call (?:the|my)|to ?do|set (?:it |them )?up|setup(?! key)|error|compliance|inspection"
     r"|vergessen|gesperrt|oublie|bloque|olvide|bloqueado|esqueci|dimenticat|bloccat|vergeten|geblokkeerd"
     r"|zapomnial|zablokowan|glomt|glemt|unuttum|lupa|diblokir|забыл|заблокирован)"
 )
@@ -528,10 +560,11 @@ _PW_AFTER = (
     re.compile(r"^\s*[:=]\s*(?P<val>[^\s,;\"'`]{6,64})"),
     re.compile(rf"^\s+(?:{_W}\s+){{0,4}}?{_IS}\s*:?\s+(?P<val>[^\s,;\"'`]{{6,64}})"),
     re.compile(
-        r"^\s+(?:(?!(?:with|using|via|in|on|at|by|to|into|as|like|than|from|field|hash)\b)[^\W\d]+\s+){0,2}"
+        r"^\s+(?:(?!(?:with|using|via|in|on|at|by|to|into|as|like|than|from|field|hash)\b)[^\W\d]+\s+){0,3}"
         r"(?P<val>[^\s,;\"'`]{6,64})"
     ),
     re.compile(r"^[^\d:=\n]{0,40}?[:=]\s*(?P<val>[^\s,;\"'`]{6,64})"),
+    re.compile(r"^\s*\([^()\n]{1,40}\)\s*[:=]?\s*(?P<val>[^\s,;\"'`()]{6,64})"),  # "WLAN-Schlüssel (TIM-4471) X"
 )
 # After a word that names a password only sometimes ("pass", "clave"), the value must be
 # announced right after it: "pass: X", "pass is X", "clave del wifi: X".
@@ -606,6 +639,8 @@ def _segment_kind(seg: str, low: str) -> str | None:
         if vm and _strong(vm.group("val")):
             return PASSWORD
     for m in (_TOKEN_CUE.finditer(low) if not _PUBLIC.search(low) else ()):
+        if _negated(low, m):
+            continue  # "deploy key rotated last week, id: ..."
         vm = _TOKEN_AFTER.match(seg[m.end() : m.end() + 260])
         if vm and not detectors._NOT_SECRET_CONTEXT.search(low[max(0, m.start() - 40) : m.end() + vm.start("val")]):
             value = vm.group("val").rstrip(".-")
@@ -613,7 +648,8 @@ def _segment_kind(seg: str, low: str) -> str | None:
                 return detectors.GENERIC
     for m in (_WIFI_CUE.finditer(low) if wifi else ()):
         vm = _WIFI_PAIR.match(seg[m.end() : m.end() + 100])
-        if vm and (_passwordish(vm.group("val")) or detectors._random_letters(vm.group("val"))):
+        val = vm.group("val") if vm else ""
+        if vm and (_passwordish(val) or detectors._random_letters(val) or (val.isdigit() and 8 <= len(val) <= 24)):
             return PASSWORD
     for m in _ANSWER_CUE.finditer(low):
         vm = _ANSWER.match(seg[m.end() : m.end() + 90])
@@ -651,7 +687,15 @@ def _code_kind(low: str) -> str | None:
                 low[m.start() : m.end()].rsplit(" ", 1)[0] + " "
             ):
                 continue
-            if _code_value(low[m.end() : m.end() + _AFTER], 4 if cue is _PASSWORD_CUE else 3):
+            after = low[m.end() : m.end() + _AFTER]
+            if _code_value(after, 4 if cue is _PASSWORD_CUE else 3):
+                return kind
+            if cue is _LOCK_CUE and (combo := _COMBO.search(after)) and not _date_like(combo):
+                return kind
+            if cue is _OTP_CUE and any(
+                _DIGIT.search(v.group()) and re.search(r"[a-z]", v.group())
+                for v in (*_RECOVERY_VALUE.finditer(after), *_SETUP_KEY.finditer(after))
+            ):
                 return kind
             before = low[max(0, m.start() - _BEFORE) : m.start()]
             vm = _CODE_VALUE.search(before)
@@ -660,4 +704,236 @@ def _code_kind(low: str) -> str | None:
     for m in _DEVICE_CUE.finditer(low):
         if not _negated(low, m) and _code_value(low[m.end() : m.end() + _DEVICE_AFTER]):
             return PIN
+    for m in _SAFE_CUE.finditer(low):
+        if not _negated(low, m) and _code_value(low[m.end() : m.end() + _SAFE_AFTER], 4):
+            return PIN
+    return None
+
+
+def _date_like(m: re.Match[str]) -> bool:
+    """Three numbers that could be a date (day, month, year either way round)."""
+    a, b, c = int(m.group(1)), int(m.group(3)), int(m.group(4))
+    return (1 <= b <= 12 and (1 <= a <= 31 or 1 <= c <= 31)) or (1 <= a <= 12 and 1 <= b <= 31)
+
+
+# -- records ---------------------------------------------------------------------------------
+
+_MAX_LEAVES = 24  # a record or list with more scalars than this is data, not one credential
+# "part 2/4: Gs5BlN", "(3/3) Qq2a", "Teil 1 von 2 -": a piece's own label, read off before joining.
+_PART = re.compile(
+    r"(?i)^(?P<head>.*?)[\s,;(]*(?:part|teil|partie|parte|deel|czesc|del|osa|parca|bagian)?\s*"
+    r"\(?\d{1,2}\s*(?:/|of|von|de|di|van|z|av|af)\s*\d{1,2}\)?\s*[:\-=]?\s+(?P<piece>\S{1,100})$"
+)
+# Fields that name a record's value rather than hold it, and fields whose values are ids.
+_NOT_PIECE_KEY = re.compile(
+    r"(?i)^(?:note|notes|hint|comment|description|desc|label|name|what|for|service|app|title|kind|type|enc"
+    r"|encoding|format|algo|algorithm|how|instructions?|site|url|host|user(?:name)?|login|email|account"
+    r"|key_?id|kid|fingerprint|hash|sha\d*|checksum|digest|commit|etag|request_?id|trace_?id|order_?id"
+    r"|id|uuid|ref|reference|created(?:_at)?|updated(?:_at)?|date|time|timestamp|ts|tags?|source|role|status"
+    r"|expires?(?:_at)?|expiry|scope|scopes|region|env|environment|version|lang|language|owner|device)$"
+)
+_RECORD_CUE = re.compile(
+    r"(?<![\w-])(?:api[ -]?key|apikey|access[ -]key|secret|client[ -]secret|token|authtoken|pat|auth[ -]token"
+    r"|credentials?|webhook|private key|seed|mnemonic|key|chave|clave|cle|schlussel|sleutel|klucz|nyckel|ключ"
+    r"|токен|トークン|キー|令牌|密钥|토큰|card|tarjeta|carte|karte|cartao|kaart|backup codes?|recovery codes?"
+    r"|codes)(?![\w-])"
+    f"|{_PASSWORD_CUE.pattern}"
+)
+_RECORD_TOKEN = re.compile(rf"{_TOKEN_CUE.pattern}|(?<!\w)(?:authtoken|seed|mnemonic)(?!\w)")
+_CODES_CUE = re.compile(r"(?<!\w)(?:backup|recovery|reserve|one[- ]time|2fa|mfa|codes)(?!\w)")
+_CARD_CUE = re.compile(r"(?<!\w)(?:card|tarjeta|carte|karte|cartao|kaart|carta|kort|visa|mastercard|maestro|amex)(?!\w)")
+_LETTER = re.compile(r"[A-Za-z]")
+_CHAR_CODES = re.compile(r"(?<![\d.])(?:\d{2,3}\s*,\s*){7,}\d{2,3}(?![\d.])")
+
+
+def record_secret(value: Any) -> str | None:
+    """The kind of a credential split, encoded or disguised inside a small record or list
+    that names it: one item says what it is ("Figma token", "Nintendo password, part 1/4:
+    L"), and the other items hold it whole (rot13'd, reversed, base64'd, hex'd or written
+    as character codes, all of which leave a machine-made token machine-made), spaced
+    into groups, or cut into pieces that only make it joined up. A service's credential
+    must then look machine-made; a password must read as a chosen one."""
+    for leaves in _records(value, 0):
+        kind = _record_kind(leaves)
+        if kind:
+            return kind
+    return None
+
+
+def _records(value: Any, depth: int) -> Iterator[list[tuple[str, str]]]:
+    """Each small record or list (nested records read into it), as (field, text) leaves."""
+    if depth > _MAX_DEPTH or not isinstance(value, (Mapping, list, tuple)):
+        return
+    leaves: list[tuple[str, str]] = []
+    if _leaves(value, "", leaves, depth) and len(leaves) >= 2:
+        yield leaves
+    children = value.values() if isinstance(value, Mapping) else value
+    for child in list(children)[:_MAX_LEAVES * 4]:
+        if isinstance(child, (Mapping, list, tuple)):
+            yield from _records(child, depth + 1)
+        elif isinstance(child, str) and _json_like(child):
+            yield from _records(_parsed(child.strip()), depth + 1)
+
+
+def _leaves(value: Any, name: str, out: list[tuple[str, str]], depth: int) -> bool:
+    """Append ``value``'s scalars with their field names; False when there are too many."""
+    if depth > _MAX_DEPTH:
+        return False
+    if isinstance(value, Mapping):
+        for k, v in value.items():
+            if not _leaves(v, str(k), out, depth + 1):
+                return False
+        return True
+    if isinstance(value, (list, tuple)):
+        if len(value) >= 8 and all(type(v) is int and 32 <= v <= 126 for v in value):
+            out.append((name, "".join(map(chr, value))))  # a token written as character codes
+            return len(out) <= _MAX_LEAVES
+        for v in value:
+            if not _leaves(v, name, out, depth + 1):
+                return False
+        return True
+    text = _scalar(value)
+    if text is not None and text.strip():
+        out.append((name, text))
+    return len(out) <= _MAX_LEAVES
+
+
+def _record_kind(leaves: list[tuple[str, str]]) -> str | None:
+    named: list[str] = []
+    pieces: list[str] = []
+    wholes: list[str] = []
+    for field, text in leaves:
+        text = text.strip()
+        if len(text) > 300:
+            return None  # a text of its own: the line checks read it
+        m = _PART.match(text) if " " in text else None
+        head, piece = (m.group("head"), m.group("piece")) if m else (text, None)
+        if head and " " in head.strip() or (head and piece is None and not _DIGIT.search(head)):
+            low = _plain(head).replace("_", " ")
+            if _PUBLIC.search(low):
+                return None  # about a key meant to be seen
+            if _RECORD_CUE.search(low):
+                if detectors._NOT_SECRET_CONTEXT.search(low) or _NEGATED.search(low):
+                    return None  # a hash or an id, or talk about a credential
+                named.append(low)
+                if piece is not None:
+                    pieces.append(piece)
+                continue
+        if _NOT_PIECE_KEY.match(field.replace("-", "_")) or _DATE.search(text):
+            continue
+        if piece is not None:
+            pieces.append(piece)
+        elif " " not in text:
+            pieces.append(text)
+            wholes.append(text)
+        else:
+            chunks = text.split()
+            if len(chunks) >= 4 and len({len(c) for c in chunks[:-1]}) == 1 and len(chunks[0]) <= 6:
+                wholes.append("".join(chunks))  # "07eaa c51fb 7c9d6 227fc": spaced into groups
+            elif _CHAR_CODES.fullmatch(text):
+                wholes.append("".join(chr(int(c)) for c in re.findall(r"\d+", text) if 32 <= int(c) <= 126))
+    if len(named) != 1:
+        return _code_list(leaves) if not named else None  # a list of notes about credentials
+    if _CODES_CUE.search(named[0]) and (kind := _code_list(leaves, named=True)):
+        return kind
+    if _CARD_CUE.search(named[0]):  # a card's number, maybe written backwards
+        for value in [*wholes, "".join(pieces)]:
+            if value.isdigit() and (detectors.card_spans(value) or detectors.card_spans(value[::-1])):
+                return detectors.CREDIT_CARD
+    password = _PASSWORD_CUE.search(named[0]) is not None
+    token = not password and _RECORD_TOKEN.search(named[0]) is not None
+    if not (token or password):
+        return None
+    candidates = [*wholes, "".join(pieces)] if len(pieces) >= 2 else wholes
+    for value in candidates:
+        value = _decoded_whole(value)
+        if token and detectors._looks_random(value, 20) and detectors.generated(value):
+            return detectors.GENERIC
+        if password and _passwordish(value) and (value not in wholes or len(pieces) >= 2):
+            return PASSWORD
+    return None
+
+
+# One-time backup or recovery codes, as services print them: "3ir2-btz4", "ff32c-5cb0b".
+_BACKUP_CODE = re.compile(r"[a-z0-9]{4,5}-[a-z0-9]{4,5}|[A-Z0-9]{4,5}-[A-Z0-9]{4,5}|\d{4} ?\d{4}|[a-z0-9]{8,10}")
+
+
+def _code_list(leaves: list[tuple[str, str]], named: bool = False) -> str | None:
+    """A list of backup codes: at least six items of one code's shape, each with a digit
+    (eight or more, all with letters too, where nothing names them)."""
+    codes = [t.strip() for _, t in leaves if _BACKUP_CODE.fullmatch(t.strip()) and _DIGIT.search(t)]
+    if len(codes) < (6 if named else 8) or len({len(c) for c in codes}) > 1:
+        return None
+    if not named and not all(_LETTER.search(c) and "-" in c for c in codes):
+        return None
+    return ONE_TIME_CODE
+
+
+def _decoded_whole(value: str) -> str:
+    """A value written as hex (``31663638...``) as the text it encodes, when it is one."""
+    if re.fullmatch(r"0x[0-9a-fA-F]{64}", value):
+        return value[2:]  # a wallet's private key
+    if len(value) >= 32 and len(value) % 2 == 0 and re.fullmatch(r"[0-9a-fA-F]+", value):
+        try:
+            text = bytes.fromhex(value).decode("ascii")
+        except (ValueError, UnicodeDecodeError):
+            return value
+        if text.isprintable():
+            return text
+    return value
+
+
+# -- labels ----------------------------------------------------------------------------------
+
+# "see key", "(value in key)", "stored in namespace", "- see path": the value says where its
+# credential went.
+_POINTER = re.compile(
+    r"(?i)(?:\b(?:see|check|look (?:at|in)|(?:value|it|code|pin|password)(?: is)? in|stored in|saved in|kept in"
+    r"|put in|lives in)\s+(?:the\s+|this\s+|its\s+)?(?:memory'?s\s+)?(?:key|path|namespace|label|folder|title)\b"
+    r"|\bcredential[- _]?ref(?:erence)?\b)"
+)
+_CREDENTIAL_TYPES = frozenset({"credential", "credentials", "credential-ref", "secret", "password", "login"})
+_STORE_KEY = re.compile(r"(?i)^(?:mem|memory|note|fact|key|item)[_\-]")
+_LABEL_CODE = re.compile(r"[A-Za-z]?(\d{3,10})[A-Za-z#]?")
+_DIGITS_ONLY = re.compile(r"(\d{3,10})")
+_USER_ID = re.compile(r"(?i)(?:u|user|usr|uid|id)[_\-]?\d{1,12}")
+_HEX_ID = re.compile(r"(?i)[0-9a-f]{6,}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}")
+_CJK_AFTER_LATIN = re.compile(r"(?<=[a-z0-9])(?=[\u3040-\u9fff\uac00-\ud7af])")
+
+
+def pointed_secret(value: Any, labels: list[str]) -> str | None:
+    """The kind of a credential kept in the memory's key or namespace labels when the
+    value points there ("PIN der Girokarte - see path", ``{"note": "saved garagecode
+    (value in key)"}``) or is only a credential's stub (``{"type": "credential"}``): the
+    labels are persisted (sealed) and shown, so they are checked as that credential."""
+    if len(labels) < 2:
+        return None
+    texts = _texts_of(value, 0, _MAX_LEAVES)
+    pointer = any(_POINTER.search(t) for t in texts)
+    stub = (
+        isinstance(value, Mapping)
+        and any(isinstance(v, str) and v.strip().lower() in _CREDENTIAL_TYPES for v in value.values())
+        and all(_META.match(str(k)) or str(k).lower() in ("owner", "for", "note") for k in value)
+    )
+    if not (pointer or stub):
+        return None
+    low = _CJK_AFTER_LATIN.sub(" ", _plain(" ".join(texts)).replace("_", " "))
+    named = _CUE_ANY.search(low) is not None or _LOCK_CUE.search(_plain(" ".join(labels)).replace("-", " "))
+    # "see key", "Outlook密码 - see path": nothing but the pointer and a few words
+    bare_pointer = pointer and sum(len(_WORDS.findall(_POINTER.sub(" ", t))) for t in texts) <= 2
+    for i, label in enumerate(labels[1:], 1):
+        key = i == len(labels) - 1
+        bare = _STORE_KEY.sub("", label.strip()) if key else label.strip()
+        if not bare or _DATE.fullmatch(bare) or (not key and _USER_ID.fullmatch(bare)):
+            continue
+        code = _LABEL_CODE.fullmatch(bare) if key else _DIGITS_ONLY.fullmatch(bare)
+        if code and not _YEAR.fullmatch(code.group(1)) and (named or stub or bare_pointer):
+            return PIN
+        if pointer and (named or _TOKEN_CUE.search(low)):
+            if detectors._looks_random(bare, 16) or re.fullmatch(r"0x[0-9a-fA-F]{64}", bare):
+                return detectors.GENERIC
+        if _HEX_ID.fullmatch(bare):
+            continue  # an id the app made up (``mem_c6ffba10``)
+        if _strong(bare) or (_passwordish(bare) and pointer and (bare_pointer or _PASSWORD_CUE.search(low))):
+            return PASSWORD
     return None

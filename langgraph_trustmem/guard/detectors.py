@@ -175,6 +175,8 @@ _PLACEHOLDER = re.compile(
 # Words that follow "password is ..." in benign talk about passwords.
 _NOT_A_PASSWORD = frozenset(
     """
+    argon2 argon2id argon2i argon2d bcrypt scrypt pbkdf2 pbkdf2-sha256 sha256 sha512 sha-256 sha-512 sha1 md5
+    yescrypt sha256-crypt sha512-crypt
     a an the my your his her their our its this that these those it mine yours hers theirs ours same
     not no never too very so still now just also only even quite really actually probably definitely
     certainly currently usually basically literally seriously apparently obviously exactly simply
@@ -818,9 +820,11 @@ _NOT_SECRET_CONTEXT = re.compile(
     r"(?i)(?<![a-z])(?:commit|sha\d*|hash|checksum|digest|fingerprint|public|publishable|uuid|request(?:\s+id)?"
     r"|trace|order|tracking|idempotency|lock\s+id|serial|docker|image|container|version|build|release|tag"
     r"|object|primary|foreign|partition|sort|cache|redis|s3|path|arn|etag|nonce|key\s+id|kid|isbn|ssh-\w+"
-    r"|ecdsa-[\w-]+|gpg|pgp\s+key\s+id|pk_(?:live|test)|site[\s_\-]?key)(?![a-z])"
+    r"|ecdsa-[\w-]+|gpg|pgp\s+key\s+id|site[\s_\-]?key)(?![a-z])"
 )
 _CANDIDATE = re.compile(r"[A-Za-z0-9+/_\-]{16,}={0,2}")
+# Keys made to be published in a web page: Stripe's publishable keys, PostHog's project keys.
+_PUBLIC_TOKEN = re.compile(r"(?:pk_(?:live|test)_|phc_)[A-Za-z0-9]{16,}")
 _URL = re.compile(r"(?i)\b(?:[a-z][a-z0-9+.\-]*://|www\.)\S+")
 
 # --------------------------------------------------------------------------------------------
@@ -881,19 +885,28 @@ def _card_spans(text: str) -> list[tuple[int, int]]:
         seps = set(re.findall(r"[ \-]", raw))
         if len(seps) > 1:
             continue
-        digits = re.sub(r"\D", "", raw)
-        if not digits.isascii():
-            digits = "".join(str(unicodedata.digit(ch)) for ch in digits)
-        if not (12 <= len(digits) <= 19) or len(set(digits)) < 2 or (testing and digits in TEST_CARDS):
-            continue
-        if seps:
-            groups = re.split(r"[ \-]", raw)
-            # printed cards group digits by 4 (4-6-5 or 4-6-4 for Amex and Diners)
-            if len(groups[0]) != 4 or any(not 2 <= len(g) <= 6 for g in groups):
-                continue
-        if _card_brand_ok(digits) and _luhn_ok(digits):
-            spans.append(m.span())
+        # the match is greedy: a grouped card followed by its expiry ("... 1891 12/31") takes
+        # the month as one more group, so the card may end a group earlier
+        groups = re.split(r"[ \-]", raw) if seps else [raw]
+        month = len(groups) >= 4 and len(groups[-1]) == 2 and text[m.end() : m.end() + 1] == "/"
+        for drop in range(2 if month else 1):
+            kept = groups[: len(groups) - drop]
+            if _card_ok("".join(kept), kept if seps else None, testing):
+                spans.append((m.start(), m.start() + len(raw) - sum(len(g) + 1 for g in groups[len(kept) :])))
+                break
     return spans
+
+
+def _card_ok(digits: str, groups: list[str] | None, testing: bool) -> bool:
+    """``digits`` (printed in ``groups``, if grouped) is a payment card's number."""
+    if not digits.isascii():
+        digits = "".join(str(unicodedata.digit(ch)) for ch in digits)
+    if not (12 <= len(digits) <= 19) or len(set(digits)) < 2 or (testing and digits in TEST_CARDS):
+        return False
+    # printed cards group digits by 4 (4-6-5 or 4-6-4 for Amex and Diners)
+    if groups is not None and (len(groups[0]) != 4 or any(not 2 <= len(g) <= 6 for g in groups)):
+        return False
+    return _card_brand_ok(digits) and _luhn_ok(digits)
 
 
 # --------------------------------------------------------------------------------------------
@@ -942,7 +955,7 @@ TEST_CARDS = frozenset(
 _CARD_RUN = re.compile(r"(?<![\d-])\d(?:[ -]?\d){11,18}(?![\d-])")
 # Words that say a card number is a gateway's test card: "Stripe test card: 4242 ...", not
 # "my Visa is 4242 ..." (a test number claimed as one's own is still refused).
-_TEST_CONTEXT = re.compile(r"(?i)\b(?:test|testing|sandbox|sample|example|docs|documentation|dummy|fake)\b")
+_TEST_CONTEXT = re.compile(r"(?i)(?<![^\W_])(?:test|testing|sandbox|sample|example|docs|documentation|dummy|fake)(?![^\W_])")
 # A value shown masked ("sk-proj-****...TZQ4"), an AWS resource name (an address, not a key),
 # a reference to where a secret is kept ("${DB_PASSWORD:?must be set}", Home Assistant's
 # "!secret wifi_password"), and a certificate or public key (public by design).
@@ -962,13 +975,14 @@ def _masked(m: re.Match[str]) -> str:
     return m.group() if _SHOWN_RUN.search(m.group()) else "[masked]"
 
 
-def without_doc_values(text: str) -> str:
+def without_doc_values(text: str, testing: bool = False) -> str:
     """``text`` with what is no one's secret replaced before the scan: the documentation's
     well-known example values (jwt.io's sample token, AWS's example key pair, a gateway's
     test card where the text says it is one), masked values, AWS resource names, references
     to a secret kept elsewhere, and certificates and public keys. Each keeps what an
     evasion would hide in it: a default in a reference, a token in a resource name or in a
-    masked value, a private key under a certificate's header."""
+    masked value, a private key under a certificate's header. ``testing``: the memory
+    says elsewhere (a field name, another field) that it is about testing."""
     if "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9" in text:
         text = _DOC_VALUES.sub("EXAMPLE", text)
     if "EXAMPLE" in text:
@@ -982,7 +996,7 @@ def without_doc_values(text: str) -> str:
         text = _REFERENCE.sub("<secret>", text)
     if "-----BEGIN" in text:  # a private key's body under a certificate's header stays
         text = _PUBLIC_PEM.sub(lambda m: m.group() if _DER_PRIVATE.search(m.group()) else "[public]", text)
-    if _TEST_CONTEXT.search(text):  # before the views join digit runs up, away from the words
+    if testing or _TEST_CONTEXT.search(text):  # before the views join digit runs up, away from the words
         text = _CARD_RUN.sub(lambda m: "[test card]" if re.sub(r"[ -]", "", m.group()) in TEST_CARDS else m.group(), text)
     return text
 
@@ -1542,6 +1556,8 @@ def _scan_prefixed_tokens(line: str, low: str, found: set[str]) -> None:
         first = re.split(r"[_\-.]", prefix, maxsplit=1)[0].lower()
         if first in _ID_PREFIXES or re.fullmatch(r"v\d+", first) or _UUID_HEX.fullmatch(body):
             continue
+        if _PUBLIC_TOKEN.fullmatch(m.group()):
+            continue
         if not _looks_random(body) or _NOT_SECRET_CONTEXT.search(low[max(0, m.start() - 40) : m.start()]):
             continue
         if urls is None:
@@ -1573,7 +1589,7 @@ def _scan_near_keyword(line: str, low: str, found: set[str]) -> None:
         if not keywords or _NOT_SECRET_CONTEXT.search(window):
             continue
         token = _strip(m.group())
-        if not _looks_random(token):
+        if not _looks_random(token) or _PUBLIC_TOKEN.fullmatch(token):
             continue
         if any(k.startswith(("pass", "pwd")) for k in keywords):
             found.add(PASSWORD)
@@ -1906,6 +1922,8 @@ def _scan_vendor_tokens(line: str, low: str, found: set[str]) -> None:
     for m in _VENDOR_TOKEN.finditer(line):
         token = m.group()
         if "://" in line[max(0, m.start() - 8) : m.start()] or _is_wordy(token) or token[:2] in ("0x", "0X"):
+            continue
+        if _PUBLIC_TOKEN.fullmatch(token):
             continue
         prefix = re.split(r"[_\-|.]", token, maxsplit=1)[0].lower()
         if prefix in _ID_PREFIXES and prefix != token.lower():
@@ -2248,6 +2266,11 @@ def passwordish(word: str) -> bool:
         and re.search(r"\d", word) is not None
         and (re.search(r"[^\w]", word) is not None or word.lower() != word)
     )
+
+
+def testing(text: str) -> bool:
+    """Whether ``text`` says it is about testing ("test_card", "from the Stripe docs")."""
+    return _TEST_CONTEXT.search(text) is not None
 
 
 def looks_random(token: str, min_len: int = 16) -> bool:

@@ -4,10 +4,10 @@ The figures are those of ``bench/guard_eval.py`` (recorded in ``bench/README.md`
 record is checked as ``TrustStore.put`` checks it, a refusal or a redaction counts as
 caught for a secret and as a false positive for a benign memory. No server is needed.
 
-Corpora: the tuning corpus and the first seven held-out corpora (``secrets_heldout`` to
-``secrets_heldout7``) have had their misses read and tuned on; the eighth
-(``secrets_heldout8``), written by a helper that never saw the guard and committed frozen
-before the eighth round was committed, is the held-out figure of record.
+Corpora: the tuning corpus and the first eight held-out corpora (``secrets_heldout`` to
+``secrets_heldout8``) have had their misses read and tuned on; the ninth
+(``secrets_heldout9``), written by a helper that never saw the guard and committed frozen
+before it was first run, is the held-out figure of record.
 """
 
 from __future__ import annotations
@@ -120,22 +120,35 @@ def test_seventh_heldout_corpus_is_tuning_data_now(guard):
     assert report.fp_rate <= TARGET_FP, [r.id for r, _ in fps]
 
 
-def test_eighth_heldout_corpus(guard):
+def test_eighth_heldout_corpus_is_tuning_data_now(guard):
     """Written by a fifth helper that never saw the guard, committed frozen (its README)
-    before the eighth round was committed. Measured once before the round (0.829 recall,
-    0.725 on evasions, 0.027 false positives) and once after: 0.859 / 0.760 / 0.031 (after
-    the round's review mends: 0.857 / 0.760 / 0.029; after published examples, test cards,
-    masked values and references pass: 0.857 / 0.760 / 0.023). The targets are not met. Asserted as measured, so a regression shows; its records are
-    never read to choose rules."""
-    report, _, _ = guard_eval.evaluate("heldout8", guard_eval.heldout8_corpus(), guard, timing=False)
+    before the eighth round was committed. Measured before the round (0.829 recall, 0.725
+    on evasions, 0.027 false positives) and after it (0.857 / 0.760 / 0.023); its misses
+    were read and tuned on in the ninth round (records, labels, encodings in place, more
+    phrasings): 0.954 / 0.928 / 0.014. Held to what was measured."""
+    report, misses, fps = guard_eval.evaluate("heldout8", guard_eval.heldout8_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0  # no check raises anything but SecretRejected
-    assert report.recall >= 0.85  # target TARGET_RECALL: not met
-    assert report.recall_hard >= 0.75
-    assert report.fp_rate <= 0.025  # target TARGET_FP: not met
+    assert report.recall >= 0.95, [r.id for r in misses]
+    assert report.recall_hard >= 0.92, [r.id for r in misses]
+    assert report.fp_rate <= 0.015, [r.id for r, _ in fps]
 
 
-@pytest.mark.parametrize("corpus", ["heldout", "heldout8"])
+def test_ninth_heldout_corpus(guard):
+    """Written by a sixth helper that never saw the guard, committed frozen (ac78925)
+    before it was first run. Measured once before the ninth round (0.799 recall, 0.679 on
+    evasions, 0.018 false positives) and once after: 0.828 / 0.735 / 0.016. The targets
+    are not met. Asserted as measured, so a regression shows; its records are never read
+    to choose rules."""
+    report, _, _ = guard_eval.evaluate("heldout9", guard_eval.heldout9_corpus(), guard, timing=False)
+    assert report.secrets >= 300 and report.benign >= 300
+    assert report.errors == 0
+    assert report.recall >= 0.82  # target TARGET_RECALL: not met
+    assert report.recall_hard >= 0.73
+    assert report.fp_rate <= 0.017  # target TARGET_FP: not met
+
+
+@pytest.mark.parametrize("corpus", ["heldout", "heldout9"])
 def test_speed_per_200_char_memory(guard, corpus):
     """A regression guard only, far above the measured figure: the speed
     target (TARGET_MS) is checked by ``bench/guard_eval.py`` on an idle
