@@ -776,7 +776,8 @@ def vector_setup_plan(store: TrustStoreBase) -> Plan[int]:
     vectors in place. One exception: a store on the packaged model never
     replaces vectors another embedder made (a CLI command opened without the
     app's index, say); its vector writes and searches are then refused until
-    ``reindex()``. Returns how many memories were re-embedded."""
+    ``reindex()``. A tier found empty while memories are indexed (its data
+    lost) is refilled the same way. Returns how many memories were re-embedded."""
     if store.vectors is None or store.embeddings is None or store.index_config is None:
         return 0
     store.vectors.use_distance(cast(Any, store.index_config.get("distance_type")))
@@ -792,7 +793,7 @@ def vector_setup_plan(store: TrustStoreBase) -> Plan[int]:
         cosine = sum(a * b for a, b in zip(old_probe, probe, strict=False))
         if old_dims == dims and (not judged or cosine >= SAME_EMBEDDER):
             yield Call(store.vectors, "setup", (dims,))
-            return 0
+            return (yield from _check_tier(store, rows[0][3], probe))
         if _packaged(store) and not old_packaged:
             store.embedder_mismatch = (
                 "this store's vectors were made by another embedder than the packaged one it was "
@@ -806,10 +807,32 @@ def vector_setup_plan(store: TrustStoreBase) -> Plan[int]:
     elif not (yield Fetch(sql.ANY_INDEXED_SQL, {}))[0][0]:
         yield Call(store.vectors, "setup", (dims,))
         yield Fetch(sql.VECTOR_META_SET_SQL, _meta(store, dims, probe), rows=False)
+        if store.vectors.identity is not None:
+            yield Fetch(sql.VECTOR_TIER_SET_SQL, {"tier": store.vectors.identity}, rows=False)
         return 0
     yield Call(store.vectors, "setup", (dims,))
     log.warning("the store's embedder is not the one its vectors were made with: re-embedding every memory")
     return (yield from _walk(store, REINDEX_BATCH, None, probe))
+
+
+def _check_tier(store: TrustStoreBase, recorded: str | None, probe: list[float]) -> Plan[int]:
+    """The same embedder's tier, checked for lost data: the tier that held the vectors
+    (its identity recorded) found empty while memories are indexed lost them (a volume
+    deleted, a server replaced) and is filled again from the sealed memories before the
+    store serves. An empty tier that is not the recorded one (another directory, an
+    in-memory tier) is only reported: ``reindex()`` fills it."""
+    assert store.vectors is not None
+    tier = store.vectors.identity
+    if (yield Call(store.vectors, "is_empty", ())) and (yield Fetch(sql.ANY_INDEXED_SQL, {}))[0][0]:
+        if tier is None or tier != recorded:
+            log.warning("the vector tier holds no vectors though memories are indexed: call reindex() to fill it")
+            return 0
+        log.warning("the vector tier lost its vectors: re-embedding every memory")
+        done = yield from _walk(store, REINDEX_BATCH, None, probe)
+        return done
+    if tier is not None and tier != recorded:
+        yield Fetch(sql.VECTOR_TIER_SET_SQL, {"tier": tier}, rows=False)
+    return 0
 
 
 def _packaged(store: TrustStoreBase) -> bool:
@@ -860,6 +883,8 @@ def _walk(store: TrustStoreBase, batch: int, progress: Any, probe: list[float]) 
         if progress is not None:
             progress(done, total)
     yield Fetch(sql.VECTOR_META_SET_SQL, _meta(store, int(cast(Any, store.index_config["dims"])), probe), rows=False)
+    if store.vectors is not None and store.vectors.identity is not None:
+        yield Fetch(sql.VECTOR_TIER_SET_SQL, {"tier": store.vectors.identity}, rows=False)
     store.embedder_mismatch = None
     return done
 

@@ -112,6 +112,9 @@ MIGRATIONS = [
     # Whether the package's own model made them: a store on the packaged
     # model never replaces vectors another embedder made (a CLI command, say).
     "ALTER TABLE trustmem_vector_meta ADD COLUMN IF NOT EXISTS packaged BOOLEAN NOT NULL DEFAULT false",
+    # Which durable tier held them (``VectorIndex.identity``): that tier found empty
+    # later lost its data, and setup refills it.
+    "ALTER TABLE trustmem_vector_meta ADD COLUMN IF NOT EXISTS tier TEXT",
 ]
 
 SELECT_MIGRATION_SQL = "SELECT v FROM trustmem_store_migrations ORDER BY v DESC LIMIT 1"
@@ -291,7 +294,8 @@ RESEAL_SALT_SQL = "UPDATE trustmem_subjects SET salt = %s WHERE subject = %s AND
 
 # The embedder record, and the walk that re-embeds every indexed memory
 # (keyset pages in key order; expired rows are left to the sweeper).
-VECTOR_META_SQL = "SELECT dims, probe, packaged FROM trustmem_vector_meta WHERE id = 1"
+VECTOR_META_SQL = "SELECT dims, probe, packaged, tier FROM trustmem_vector_meta WHERE id = 1"
+VECTOR_TIER_SET_SQL = "UPDATE trustmem_vector_meta SET tier = %(tier)s WHERE id = 1 AND tier IS DISTINCT FROM %(tier)s"
 VECTOR_META_SET_SQL = """
 INSERT INTO trustmem_vector_meta (id, dims, probe, packaged) VALUES (1, %(dims)s, %(probe)s, %(packaged)s)
 ON CONFLICT (id) DO UPDATE SET dims = excluded.dims, probe = excluded.probe, packaged = excluded.packaged

@@ -28,6 +28,7 @@ import hashlib
 import hmac
 import inspect
 import logging
+import os
 import threading
 import time
 import warnings
@@ -246,6 +247,10 @@ class VectorIndex:
     dims: int = 0
     seal: VectorSeal | None = None
     distance: str = "cosine"  # LangGraph's distance_type: cosine, l2 or inner_product
+    # A durable tier's name (a directory, a server's URL and collection), recorded beside
+    # the embedder: the same tier found empty later lost its data and is refilled at
+    # setup. None for a tier that forgets by design (``:memory:``) or one passed in whole.
+    identity: str | None = None
 
     def use_distance(self, distance_type: str | None) -> None:
         """Score as LangGraph's ``distance_type`` says (before ``setup``; a
@@ -379,6 +384,11 @@ class VectorIndex:
     def count(self, tenant: str | None = None) -> int:
         raise NotImplementedError
 
+    def is_empty(self) -> bool:
+        """Whether the tier holds no vector at all (a lost volume, a new
+        server): setup then refills it from PostgreSQL."""
+        return self.count() == 0
+
     def reset(self, dims: int) -> None:
         """Drop every vector and start over at ``dims`` (the store's embedder
         changed size; it re-embeds every memory next)."""
@@ -411,6 +421,9 @@ class VectorIndex:
 
     async def acount(self, tenant: str | None = None) -> int:
         return await asyncio.to_thread(self.count, tenant)
+
+    async def ais_empty(self) -> bool:
+        return await asyncio.to_thread(self.is_empty)
 
     async def aclose(self) -> None:
         self.close()
@@ -499,6 +512,15 @@ def _reseal_args(points: Sequence[VectorPoint]) -> dict[str, Any]:
 _FACET_START = 1024
 
 
+def _server_identity(url: str) -> str:
+    """A Qdrant server's name for the tier record: its URL without credentials."""
+    from urllib.parse import urlsplit  # noqa: PLC0415
+
+    parts = urlsplit(url)
+    host = parts.hostname or url
+    return f"qdrant:{parts.scheme}://{host}:{parts.port or ''}{parts.path.rstrip('/')}"
+
+
 def _tenant(value: Any) -> str:
     """A facet value back to the payload's tenant: 32 hex digits (or "" for
     shared). qdrant-client's local mode returns such strings as UUIDs."""
@@ -508,21 +530,19 @@ def _tenant(value: Any) -> str:
 class QdrantClientIndex(VectorIndex):
     """Vectors in a Qdrant server, cluster or ``:memory:`` local mode."""
 
-    def __init__(self, client: Any, collection: str = COLLECTION) -> None:
+    def __init__(self, client: Any, collection: str = COLLECTION, identity: str | None = None) -> None:
         self.client = client
         self.collection = collection
         self.dims = 0
+        self.identity = f"{identity}#{collection}" if identity else None
 
     @classmethod
     def from_location(cls, location: str, **kwargs: Any) -> QdrantClientIndex:
         from qdrant_client import QdrantClient  # noqa: PLC0415
 
-        client = (
-            QdrantClient(location=location, **kwargs)
-            if location == ":memory:"
-            else QdrantClient(url=location, **kwargs)
-        )
-        return cls(client)
+        if location == ":memory:":
+            return cls(QdrantClient(location=location, **kwargs))
+        return cls(QdrantClient(url=location, **kwargs), identity=_server_identity(location))
 
     def _create(self, dims: int) -> None:
         self.dims = dims
@@ -591,6 +611,9 @@ class QdrantClientIndex(VectorIndex):
         flt = _client_filter(tenant=tenant) if tenant is not None else None
         return self.client.count(self.collection, count_filter=flt, exact=True).count
 
+    def is_empty(self) -> bool:
+        return not self.client.collection_exists(self.collection) or self.count() == 0
+
     def reset(self, dims: int) -> None:
         self.client.delete_collection(self.collection)
         self._create(dims)
@@ -602,10 +625,11 @@ class QdrantClientIndex(VectorIndex):
 class AsyncQdrantClientIndex(VectorIndex):
     """The async twin of :class:`QdrantClientIndex` (``AsyncQdrantClient``)."""
 
-    def __init__(self, client: Any, collection: str = COLLECTION) -> None:
+    def __init__(self, client: Any, collection: str = COLLECTION, identity: str | None = None) -> None:
         self.client = client
         self.collection = collection
         self.dims = 0
+        self.identity = f"{identity}#{collection}" if identity else None
 
     @classmethod
     def from_location(cls, location: str, **kwargs: Any) -> AsyncQdrantClientIndex:
@@ -613,7 +637,7 @@ class AsyncQdrantClientIndex(VectorIndex):
 
         if location == ":memory:":
             return cls(AsyncQdrantClient(location=location, **kwargs))
-        return cls(AsyncQdrantClient(url=location, **kwargs))
+        return cls(AsyncQdrantClient(url=location, **kwargs), identity=_server_identity(location))
 
     async def asetup(self, dims: int) -> None:
         self.dims = dims
@@ -704,6 +728,9 @@ class AsyncQdrantClientIndex(VectorIndex):
         flt = _client_filter(tenant=tenant) if tenant is not None else None
         return (await self.client.count(self.collection, count_filter=flt, exact=True)).count
 
+    async def ais_empty(self) -> bool:
+        return not await self.client.collection_exists(self.collection) or await self.acount() == 0
+
     async def aclose(self) -> None:
         await self.client.close()
 
@@ -747,6 +774,7 @@ class QdrantEdgeIndex(VectorIndex):
         flush_writes: int = 512,
     ) -> None:
         self.path = str(path)
+        self.identity = "edge:" + os.path.realpath(self.path)
         self.collection = collection
         self.dims = 0
         self.flush_interval = flush_interval
@@ -1157,6 +1185,12 @@ class QdrantEdgeIndex(VectorIndex):
             for shard in self._shards.values():
                 shard.optimize()
                 shard.flush()
+
+    def is_empty(self) -> bool:
+        """No tenant's shard on disk or open (shards are removed when their
+        tenant is erased), without opening any of them."""
+        with self._lock:
+            return not self._shards and not self._tenant_dirs()
 
     def count(self, tenant: str | None = None) -> int:
         import qdrant_edge as qe  # noqa: PLC0415

@@ -5,6 +5,7 @@ of its own (the embedder record is per database), on both vector back ends."""
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 import uuid
 from pathlib import Path
@@ -17,6 +18,7 @@ from langchain_core.embeddings import Embeddings
 
 from langgraph_trustmem.store import AsyncTrustStore, TrustStore
 from langgraph_trustmem.store.plan import Call, reindex_plan
+from langgraph_trustmem.store.vectors import AsyncQdrantClientIndex, QdrantClientIndex
 
 MEMORIES = {
     "allergy": "Allergic to penicillin; it gives her a rash.",
@@ -68,6 +70,22 @@ class Spy(Embeddings):
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         self.seen += texts
         return self.inner.embed_documents(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed_documents([text])[0]
+
+
+class Counting(Embeddings):
+    """The same model, counting the texts it embeds."""
+
+    def __init__(self, base: Embeddings) -> None:
+        self.base = base
+        self.dims = len(base.embed_query("x"))
+        self.texts = 0
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        self.texts += len(texts)
+        return self.base.embed_documents(texts)
 
     def embed_query(self, text: str) -> list[float]:
         return self.embed_documents([text])[0]
@@ -219,21 +237,91 @@ def test_a_row_that_fails_authentication_does_not_stop_the_pass(own_db, key, emb
         assert got == {k: k for k in QUERIES if k != "rent"}
 
 
-def test_a_lost_vector_tier_is_rebuilt_by_reindex(own_db, key, embeddings, workdir, user):
-    """A vector tier that lost its data (a new, empty one) is filled again
-    from PostgreSQL by ``reindex()``."""
+def _tier(location: str) -> Any:
+    """The vector tier for ``location``; an in-memory qdrant-client named as a server
+    would be (a server that restarted empty loses its vectors as ``:memory:`` does)."""
+    if location != ":memory:":
+        return location
+    from qdrant_client import QdrantClient
+
+    return QdrantClientIndex(QdrantClient(location=":memory:"), identity="qdrant:http://vectors.internal:6333")
+
+
+def test_a_lost_vector_tier_is_rebuilt_at_setup(own_db, key, embeddings, location, user):
+    """The tier that held the vectors, found empty later (a volume deleted, a server that
+    came back empty), is refilled from PostgreSQL when the store is set up, before it
+    serves: searches never silently find nothing. ``reindex()`` still re-embeds on demand."""
     ns = ("memories", user)
+    embeddings = Counting(embeddings)
     index = _index(embeddings, embeddings.dims)
-    with TrustStore.from_conn_string(own_db, key=key, qdrant=":memory:", index=index) as s:
+    _written(own_db, key, _tier(location), embeddings, ns)
+    if location != ":memory:":
+        shutil.rmtree(Path(location))
+    with TrustStore.from_conn_string(own_db, key=key, qdrant=_tier(location), index=index) as s:
+        assert s.vectors is not None and s.vectors.is_empty()
+        embeddings.texts = 0
         s.setup()
-        _fill(s, ns)
-    with TrustStore.from_conn_string(own_db, key=key, qdrant=":memory:", index=index) as s:
-        s.setup()
-        assert s.bound("sensitive").search(ns, query="penicillin", limit=1) == []
+        assert embeddings.texts == len(MEMORIES) + 1  # every memory, and the probe
+        assert _top1(s, ns) == {k: k for k in QUERIES}
+        assert s.vectors.count(s.tenant_of(ns).hex()) == len(MEMORIES)
         seen: list[tuple[int, int]] = []
         assert s.reindex(batch=3, progress=lambda done, total: seen.append((done, total))) == len(MEMORIES)
         assert seen[-1] == (len(MEMORIES), len(MEMORIES)) and len(seen) == 3
         assert _top1(s, ns) == {k: k for k in QUERIES}
+    if location != ":memory:":
+        with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=index) as s:
+            embeddings.texts = 0
+            s.setup()  # the tier is whole again: nothing is re-embedded
+            assert embeddings.texts == 1
+
+
+def test_an_empty_tier_that_never_held_the_vectors_is_reported_not_filled(own_db, key, embeddings, workdir, user, caplog):
+    """Another, new tier (another directory, an in-memory one) is empty for another
+    reason than loss: setup says so and ``reindex()`` fills it."""
+    ns = ("memories", user)
+    embeddings = Counting(embeddings)
+    index = _index(embeddings, embeddings.dims)
+    _written(own_db, key, str(Path(tempfile.mkdtemp(prefix="edge-", dir=workdir)) / "shard"), embeddings, ns)
+    for other in (str(Path(tempfile.mkdtemp(prefix="edge-", dir=workdir)) / "shard"), ":memory:"):
+        with TrustStore.from_conn_string(own_db, key=key, qdrant=other, index=index) as s:
+            embeddings.texts = 0
+            with caplog.at_level("WARNING", logger="langgraph_trustmem"):
+                s.setup()
+            assert embeddings.texts == 1
+            assert "call reindex() to fill it" in caplog.text
+            assert s.bound("sensitive").search(ns, query="penicillin", limit=1) == []
+            assert s.reindex() == len(MEMORIES)
+            assert _top1(s, ns) == {k: k for k in QUERIES}
+        caplog.clear()
+
+
+async def test_the_async_store_rebuilds_a_lost_vector_tier_at_setup(own_db, key, embeddings, user):
+    from qdrant_client import AsyncQdrantClient
+
+    ns = ("memories", user)
+    embeddings = Counting(embeddings)
+    index = _index(embeddings, embeddings.dims)
+    _written(own_db, key, _tier(":memory:"), embeddings, ns)
+    tier = AsyncQdrantClientIndex(AsyncQdrantClient(location=":memory:"), identity="qdrant:http://vectors.internal:6333")
+    async with AsyncTrustStore.from_conn_string(own_db, key=key, qdrant=tier, index=index) as s:
+        embeddings.texts = 0
+        await s.setup()
+        assert embeddings.texts == len(MEMORIES) + 1
+        want = next(iter(QUERIES))
+        hits = await s.bound("sensitive").asearch(ns, query=QUERIES[want], limit=1)
+        assert hits and hits[0].key == want
+
+
+def test_an_empty_tier_with_nothing_indexed_re_embeds_nothing(own_db, key, embeddings, location, user):
+    embeddings = Counting(embeddings)
+    index = _index(embeddings, embeddings.dims)
+    with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=index) as s:
+        s.setup()
+        s.bound("sensitive").put(("memories", user), "plain", {"text": "not indexed"}, index=False)
+    with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=index) as s:
+        embeddings.texts = 0
+        s.setup()
+        assert embeddings.texts == 1  # the probe only
 
 
 def test_a_put_with_its_own_fields_is_re_embedded_by_them(own_db, key, embeddings, location, user):
