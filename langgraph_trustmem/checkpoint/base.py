@@ -1374,10 +1374,13 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         state = self._verified(tk, rows[0])
         yield sql.ACL_UPDATE_SQL, self._acl_params(tk, replace(state, status=TERMINATED)), False
         branch = state.branch
-        start = []
+        # The run's first checkpoint by its run id. None found: the run has stored nothing
+        # yet (LangGraph saves checkpoints in the background while the run goes on) and
+        # nothing it stores from now on is accepted; the last input checkpoint would be an
+        # earlier run's. Only a run without an id falls back to that input checkpoint.
         if run_key is not None:
             start = yield sql.TERMINATE_RUN_START_SQL, (tk, branch, run_key), True
-        if not start:
+        else:
             start = yield sql.TERMINATE_LAST_INPUT_SQL, (tk, branch), True
         if start:
             cid, parent = start[0]
