@@ -451,6 +451,11 @@ _NOT_CODE_BEFORE = re.compile(
     r"|costs?|paid|total|amount|qty|quantity|dose|count|age|weight|height|pack|stock|rating|score|points|rank"
     r"|tsa|hotline|call|ring|dial|whatsapp|mark|clinic|consultorio|permit|license|licence)\s*[:.#]?\s*$"
 )
+# A room's number is said without a colon ("sejf w pokoju 1412"); "in camera: 099823" gives a code.
+_ROOM_BEFORE = re.compile(
+    r"(?<![^\W\d_])(?:kamer|pokoju|pokoj|номере|номер|quarto|kamar|rom|rum|stanza|camera|cuarto|habitacion"
+    r"|客室|部屋|房间|객실|호실)\s*$"
+)
 # A number of several groups ("0800 1234", "0800 123 456") is a phone or an account number.
 _GROUPED = re.compile(r"\d{2,5}[ .-]\d{2,5}(?:[ .-]\d{2,5})*")
 
@@ -465,10 +470,10 @@ def _code_value(seg: str, least: int = 3) -> bool:
             continue
         after = seg[m.end() : m.end() + 12]
         before = seg[max(0, m.start() - 24) : m.start()]
-        if _UNIT_AFTER.match(after) or _NOT_CODE_BEFORE.search(before):
+        if _UNIT_AFTER.match(after) or _NOT_CODE_BEFORE.search(before) or _ROOM_BEFORE.search(before):
             continue
-        if len(digits) == 4 and _YEAR.fullmatch(digits) and not any(c in m.group() for c in "#*"):
-            continue  # a year, unless typed as a keypad's code ("1950#")
+        if len(digits) == 4 and _YEAR.fullmatch(digits) and not (m.group().endswith("#") or m.group()[0] == "*"):
+            continue  # a year, unless typed as a keypad's code ("1950#"); "#2019" is an issue
         if len(digits) >= 9 and digits[0] in "0+":  # a phone number
             continue
         return True
@@ -639,8 +644,6 @@ def _segment_kind(seg: str, low: str) -> str | None:
         if vm and _strong(vm.group("val")):
             return PASSWORD
     for m in (_TOKEN_CUE.finditer(low) if not _PUBLIC.search(low) else ()):
-        if _negated(low, m):
-            continue  # "deploy key rotated last week, id: ..."
         vm = _TOKEN_AFTER.match(seg[m.end() : m.end() + 260])
         if vm and not detectors._NOT_SECRET_CONTEXT.search(low[max(0, m.start() - 40) : m.end() + vm.start("val")]):
             value = vm.group("val").rstrip(".-")
@@ -649,7 +652,7 @@ def _segment_kind(seg: str, low: str) -> str | None:
     for m in (_WIFI_CUE.finditer(low) if wifi else ()):
         vm = _WIFI_PAIR.match(seg[m.end() : m.end() + 100])
         val = vm.group("val") if vm else ""
-        if vm and (_passwordish(val) or detectors._random_letters(val) or (val.isdigit() and 8 <= len(val) <= 24)):
+        if vm and (_passwordish(val) or detectors._random_letters(val)):
             return PASSWORD
     for m in _ANSWER_CUE.finditer(low):
         vm = _ANSWER.match(seg[m.end() : m.end() + 90])
@@ -732,15 +735,13 @@ _NOT_PIECE_KEY = re.compile(
     r"|id|uuid|ref|reference|created(?:_at)?|updated(?:_at)?|date|time|timestamp|ts|tags?|source|role|status"
     r"|expires?(?:_at)?|expiry|scope|scopes|region|env|environment|version|lang|language|owner|device)$"
 )
-_RECORD_CUE = re.compile(
-    r"(?<![\w-])(?:api[ -]?key|apikey|access[ -]key|secret|client[ -]secret|token|authtoken|pat|auth[ -]token"
-    r"|credentials?|webhook|private key|seed|mnemonic|key|chave|clave|cle|schlussel|sleutel|klucz|nyckel|ключ"
-    r"|токен|トークン|キー|令牌|密钥|토큰|card|tarjeta|carte|karte|cartao|kaart|backup codes?|recovery codes?"
-    r"|codes)(?![\w-])"
-    f"|{_PASSWORD_CUE.pattern}"
+_RECORD_TOKEN = re.compile(
+    r"(?<![\w-])(?:(?:api|access|secret|private|auth|deploy|service|bearer|personal access|write|signing|license"
+    r"|licence|master|root|admin|client|app|integration|webhook|sdk|server)[ -]?(?:key|token|secret)|apikey"
+    r"|authtoken|token|tokens|secret|client secret|credentials?|webhook(?: url)?|private key|seed phrase"
+    r"|recovery phrase|mnemonic|chave|clave|ключ|токен|トークン|令牌|密钥|토큰)(?![\w-])"
 )
-_RECORD_TOKEN = re.compile(rf"{_TOKEN_CUE.pattern}|(?<!\w)(?:authtoken|seed|mnemonic)(?!\w)")
-_CODES_CUE = re.compile(r"(?<!\w)(?:backup|recovery|reserve|one[- ]time|2fa|mfa|codes)(?!\w)")
+_CODES_CUE = re.compile(r"(?<!\w)(?:backup|recovery|reserve|emergency|scratch|one[- ]time|2fa|mfa)(?!\w)")
 _CARD_CUE = re.compile(r"(?<!\w)(?:card|tarjeta|carte|karte|cartao|kaart|carta|kort|visa|mastercard|maestro|amex)(?!\w)")
 _LETTER = re.compile(r"[A-Za-z]")
 _CHAR_CODES = re.compile(r"(?<![\d.])(?:\d{2,3}\s*,\s*){7,}\d{2,3}(?![\d.])")
@@ -802,25 +803,30 @@ def _record_kind(leaves: list[tuple[str, str]]) -> str | None:
     named: list[str] = []
     pieces: list[str] = []
     wholes: list[str] = []
+    labelled = False  # the pieces carry labels of their own ("part 2/4: ...")
     for field, text in leaves:
         text = text.strip()
         if len(text) > 300:
             return None  # a text of its own: the line checks read it
         m = _PART.match(text) if " " in text else None
         head, piece = (m.group("head"), m.group("piece")) if m else (text, None)
+        labelled = labelled or piece is not None
         if head and " " in head.strip() or (head and piece is None and not _DIGIT.search(head)):
             low = _plain(head).replace("_", " ")
             if _PUBLIC.search(low):
                 return None  # about a key meant to be seen
-            if _RECORD_CUE.search(low):
+            if _RECORD_NAMES.search(low) and not _NOT_CREDENTIAL.search(low):
                 if detectors._NOT_SECRET_CONTEXT.search(low) or _NEGATED.search(low):
                     return None  # a hash or an id, or talk about a credential
                 named.append(low)
                 if piece is not None:
                     pieces.append(piece)
                 continue
-        if _NOT_PIECE_KEY.match(field.replace("-", "_")) or _DATE.search(text):
+        key = field.replace("-", "_").lower()
+        if _NOT_PIECE_KEY.match(key) or _DATE.search(text):
             continue
+        if field and not (_PIECE_KEY.match(key) or _VALUE_KEY.match(key)):
+            continue  # a field with a meaning of its own ("locker", "when", "sku")
         if piece is not None:
             pieces.append(piece)
         elif " " not in text:
@@ -844,28 +850,65 @@ def _record_kind(leaves: list[tuple[str, str]]) -> str | None:
     token = not password and _RECORD_TOKEN.search(named[0]) is not None
     if not (token or password):
         return None
+    wallet = _WALLET_KEY.search(named[0]) is not None
     candidates = [*wholes, "".join(pieces)] if len(pieces) >= 2 else wholes
     for value in candidates:
+        if _TX_HASH.fullmatch(value) and not wallet:
+            continue  # a transaction's hash, not a wallet's key
         value = _decoded_whole(value)
         if token and detectors._looks_random(value, 20) and detectors.generated(value):
             return detectors.GENERIC
-        if password and _passwordish(value) and (value not in wholes or len(pieces) >= 2):
+        if password and _passwordish(value) and (len(pieces) >= 2 and (labelled or value not in wholes)):
             return PASSWORD
     return None
 
 
+# What names a credential in a record: a service's key or token, a password, a wallet's
+# key or words, backup codes, a card (not "key" or "seed" alone: a house key, seed packets).
+_RECORD_NAMES = re.compile(
+    rf"{_RECORD_TOKEN.pattern}|(?<![\w-])(?:backup codes?|recovery codes?|card|tarjeta|carte|karte|cartao"
+    rf"|kaart)(?![\w-])|{_PASSWORD_CUE.pattern}"
+)
+# Token talk that is not a credential: usage, counts, limits, a coin.
+_NOT_CREDENTIAL = re.compile(
+    r"(?<!\w)(?:tokens? (?:usage|used|count|counts|limit|limits|budget|per|cost|price|window)|(?:usage|count|number)"
+    r" of tokens|token(?:ized|izer|ization)|(?:bought|sold|swap(?:ped)?|buy|sell) (?:some |the )?\w+ tokens?)(?!\w)"
+)
+# Field names of pieces ("a", "p2", "part3", "second", "fin") and of a value ("v", "data").
+_PIECE_KEY = re.compile(
+    r"^(?:[a-z]|[a-z]?\d{1,2}|[a-z]_?\d|p\d+|part_?\d+|piece_?\d+|chunk_?\d+|seg(?:ment)?_?\d+|first|second"
+    r"|third|fourth|fifth|sixth|last|rest|start|middle|end|left|right|debut|milieu|fin|reste|anfang|mitte|ende"
+    r"|inizio|fine|one|two|three|four|head|tail|half_?\d?|pieces|parts|bits|chunks|segments)$"
+)
+_VALUE_KEY = re.compile(
+    r"^(?:v|k|val|value|data|blob|hex|b64|base64|encoded|enc_value|content|codes|code|secret|token|key|payload"
+    r"|raw|string|s|body|cipher|ciphertext|reversed)$"
+)
+_WALLET_KEY = re.compile(r"(?<!\w)(?:private key|priv(?:ate)? ?key|wallet key|secret key|seed|mnemonic)(?!\w)")
+_TX_HASH = re.compile(r"0x[0-9a-fA-F]{64}")
+
+
 # One-time backup or recovery codes, as services print them: "3ir2-btz4", "ff32c-5cb0b".
 _BACKUP_CODE = re.compile(r"[a-z0-9]{4,5}-[a-z0-9]{4,5}|[A-Z0-9]{4,5}-[A-Z0-9]{4,5}|\d{4} ?\d{4}|[a-z0-9]{8,10}")
+_UNNAMED_CODE = re.compile(r"[a-z0-9]{4,5}-[a-z0-9]{4,5}")
 
 
 def _code_list(leaves: list[tuple[str, str]], named: bool = False) -> str | None:
-    """A list of backup codes: at least six items of one code's shape, each with a digit
-    (eight or more, all with letters too, where nothing names them)."""
-    codes = [t.strip() for _, t in leaves if _BACKUP_CODE.fullmatch(t.strip()) and _DIGIT.search(t)]
+    """A list of backup codes: at least six items of one code's shape, each with a digit.
+    Where nothing names them, eight or more lower-case codes with letters and digits on a
+    dash, none sharing their first three characters with another (ticket ids, SKUs and
+    flight numbers share a prefix or are upper case)."""
+    texts = [t.strip() for _, t in leaves]
+    codes = [t for t in texts if _BACKUP_CODE.fullmatch(t) and _DIGIT.search(t)]
     if len(codes) < (6 if named else 8) or len({len(c) for c in codes}) > 1:
         return None
-    if not named and not all(_LETTER.search(c) and "-" in c for c in codes):
-        return None
+    if not named:
+        if len(codes) != len(texts) or not all(_UNNAMED_CODE.fullmatch(c) and _LETTER.search(c) for c in codes):
+            return None
+        if len({c[:3] for c in codes}) < len(codes):
+            return None
+    elif len({c[:3] for c in codes}) < len(codes) * 0.75:
+        return None  # numbered or prefixed like ids
     return ONE_TIME_CODE
 
 
@@ -885,55 +928,66 @@ def _decoded_whole(value: str) -> str:
 
 # -- labels ----------------------------------------------------------------------------------
 
-# "see key", "(value in key)", "stored in namespace", "- see path": the value says where its
-# credential went.
+# "see key", "(value in key)", "stored in namespace", "- see path": the value says its
+# credential is the memory's key or a namespace label (named as such: a key box, a folder
+# or a title are not pointers).
 _POINTER = re.compile(
-    r"(?i)(?:\b(?:see|check|look (?:at|in)|(?:value|it|code|pin|password)(?: is)? in|stored in|saved in|kept in"
-    r"|put in|lives in)\s+(?:the\s+|this\s+|its\s+)?(?:memory'?s\s+)?(?:key|path|namespace|label|folder|title)\b"
-    r"|\bcredential[- _]?ref(?:erence)?\b)"
+    r"(?i)(?:\b(?:see|refer to)\s+(?:the\s+)?(?:memory'?s\s+)?(?P<a>key|path|namespace)\b(?!\s+(?:docs?|page|box|safe|hook|ring))"
+    r"|\b(?:value|it|code|pin|password|secret|token)(?:'s|\s+is)?\s+(?:stored\s+|kept\s+|saved\s+)?in\s+(?:the\s+)?"
+    r"(?P<b>key|path|namespace)\b(?!\s+(?:box|safe|hook|ring|cabinet|holder|drawer))"
+    r"|\b(?:stored|saved|kept)\s+in\s+(?:the\s+)?(?P<c>namespace|path)\b)"
 )
-_CREDENTIAL_TYPES = frozenset({"credential", "credentials", "credential-ref", "secret", "password", "login"})
+_CREDENTIAL_TYPES = frozenset({"credential", "credentials", "credential-ref", "credential_ref", "secret"})
 _STORE_KEY = re.compile(r"(?i)^(?:mem|memory|note|fact|key|item)[_\-]")
 _LABEL_CODE = re.compile(r"[A-Za-z]?(\d{3,10})[A-Za-z#]?")
 _DIGITS_ONLY = re.compile(r"(\d{3,10})")
-_USER_ID = re.compile(r"(?i)(?:u|user|usr|uid|id)[_\-]?\d{1,12}")
 _HEX_ID = re.compile(r"(?i)[0-9a-f]{6,}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}")
 _CJK_AFTER_LATIN = re.compile(r"(?<=[a-z0-9])(?=[\u3040-\u9fff\uac00-\ud7af])")
 
 
 def pointed_secret(value: Any, labels: list[str]) -> str | None:
-    """The kind of a credential kept in the memory's key or namespace labels when the
+    """The kind of a credential kept in the memory's key or last namespace label when the
     value points there ("PIN der Girokarte - see path", ``{"note": "saved garagecode
     (value in key)"}``) or is only a credential's stub (``{"type": "credential"}``): the
-    labels are persisted (sealed) and shown, so they are checked as that credential."""
+    labels are persisted (sealed) and shown, so they are checked as that credential. The
+    first two namespace labels (an app's and a user's) are never read as one."""
     if len(labels) < 2:
         return None
     texts = _texts_of(value, 0, _MAX_LEAVES)
-    pointer = any(_POINTER.search(t) for t in texts)
+    pointers = [m for t in texts for m in _POINTER.finditer(t)]
     stub = (
         isinstance(value, Mapping)
         and any(isinstance(v, str) and v.strip().lower() in _CREDENTIAL_TYPES for v in value.values())
         and all(_META.match(str(k)) or str(k).lower() in ("owner", "for", "note") for k in value)
     )
-    if not (pointer or stub):
+    if not (pointers or stub):
         return None
     low = _CJK_AFTER_LATIN.sub(" ", _plain(" ".join(texts)).replace("_", " "))
+    if _NEGATED.search(low):
+        return None  # "door code changed last week; see key"
+    targets = {(m.group("a") or m.group("b") or m.group("c")).lower() for m in pointers}
+    candidates: list[tuple[str, bool]] = []  # (label, is the key)
+    if stub or "key" in targets:
+        candidates.append((_STORE_KEY.sub("", labels[-1].strip()), True))
+    if (stub or targets & {"path", "namespace"}) and len(labels) >= 4:
+        candidates.append((labels[-2].strip(), False))
     named = _CUE_ANY.search(low) is not None or _LOCK_CUE.search(_plain(" ".join(labels)).replace("-", " "))
     # "see key", "Outlook密码 - see path": nothing but the pointer and a few words
-    bare_pointer = pointer and sum(len(_WORDS.findall(_POINTER.sub(" ", t))) for t in texts) <= 2
-    for i, label in enumerate(labels[1:], 1):
-        key = i == len(labels) - 1
-        bare = _STORE_KEY.sub("", label.strip()) if key else label.strip()
-        if not bare or _DATE.fullmatch(bare) or (not key and _USER_ID.fullmatch(bare)):
+    bare = bool(pointers) and sum(len(_WORDS.findall(_POINTER.sub(" ", t))) for t in texts) <= 2
+    for label, is_key in candidates:
+        if not label or _DATE.fullmatch(label):
             continue
-        code = _LABEL_CODE.fullmatch(bare) if key else _DIGITS_ONLY.fullmatch(bare)
-        if code and not _YEAR.fullmatch(code.group(1)) and (named or stub or bare_pointer):
+        code = (_LABEL_CODE if is_key else _DIGITS_ONLY).fullmatch(label)
+        if code and not _YEAR.fullmatch(code.group(1)) and (named or stub or bare):
             return PIN
-        if pointer and (named or _TOKEN_CUE.search(low)):
-            if detectors._looks_random(bare, 16) or re.fullmatch(r"0x[0-9a-fA-F]{64}", bare):
-                return detectors.GENERIC
-        if _HEX_ID.fullmatch(bare):
-            continue  # an id the app made up (``mem_c6ffba10``)
-        if _strong(bare) or (_passwordish(bare) and pointer and (bare_pointer or _PASSWORD_CUE.search(low))):
+        if _HEX_ID.fullmatch(label):
+            continue  # an id the app made up (``mem_c6ffba10``, a UUID)
+        if pointers and _RECORD_TOKEN.search(low) and (
+            detectors._looks_random(label, 16) or re.fullmatch(r"0x[0-9a-fA-F]{64}", label)
+        ):
+            return detectors.GENERIC
+        if "_" in label and not _strong(label):
+            continue  # an identifier ("flight_LH454")
+        if _strong(label) or (_passwordish(label) and pointers and (bare or _PASSWORD_CUE.search(low))):
             return PASSWORD
     return None

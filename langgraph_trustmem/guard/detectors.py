@@ -880,21 +880,31 @@ def _card_spans(text: str) -> list[tuple[int, int]]:
         return []
     testing = _TEST_CONTEXT.search(text) is not None
     spans = []
-    for m in _CARD.finditer(text):
-        raw = m.group()
-        seps = set(re.findall(r"[ \-]", raw))
-        if len(seps) > 1:
-            continue
-        # the match is greedy: a grouped card followed by its expiry ("... 1891 12/31") takes
-        # the month as one more group, so the card may end a group earlier
-        groups = re.split(r"[ \-]", raw) if seps else [raw]
-        month = len(groups) >= 4 and len(groups[-1]) == 2 and text[m.end() : m.end() + 1] == "/"
-        for drop in range(2 if month else 1):
-            kept = groups[: len(groups) - drop]
-            if _card_ok("".join(kept), kept if seps else None, testing):
-                spans.append((m.start(), m.start() + len(raw) - sum(len(g) + 1 for g in groups[len(kept) :])))
+    for m in _DIGIT_RUN.finditer(text):
+        if m.end() - m.start() < 12:
+            continue  # too short to hold a card's twelve digits
+        if _IBAN_BEFORE.search(text, max(0, m.start() - 6), m.start()):
+            continue  # the rest of an IBAN ("DE60 5101 5875 ...")
+        pieces = re.split(r"([ \-])", m.group())
+        groups, seps = pieces[::2], pieces[1::2]
+        # a card followed by its expiry or its code ("... 1486 12/31", "4539...1486 123"): the
+        # run takes those too, so the card may end a group or two earlier
+        for keep in range(len(groups), max(0, len(groups) - 3), -1):
+            if keep < len(groups) and len(groups[keep]) > 4:
+                break
+            kept, kept_seps = groups[:keep], set(seps[: keep - 1])
+            if len(kept_seps) > 1:
+                continue
+            if _card_ok("".join(kept), kept if kept_seps else None, testing):
+                end = m.start() + sum(map(len, kept)) + keep - 1
+                spans.append((m.start(), end))
                 break
     return spans
+
+
+# Runs of digit groups separated by one space or dash; an expiry's "/" may follow.
+_DIGIT_RUN = re.compile(r"(?<![\w\-.])\d{1,19}(?:[ \-]\d{1,19}){0,11}(?!\w|[\-.]\d)")
+_IBAN_BEFORE = re.compile(r"[A-Z]{2}\d{2}[ \-]?$")
 
 
 def _card_ok(digits: str, groups: list[str] | None, testing: bool) -> bool:

@@ -77,7 +77,9 @@ _HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Fa-f])")
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 _ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})")
 _ENTITY = re.compile(r"&(?:#\d{2,7}|#[xX][0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});")
-_SPACED_HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2} ){7,}[0-9A-Fa-f]{2}(?![0-9A-Fa-f])")
+# Printable ASCII written as hex pairs: each pair starts with 2-7.
+_SPACED_HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[2-7][0-9A-Fa-f] ){7,}[2-7][0-9A-Fa-f](?![0-9A-Fa-f])")
+_CHAR_HINT = re.compile(r"(?i)char\s*code|charcode|\bchr\(|\bord\(|\bascii\b|\bbytes\(|\bbytearray\(|\bdecimal codes?\b")
 _CHAR_CODES = re.compile(r"(?<![\d.])(?:\d{2,3}\s*,\s*){7,}\d{2,3}(?![\d.])")
 _MAX_DECODE = 8192  # longer runs are data blobs (images), not a hidden credential
 _MAX_INFLATE = 8192  # a credential compressed and encoded is short; so is what a text may inflate in all
@@ -114,7 +116,7 @@ def _inflated(raw: bytes, budget: list[int]) -> bytes:
 
 def _decoded(text: str) -> list[str]:
     out: list[str] = []
-    runs: list[tuple[str, str]] = []
+    runs: list[tuple[tuple[int, int], str]] = []
     budget = [_MAX_INFLATE]
     if len(text) >= 16:
         for m in _B64.finditer(text):
@@ -147,22 +149,25 @@ def _decoded(text: str) -> list[str]:
                 decoded = _readable(bytes.fromhex(run))
                 if decoded is not None:
                     out.append(decoded)
-                    runs.append((run, decoded))
+                    runs.append((m.span(), decoded))
         if " " in text:
             for m in _SPACED_HEX.finditer(text):  # "3f 54 74 4b 44 59 40 58": bytes written out
                 decoded = _readable(bytes.fromhex(m.group().replace(" ", "")))
                 if decoded is not None:
-                    runs.append((m.group(), decoded))
-    if "," in text:
-        for m in _CHAR_CODES.finditer(text):  # String.fromCharCode(103, 104, 115, ...)
+                    runs.append((m.span(), decoded))
+    if "," in text and _CHAR_CODES.search(text) and _CHAR_HINT.search(text):  # fromCharCode(103, 104, ...)
+        for m in _CHAR_CODES.finditer(text):
             codes = [int(c) for c in re.findall(r"\d+", m.group())]
             if all(32 <= c <= 126 for c in codes):
-                runs.append((m.group(), "".join(map(chr, codes))))
+                runs.append((m.span(), "".join(map(chr, codes))))
     if runs:  # hex and character codes decoded where they stood, so the words around still name them
-        in_context = text
-        for run, decoded in runs:
-            in_context = in_context.replace(run, decoded)
-        out.append(in_context)
+        runs.sort()
+        parts, at = [], 0
+        for (start, end), decoded in runs:
+            if start >= at:
+                parts += [text[at:start], decoded]
+                at = end
+        out.append("".join([*parts, text[at:]]))
     if "%" in text and _PERCENT.search(text):
         unquoted = unquote(text)
         if unquoted != text:

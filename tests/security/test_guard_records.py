@@ -48,6 +48,8 @@ REFUSED = [
     ({"n": CARD.replace(" ", "")[::-1], "hint": "reverse it", "for": "debit card"}, "credit card number"),
     (["GitLab recovery codes", *[f"{a}7{b}2-{b}9{a}4" for a, b in zip("abcdefgh", "qrstuvwx", strict=True)]], "one-time code"),
     ([f"{a}4{b}c9-{b}7{a}21" for a, b in zip("abcdefghij", "klmnopqrst", strict=True)], "one-time code"),
+    # a token beside an ordinary note about it
+    ({"service": "Ledgerly", "note": "token updated today", "v": TOKEN}, "generic API key"),
     # a wallet key in pieces
     (["Rabby wallet private key", "0x" + "3f9a" * 4, "c1d7" * 4, "8e2b" * 4, "5a06" * 4], "generic API key"),
 ]
@@ -62,7 +64,11 @@ def test_a_split_or_disguised_credential_in_a_record_is_refused(value: object, k
 
 PASSES = [
     # records that name a key but hold ids, hashes, prose or nothing of a token's shape
-    {"service": "GitHub", "note": "deploy key rotated last week", "id": "6f1c2e9a4b7d8c3e5f0a1b2c3d4e5f6a"},
+    {"service": "Ledgerly", "what": "token usage this week", "run1": 5255, "run2": 8065, "run3": 7731},
+    {"note": "Bought some USDC token", "tx": "0x" + "5c504ed4" * 8},
+    ["HLTH-1021", "HLTH-1022", "HLTH-1035", "HLTH-1040", "HLTH-1057", "HLTH-1063", "HLTH-1078", "HLTH-1090"],
+    {"what": "Spare key for mum", "when": "Friday", "locker": "C34", "sku": "SKU-95124", "bay": "B33"},
+    {"title": "Pat's birthday", "gift": "book", "wishlist": "3KQ9ZX2L7M1WPRTB8VNC"},
     {"title": "signing key", "fingerprint": "SHA256:Jq8sLk2mN4pR7tV1wX3yZ5aB9cD6eF0gH2jK4lM6nP8"},
     {
         "title": "Errands",
@@ -76,6 +82,14 @@ PASSES = [
     ["k2m4p6r8", "t1v3x5z7", "b2d4f6h8", "j1l3n5p7", "q2s4u6w8", "y1a3c5e7", "g2i4k6m8", "o1q3s5u7"],
     {"card": "gift card", "balance": "25.00", "codes": ["SPRING25", "SUMMER10"]},
     {"what": "api key rotation checklist", "steps": ["create new", "deploy", "revoke old"]},
+    # an independent review's false positives: ids, SKUs and flights in lists, statistics
+    {"skus": ["TSH12-BLK01", "TSH12-BLK02", "TSH12-WHT01", "TSH12-WHT02", "TSH12-RED01", "TSH12-RED02", "TSH12-GRN01", "TSH12-GRN02"]},
+    ["Lab result codes", "12345678", "22345678", "32345678", "42345678", "52345678", "62345678"],
+    "token counts per message: 112, 87, 65, 99, 120, 76, 54, 83, 101, 68, 90, 73, 57, 110, 88, 49",
+    "Login code bug fixed in PR #2019",
+    "SSID ClinicGuest / 0800123456 for support",
+    "kluis op kamer 1412",
+    "сейф в номере 1412",
     # a code of the right shape with nothing naming it, a date after a lock word
     {"hotel": "Casa Azul", "room": "214", "checkout": "11:00"},
     "We changed the door lock on 12-05-24 and the old keys are gone.",
@@ -110,6 +124,13 @@ def test_a_credential_kept_in_the_key_or_namespace_is_refused(namespace, key, va
 @pytest.mark.parametrize(
     ("namespace", "key", "value"),
     [
+        (("memories", "u8"), "3b1f8a9e-2c44-4d1e-9a77-0f5b6c7d8e9a", "Spare key is kept in the key safe by the door"),
+        (("memories", "u8"), "3b1f8a9e-2c44-4d1e-9a77-0f5b6c7d8e9a", "Wifi password is on the fridge; check the folder"),
+        (("users", "48213", "memories"), "mem_1", "Bank card PIN letter is kept in the folder in my desk drawer"),
+        (("users", "48213", "memories"), "mem_1", {"type": "login", "service": "patient portal"}),
+        (("memories", "u8"), "mem_7301", "Door code changed last week; see key"),
+        (("memories", "u8"), "flight_LH454", "Boarding pass PDF is saved in the folder Travel"),
+        (("memories", "u8"), "V1StGXR8_Z5jdHi6B-myT", "House key is in the drawer"),
         (("memories", "u8"), "mem_c6ffba10", {"type": "credential", "source": "chat"}),
         (("memories", "u8"), "mem_c6ffba10", "see the key docs for the API"),
         (("memories", "u8", "2024"), "mem_c6ffba10", "photos from the trip: see folder 2024"),
@@ -146,9 +167,13 @@ def test_pointers_to_labels_that_hold_no_credential_pass(namespace, key, value) 
         ("authenticator setup key for Kraken 2FA: mz4q 7rtb k2wx p5ha", None),
         ("pergunta secreta do cartão: Tartaruga", "security question answer"),
         ("Gäste-WLAN-Schlüssel (Router im Flur) Wiese7Regen", "password"),
-        ("guest wifi -> CasaVerde_24 / 8812003177", "password"),
-        # a card followed by its expiry
+        # a card followed by its expiry or its code, grouped or not
         ("Mum's Visa for the chemist: " + CARD + " 09/29", "credit card number"),
+        ("Visa " + CARD.replace(" ", "") + " 12/31 cvv on back", "credit card number"),
+        ("card " + CARD.replace(" ", "") + " 123", "credit card number"),
+        (CARD + " 12 31", "credit card number"),
+        # a service token stored beside an ordinary note
+        ("Ledgerly token updated today: " + TOKEN, None),
         # a publishable key in front of a secret hides nothing
         ("public pk_live then the secret sk_live_" + TOKEN, None),
     ],
@@ -171,6 +196,7 @@ def test_texts_refused_after_the_ninth_round(text: str, kind: str | None) -> Non
         "setup the 2FA app tomorrow morning",
         "Flight code AB1234 departs 10:45",
         "Rent goes to DE60 5101 5875 2967 8891 75, reference March",
+        "Rent goes to NL91 4539 5787 6362 1486 00, reference March",
         "[auth]\npassword_hash = argon2id\nmfa_required = true",
         "posthog.init('phc_" + TOKEN + "', { api_host: 'https://eu.posthog.com' })",
         "stripe publishable key pk_live_" + TOKEN,
