@@ -129,14 +129,23 @@ def _names_credential(text: str) -> bool:
     return _triggered(low) and _CUE_ANY.search(low) is not None
 
 
+def _strongly_named(text: str) -> bool:
+    """Named by more than a word that only sometimes names a password ("pass", "clave")."""
+    low = _plain(text).replace("_", " ")
+    cues = [m.group() for m in _PASSWORD_CUE.finditer(low)]
+    return not cues or any(c not in _WEAK_PW_CUES for c in cues) or _CUE_ANY.search(
+        _PASSWORD_CUE.sub(" ", low)
+    ) is not None
+
+
 def _pieces(items: list[str]) -> Iterator[str]:
     """In a small record or list, the short items without spaces around the one item that
     names a credential, joined after it: ``card PIN: 1675``."""
     if not 3 <= len(items) <= _MAX_PIECES:
         return
     named = [item for item in items if " " in item.strip() and _names_credential(item)]
-    if len(named) != 1:
-        return  # none, or a list of notes about credentials
+    if len(named) != 1 or not _strongly_named(named[0]):
+        return  # none, a list of notes about credentials, or "Bus pass" among groceries
     rest = [p.strip() for p in items if p is not named[0] and p.strip() and " " not in p.strip()]
     rest = [p for p in rest if len(p) <= 24 and not _DATE.search(p) and not _names_credential(p)]
     if len(rest) >= 2:
@@ -315,7 +324,7 @@ _CJK_CODE = r"コード|暗証番号|密码|密碼|비밀번호|비번|암호"
 _COMPOUND = (
     r"(?:tur|tor|haus|haustur|deur|poort|hek|alarm|safe|tresor|kluis|port|dorr|dor|larm|garage|toegangs|zugangs"
     r"|eingangs|schloss|kassaskaps|kassakaappi|ovi|portti|halytys|puhelin|sim|pin|bank|kaart|karten|kort|porta)"
-    r"(?:code|kode|koden|kod|koodi|pincode|nummer)"
+    r"(?:code|kode|koden|kod|koodi|pincode)|pin-?nummer"
 )
 # A lock's or a card's code: a thing it opens and a code word within three words of each
 # other, either way round ("door code", "code de la porte", "Kod alarmu", "Türcode").
@@ -343,6 +352,13 @@ _SAFE_CUE = re.compile(
     r"|(?:hotel|room|wall|gun|home) safe|safe (?:in|at) (?:the|my|our) \w+|金庫|保险箱|금고)(?!\w)"
 )
 _SAFE_AFTER = 44
+# Its number straight after a colon or a word that says it opens it: "Tresor im Hotelzimmer:
+# 10148", "se abre con 283618"; not "box 1187", "contrat 8821904", "Modell 4510".
+_SAFE_VALUE = re.compile(
+    r"^[^:\n\d]{0,32}?(?::\s*|\b(?:opens? with|open(?:ed)? with|code|combo|combination|pin|se abre con|abre con"
+    r"|abre com|si apre con|offnet mit|oeffnet mit|s'ouvre avec|opent met|otwiera sie|kod|kode|kodu|codice|codigo)"
+    r"\s*:?\s*)(?P<val>[#*]?\d{4,10}[#*]?)(?![\d.,/-])"
+)
 _PIN_CUE = re.compile(
     r"(?<![\w-])(?:pin|pins|pin code|pincode|pin-code|pin-kod|pin-koden|pin-koodi|p1n|пин|пин-код|pin kodu"
     r"|пін|पिन|পিন|پین|clave de acceso|clave acceso|clave (?:de )?firma|clave (?:de )?cajero|clave secreta"
@@ -697,9 +713,14 @@ def _code_kind(low: str) -> str | None:
                 return kind
             if cue is _OTP_CUE and any(
                 _DIGIT.search(v.group()) and re.search(r"[a-z]", v.group())
-                for v in (*_RECOVERY_VALUE.finditer(after), *_SETUP_KEY.finditer(after))
+                for v in _SETUP_KEY.finditer(after)
             ):
                 return kind
+            if cue is _OTP_CUE and re.search(r"code|recovery|backup|wiederherstell|recuper|herstel", m.group()) and any(
+                sum(bool(_DIGIT.search(g) and re.search(r"[a-z]", g)) for g in v.group().split("-")) >= 2
+                for v in _RECOVERY_VALUE.finditer(after)
+            ):
+                return kind  # "NZGAK-C85EV-ZGVKL-1H86S-3OS0M", not a host "web01-prod-east"
             before = low[max(0, m.start() - _BEFORE) : m.start()]
             vm = _CODE_VALUE.search(before)
             if vm and _JOINED_BEFORE.match(before[vm.end() :]) and _code_value(before):
@@ -708,7 +729,8 @@ def _code_kind(low: str) -> str | None:
         if not _negated(low, m) and _code_value(low[m.end() : m.end() + _DEVICE_AFTER]):
             return PIN
     for m in _SAFE_CUE.finditer(low):
-        if not _negated(low, m) and _code_value(low[m.end() : m.end() + _SAFE_AFTER], 4):
+        vm = _SAFE_VALUE.match(low[m.end() : m.end() + _SAFE_AFTER])
+        if vm and not _negated(low, m) and _code_value(vm.group("val"), 4):
             return PIN
     return None
 
@@ -741,7 +763,10 @@ _RECORD_TOKEN = re.compile(
     r"|authtoken|token|tokens|secret|client secret|credentials?|webhook(?: url)?|private key|seed phrase"
     r"|recovery phrase|mnemonic|chave|clave|ключ|токен|トークン|令牌|密钥|토큰)(?![\w-])"
 )
-_CODES_CUE = re.compile(r"(?<!\w)(?:backup|recovery|reserve|emergency|scratch|one[- ]time|2fa|mfa)(?!\w)")
+_CODES_CUE = re.compile(
+    r"(?<!\w)(?:(?:backup|recovery|reserve|emergency|scratch|one[- ]time|2fa|mfa|verification)[ -]codes?"
+    r"|wiederherstellungscodes?|codes? de (?:secours|respaldo|recuperacion|recuperacao)|codici di backup)(?!\w)"
+)
 _CARD_CUE = re.compile(r"(?<!\w)(?:card|tarjeta|carte|karte|cartao|kaart|carta|kort|visa|mastercard|maestro|amex)(?!\w)")
 _LETTER = re.compile(r"[A-Za-z]")
 _CHAR_CODES = re.compile(r"(?<![\d.])(?:\d{2,3}\s*,\s*){7,}\d{2,3}(?![\d.])")
@@ -815,7 +840,7 @@ def _record_kind(leaves: list[tuple[str, str]]) -> str | None:
             low = _plain(head).replace("_", " ")
             if _PUBLIC.search(low):
                 return None  # about a key meant to be seen
-            if _RECORD_NAMES.search(low) and not _NOT_CREDENTIAL.search(low):
+            if _RECORD_NAMES.search(low) and not _NOT_CREDENTIAL.search(low) and _strongly_named(low):
                 if detectors._NOT_SECRET_CONTEXT.search(low) or _NEGATED.search(low):
                     return None  # a hash or an id, or talk about a credential
                 named.append(low)
@@ -842,9 +867,12 @@ def _record_kind(leaves: list[tuple[str, str]]) -> str | None:
         return _code_list(leaves) if not named else None  # a list of notes about credentials
     if _CODES_CUE.search(named[0]) and (kind := _code_list(leaves, named=True)):
         return kind
-    if _CARD_CUE.search(named[0]):  # a card's number, maybe written backwards
+    if _CARD_CUE.search(named[0]):  # a card's number, backwards where the record says so
+        backwards = any(_BACKWARDS.search(_plain(t)) for _, t in leaves)
         for value in [*wholes, "".join(pieces)]:
-            if value.isdigit() and (detectors.card_spans(value) or detectors.card_spans(value[::-1])):
+            if value.isdigit() and (
+                detectors.card_spans(value) or (backwards and detectors.card_spans(value[::-1]))
+            ):
                 return detectors.CREDIT_CARD
     password = _PASSWORD_CUE.search(named[0]) is not None
     token = not password and _RECORD_TOKEN.search(named[0]) is not None
@@ -884,6 +912,9 @@ _VALUE_KEY = re.compile(
     r"^(?:v|k|val|value|data|blob|hex|b64|base64|encoded|enc_value|content|codes|code|secret|token|key|payload"
     r"|raw|string|s|body|cipher|ciphertext|reversed)$"
 )
+_BACKWARDS = re.compile(
+    r"(?<!\w)(?:reverse[ds]?|backwards?|reversed|ruckwarts|al reves|a l'envers|omgekeerd|al contrario|invertid[oa])(?!\w)"
+)
 _WALLET_KEY = re.compile(r"(?<!\w)(?:private key|priv(?:ate)? ?key|wallet key|secret key|seed|mnemonic)(?!\w)")
 _TX_HASH = re.compile(r"0x[0-9a-fA-F]{64}")
 
@@ -898,7 +929,7 @@ def _code_list(leaves: list[tuple[str, str]], named: bool = False) -> str | None
     Where nothing names them, eight or more lower-case codes with letters and digits on a
     dash, none sharing their first three characters with another (ticket ids, SKUs and
     flight numbers share a prefix or are upper case)."""
-    texts = [t.strip() for _, t in leaves]
+    texts = [t.strip() for f, t in leaves if not f or _VALUE_KEY.match(f.lower()) or _PIECE_KEY.match(f.lower())]
     codes = [t for t in texts if _BACKUP_CODE.fullmatch(t) and _DIGIT.search(t)]
     if len(codes) < (6 if named else 8) or len({len(c) for c in codes}) > 1:
         return None
@@ -907,6 +938,9 @@ def _code_list(leaves: list[tuple[str, str]], named: bool = False) -> str | None
             return None
         if len({c[:3] for c in codes}) < len(codes):
             return None
+        halves = [h for c in codes for h in c.split("-")]
+        if sum(h.isalpha() and any(v in h for v in "aeiou") for h in halves) > len(halves) // 4:
+            return None  # labels made of words: "bike-2041", "tent-1182"
     elif len({c[:3] for c in codes}) < len(codes) * 0.75:
         return None  # numbered or prefixed like ids
     return ONE_TIME_CODE
@@ -967,8 +1001,10 @@ def pointed_secret(value: Any, labels: list[str]) -> str | None:
         return None  # "door code changed last week; see key"
     targets = {(m.group("a") or m.group("b") or m.group("c")).lower() for m in pointers}
     candidates: list[tuple[str, bool]] = []  # (label, is the key)
-    if stub or "key" in targets:
-        candidates.append((_STORE_KEY.sub("", labels[-1].strip()), True))
+    key = labels[-1].strip()
+    app_id = (prefix := _STORE_KEY.match(key)) is not None and key[prefix.end() :].isdigit()  # "note_2211"
+    if "key" in targets or (stub and not app_id):
+        candidates.append((_STORE_KEY.sub("", key), True))
     if (stub or targets & {"path", "namespace"}) and len(labels) >= 4:
         candidates.append((labels[-2].strip(), False))
     named = _CUE_ANY.search(low) is not None or _LOCK_CUE.search(_plain(" ".join(labels)).replace("-", " "))

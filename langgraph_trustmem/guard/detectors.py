@@ -890,8 +890,8 @@ def _card_spans(text: str) -> list[tuple[int, int]]:
         # a card followed by its expiry or its code ("... 1486 12/31", "4539...1486 123"): the
         # run takes those too, so the card may end a group or two earlier
         for keep in range(len(groups), max(0, len(groups) - 3), -1):
-            if keep < len(groups) and len(groups[keep]) > 4:
-                break
+            if keep < len(groups) and len(groups[keep]) > 3:
+                break  # only an expiry's or a code's short groups follow a card
             kept, kept_seps = groups[:keep], set(seps[: keep - 1])
             if len(kept_seps) > 1:
                 continue

@@ -90,6 +90,12 @@ PASSES = [
     "SSID ClinicGuest / 0800123456 for support",
     "kluis op kamer 1412",
     "сейф в номере 1412",
+    # a second review's: phone numbers of an emergency card, referral numbers, storage labels
+    {"title": "Emergency card for Dad", "phones": ["9123 4567", "8765 4321", "6234 5678", "9988 7766", "8123 4455", "6789 0123"]},
+    {"title": "Post-surgery recovery: insurance card and referral numbers", "refs": ["48213377", "59123401", "60234518", "71345629", "82456730", "93567841"]},
+    ["bike-2041", "tent-1182", "oven-3390", "sofa-7712", "lamp-0931", "desk-4410", "fan1-9982", "rug2-7734"],
+    {"type": "loyalty card", "data": "9922001122334455"},
+    ["Bus pass", "Milk", "Eggs", "B12", "Omega3", "Bread"],
     # a code of the right shape with nothing naming it, a date after a lock word
     {"hotel": "Casa Azul", "room": "214", "checkout": "11:00"},
     "We changed the door lock on 12-05-24 and the old keys are gone.",
@@ -132,6 +138,7 @@ def test_a_credential_kept_in_the_key_or_namespace_is_refused(namespace, key, va
         (("memories", "u8"), "flight_LH454", "Boarding pass PDF is saved in the folder Travel"),
         (("memories", "u8"), "V1StGXR8_Z5jdHi6B-myT", "House key is in the drawer"),
         (("memories", "u8"), "mem_c6ffba10", {"type": "credential", "source": "chat"}),
+        (("memories", "u8"), "note_2211", {"kind": "credential", "owner": "u1"}),
         (("memories", "u8"), "mem_c6ffba10", "see the key docs for the API"),
         (("memories", "u8", "2024"), "mem_c6ffba10", "photos from the trip: see folder 2024"),
         (("memories", "u8"), "mem_c6ffba10", "see key"),
@@ -202,6 +209,15 @@ def test_texts_refused_after_the_ninth_round(text: str, kind: str | None) -> Non
         "stripe publishable key pk_live_" + TOKEN,
         {"test_card": "4000 0000 0000 9995", "source": "Stripe docs", "purpose": "declines"},
         "The metamask extension asked me to update, so I did.",
+        "Safe at the bank: box 1187, annual fee 120 EUR, renewal in March.",
+        "Hotel safe receipt: deposit slip 550912 at the front desk for the jewelry.",
+        "Coffre-fort loué à la banque, contrat 8821904, agence de Lyon Part-Dieu.",
+        "Tresor im Keller, Modell Burg-Wächter 4510, Schlüssel beim Nachbarn.",
+        "Kluis bij de ABN AMRO, kluisnummer 4418, sleutel in de la.",
+        "Im Notfall: Alarmnummer 112, Hausnotruf-Taste am Armband.",
+        "Turned on 2FA for host web01-prod-east, ticket inc-4821-ab12.",
+        "2FA enabled on laptop-home-2024.",
+        "Calories this week: 2426 2646 2410 2285 2473",
     ],
 )
 def test_what_is_no_ones_secret_passes(value: object) -> None:

@@ -125,8 +125,8 @@ def test_eighth_heldout_corpus_is_tuning_data_now(guard):
     before the eighth round was committed. Measured before the round (0.829 recall, 0.725
     on evasions, 0.027 false positives) and after it (0.857 / 0.760 / 0.023); its misses
     were read and tuned on in the ninth round (records, labels, encodings in place, more
-    phrasings): 0.954 / 0.928 / 0.014, and after the round's review mends 0.952 / 0.925 /
-    0.014. Held to what was measured."""
+    phrasings): 0.954 / 0.928 / 0.014, and after the round's two reviews' mends 0.951 /
+    0.925 / 0.014. Held to what was measured."""
     report, misses, fps = guard_eval.evaluate("heldout8", guard_eval.heldout8_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0  # no check raises anything but SecretRejected
@@ -138,8 +138,9 @@ def test_eighth_heldout_corpus_is_tuning_data_now(guard):
 def test_ninth_heldout_corpus(guard):
     """Written by a sixth helper that never saw the guard, committed frozen (ac78925)
     before it was first run. Measured once before the ninth round (0.799 recall, 0.679 on
-    evasions, 0.018 false positives) and after: 0.828 / 0.735 / 0.016 (after the round's
-    review mends: 0.831 / 0.741 / 0.016). The targets are not met. Asserted as measured, so a regression shows; its records are never read
+    evasions, 0.018 false positives) and after: 0.828 / 0.735 / 0.016 (after the first
+    review's mends 0.831 / 0.741 / 0.016, after the second's 0.830 / 0.741 / 0.016). The
+    targets are not met. Asserted as measured, so a regression shows; its records are never read
     to choose rules."""
     report, _, _ = guard_eval.evaluate("heldout9", guard_eval.heldout9_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
