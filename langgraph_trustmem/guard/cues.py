@@ -994,6 +994,16 @@ def pointed_secret(value: Any, labels: list[str]) -> str | None:
         and any(isinstance(v, str) and v.strip().lower() in _CREDENTIAL_TYPES for v in value.values())
         and all(_META.match(str(k)) or str(k).lower() in ("owner", "for", "note") for k in value)
     )
+    # a value that only names a password ("Netflix password"), kept under a key that is one
+    named_only = (
+        isinstance(value, str)
+        and len(_WORDS.findall(value)) <= 5
+        and _PASSWORD_CUE.search(_plain(value)) is not None
+        and _strongly_named(value)
+        and not _NEGATED.search(_plain(value))
+    )
+    if named_only and _strong(_STORE_KEY.sub("", labels[-1].strip())):
+        return PASSWORD
     if not (pointers or stub):
         return None
     low = _CJK_AFTER_LATIN.sub(" ", _plain(" ".join(texts)).replace("_", " "))

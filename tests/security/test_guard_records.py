@@ -119,6 +119,7 @@ def test_records_that_only_look_like_a_split_credential_pass(value: object) -> N
         (("memories", "u8", TOKEN), "mem_a1b2c3d4", {"note": "Koala api token stored in namespace"}, "generic API key"),
         (("memories", "u8", "4471"), "mem_a1b2c3d4", {"kind": "credential-ref", "owner": "Ines"}, "PIN"),
         (("memories", "u8"), "mem_Lagoon%Ember62", {"type": "credential", "source": "chat"}, "password"),
+        (("memories", "u8"), "Quartz!Meadow84", "Spotify password", "password"),
     ],
 )
 def test_a_credential_kept_in_the_key_or_namespace_is_refused(namespace, key, value, kind) -> None:
@@ -139,6 +140,8 @@ def test_a_credential_kept_in_the_key_or_namespace_is_refused(namespace, key, va
         (("memories", "u8"), "V1StGXR8_Z5jdHi6B-myT", "House key is in the drawer"),
         (("memories", "u8"), "mem_c6ffba10", {"type": "credential", "source": "chat"}),
         (("memories", "u8"), "note_2211", {"kind": "credential", "owner": "u1"}),
+        (("memories", "u8"), "Quartz!Meadow84", "Spotify password changed today"),
+        (("memories", "u8"), "Pasta&Pesto2024!", "my favourite recipes"),
         (("memories", "u8"), "mem_c6ffba10", "see the key docs for the API"),
         (("memories", "u8", "2024"), "mem_c6ffba10", "photos from the trip: see folder 2024"),
         (("memories", "u8"), "mem_c6ffba10", "see key"),
