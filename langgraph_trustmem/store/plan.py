@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 import time
 import uuid
 from collections.abc import Generator, Iterable, Mapping, Sequence
@@ -49,7 +50,7 @@ from langgraph_trustmem.audit import (
     verify_ops,
 )
 from langgraph_trustmem.config import resolve_keyring, resolve_ladder
-from langgraph_trustmem.crypto import KeyRing
+from langgraph_trustmem.crypto import ID_HASH_SIZE, KeyRing
 from langgraph_trustmem.errors import ConfigurationError, SecretRejected, TamperedDataError, TrustViolation
 from langgraph_trustmem.pg import Statements, check_connection
 from langgraph_trustmem.store import sql
@@ -854,7 +855,42 @@ def reindex_plan(store: TrustStoreBase, batch: int, progress: Any) -> Plan[int]:
     if rows and int(rows[0][0]) != dims:
         yield Call(store.vectors, "reset", (dims,))
     probe = _unit((yield Call(store.embeddings, "embed_query", (PROBE_TEXT,))))
-    return (yield from _walk(store, batch, progress, probe))
+    done = yield from _walk(store, batch, progress, probe)
+    dropped = yield from _sweep_orphans(store, batch)
+    if dropped:
+        log.warning("reindex dropped %d vectors whose memory is gone", dropped)
+    return done
+
+
+_REF = re.compile(f"[0-9a-f]{{{4 * ID_HASH_SIZE}}}")
+
+
+def _sweep_orphans(store: TrustStoreBase, batch: int) -> Plan[int]:
+    """Vectors whose memory is gone, deleted. A delete that raced a re-embedding pass
+    killed between its vector writes and its re-read leaves one behind (a sealed vector
+    no search returns, but still a trace of a deleted memory). Runs after the pass, when
+    every live memory's vectors are written: a vector without a live indexed row is
+    an orphan. Returns how many memories' vectors it dropped."""
+    assert store.vectors is not None
+    offset: Any = None
+    dropped = 0
+    while True:
+        page, offset = yield Call(store.vectors, "refs", (batch, offset))
+        tenant_of = dict(page)
+        refs = [ref for ref in tenant_of if _REF.fullmatch(ref)]  # hex of the namespace's and key's hashes
+        if refs:
+            raw = [bytes.fromhex(ref) for ref in refs]
+            rows = yield Fetch(
+                sql.REINDEX_RECHECK_SQL,
+                {"ns_hashes": [r[:ID_HASH_SIZE] for r in raw], "key_hashes": [r[ID_HASH_SIZE:] for r in raw]},
+            )
+            live = {(bytes(nh) + bytes(kh)).hex() for nh, kh, sealed, _, _, _, indexed in rows if sealed is not None and indexed}
+            gone = [ref for ref in refs if ref not in live]
+            if gone:
+                yield Call(store.vectors, "delete_refs", (gone, [tenant_of[ref] for ref in gone]))
+                dropped += len(gone)
+        if offset is None:
+            return dropped
 
 
 def _walk(store: TrustStoreBase, batch: int, progress: Any, probe: list[float]) -> Plan[int]:

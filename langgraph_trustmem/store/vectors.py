@@ -389,6 +389,11 @@ class VectorIndex:
         server): setup then refills it from PostgreSQL."""
         return self.count() == 0
 
+    def refs(self, limit: int, offset: Any) -> tuple[list[tuple[str, str]], Any]:
+        """A page of the stored points' (memory ref, tenant) and the offset
+        of the next page (None after the last), for the orphan sweep."""
+        raise NotImplementedError
+
     def reset(self, dims: int) -> None:
         """Drop every vector and start over at ``dims`` (the store's embedder
         changed size; it re-embeds every memory next)."""
@@ -424,6 +429,9 @@ class VectorIndex:
 
     async def ais_empty(self) -> bool:
         return await asyncio.to_thread(self.is_empty)
+
+    async def arefs(self, limit: int, offset: Any) -> tuple[list[tuple[str, str]], Any]:
+        return await asyncio.to_thread(self.refs, limit, offset)
 
     async def aclose(self) -> None:
         self.close()
@@ -510,6 +518,10 @@ def _reseal_args(points: Sequence[VectorPoint]) -> dict[str, Any]:
 
 
 _FACET_START = 1024
+
+
+def _ref_pairs(records: Any) -> list[tuple[str, str]]:
+    return [(str(r.payload["ref"]), _tenant(r.payload.get("t", ""))) for r in records if r.payload and "ref" in r.payload]
 
 
 def _server_identity(url: str) -> str:
@@ -613,6 +625,12 @@ class QdrantClientIndex(VectorIndex):
 
     def is_empty(self) -> bool:
         return not self.client.collection_exists(self.collection) or self.count() == 0
+
+    def refs(self, limit: int, offset: Any) -> tuple[list[tuple[str, str]], Any]:
+        records, nxt = self.client.scroll(
+            self.collection, limit=limit, offset=offset, with_payload=["ref", "t"], with_vectors=False
+        )
+        return _ref_pairs(records), nxt
 
     def reset(self, dims: int) -> None:
         self.client.delete_collection(self.collection)
@@ -730,6 +748,12 @@ class AsyncQdrantClientIndex(VectorIndex):
 
     async def ais_empty(self) -> bool:
         return not await self.client.collection_exists(self.collection) or await self.acount() == 0
+
+    async def arefs(self, limit: int, offset: Any) -> tuple[list[tuple[str, str]], Any]:
+        records, nxt = await self.client.scroll(
+            self.collection, limit=limit, offset=offset, with_payload=["ref", "t"], with_vectors=False
+        )
+        return _ref_pairs(records), nxt
 
     async def aclose(self) -> None:
         await self.client.close()
@@ -1092,6 +1116,25 @@ class QdrantEdgeIndex(VectorIndex):
                     )
                     if records or nxt is not None:
                         return _records(records), ((i, nxt) if nxt is not None else (i + 1, None))
+                i, inner = i + 1, None
+            return [], None
+
+    def refs(self, limit: int, offset: Any) -> tuple[list[tuple[str, str]], Any]:
+        """Shard after shard, as :meth:`_unsealed` pages."""
+        import qdrant_edge as qe  # noqa: PLC0415
+
+        with self._lock:
+            tenants = self._tenant_dirs()
+            i, inner = offset if offset is not None else (0, None)
+            while i < len(tenants):
+                shard = self._shard(tenants[i], create=False)
+                if shard is not None:
+                    records, nxt = shard.scroll(
+                        qe.ScrollRequest(offset=inner, limit=limit, with_payload=True, with_vector=False)
+                    )
+                    if records or nxt is not None:
+                        page = [(str(r.payload["ref"]), tenants[i]) for r in records if r.payload and "ref" in r.payload]
+                        return page, ((i, nxt) if nxt is not None else (i + 1, None))
                 i, inner = i + 1, None
             return [], None
 

@@ -312,6 +312,45 @@ async def test_the_async_store_rebuilds_a_lost_vector_tier_at_setup(own_db, key,
         assert hits and hits[0].key == want
 
 
+def test_reindex_drops_vectors_whose_memory_is_gone(own_db, key, embeddings, location, user):
+    """A delete that raced a re-embedding pass killed between its vector writes and its
+    re-read leaves its memory's vector behind (no search returns it, but it is a trace of
+    a deleted memory); the next reindex() drops it and keeps every other vector."""
+    import os
+
+    ns = ("memories", user)
+    with TrustStore.from_conn_string(own_db, key=key, qdrant=location, index=_index(embeddings, embeddings.dims)) as s:
+        s.setup()
+        _fill(s, ns)
+        assert s.vectors is not None
+        tenant = s.tenant_of(ns)
+        orphan = os.urandom(32).hex()  # a memory that is no longer in PostgreSQL
+        s.vectors.upsert(s._points(orphan, ns, 1, tenant, None, embeddings.embed_documents(["penicillin allergy"])))
+        assert s.vectors.count(tenant.hex()) == len(MEMORIES) + 1
+        assert s.reindex() == len(MEMORIES)
+        assert s.vectors.count(tenant.hex()) == len(MEMORIES)
+        assert _top1(s, ns) == {k: k for k in QUERIES}
+
+
+async def test_the_async_reindex_drops_vectors_whose_memory_is_gone(own_db, key, embeddings, user):
+    import os
+
+    ns = ("memories", user)
+    index = _index(embeddings, embeddings.dims)
+    async with AsyncTrustStore.from_conn_string(own_db, key=key, qdrant=":memory:", index=index) as s:
+        await s.setup()
+        top = s.bound("sensitive")
+        for k, text in MEMORIES.items():
+            await top.aput(ns, k, {"text": text})
+        assert s.vectors is not None
+        tenant = s.tenant_of(ns)
+        orphan = os.urandom(32).hex()
+        await s.vectors.aupsert(s._points(orphan, ns, 1, tenant, None, embeddings.embed_documents(["penicillin"])))
+        assert await s.vectors.acount(tenant.hex()) == len(MEMORIES) + 1
+        assert await s.areindex() == len(MEMORIES)
+        assert await s.vectors.acount(tenant.hex()) == len(MEMORIES)
+
+
 def test_an_empty_tier_with_nothing_indexed_re_embeds_nothing(own_db, key, embeddings, location, user):
     embeddings = Counting(embeddings)
     index = _index(embeddings, embeddings.dims)
