@@ -214,8 +214,12 @@ class Guard:
             self._labels(labels, check)
             found = detectors.resolve(check.secrets | self._secrets(check.full, check.tokens))
             if not found:  # the last line: a credential named, and a value of its shape beside it
-                kind = cues.cued_secret(cues.document(value, [x for x in labels if isinstance(x, str)]))
-                kind = kind or cues.record_secret(value) or cues.pointed_secret(value, [x for x in labels if isinstance(x, str)])
+                names = [x for x in labels if isinstance(x, str)]
+                kind = (
+                    cues.cued_secret(cues.document(value, names))
+                    or cues.record_secret(value)
+                    or cues.pointed_secret(value, names)
+                )
                 if kind:
                     found = {kind}
             if found:

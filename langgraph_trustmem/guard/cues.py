@@ -10,6 +10,10 @@ shape (three to ten digits for a code; a token mixing letters with digits or sym
 password), that is not explained as something else (a year, a time, a price, a count with
 its unit, a house number, a booking reference)?
 
+Two narrower questions follow (:func:`record_secret`, :func:`pointed_secret`): does a
+small record or list that names a credential hold it cut into pieces or disguised in its
+other items, and does a memory say its credential is its key or namespace label?
+
 It knows less than the detectors and so asks more of the value than they do; the held-out
 corpora measure what it adds and what it costs.
 """

@@ -1098,9 +1098,10 @@ class QdrantEdgeIndex(VectorIndex):
     def _reseal(self, points: Sequence[VectorPoint]) -> None:
         self._write_raw(points, condition=self._unsealed_filter())
 
-    def _unsealed(self, limit: int, offset: Any) -> tuple[list[VectorPoint], Any]:
-        """A page of plain points, shard after shard: the offset is (the
-        shard's place in the tenant list, the offset within it)."""
+    def _scroll(self, limit: int, offset: Any, **request: Any) -> tuple[list[Any], str, Any]:
+        """A page of points, shard after shard: the offset is (the shard's place in
+        the tenant list, the offset within it). Returns the points, their shard's
+        tenant and the next offset (None after the last shard)."""
         import qdrant_edge as qe  # noqa: PLC0415
 
         with self._lock:
@@ -1109,34 +1110,21 @@ class QdrantEdgeIndex(VectorIndex):
             while i < len(tenants):
                 shard = self._shard(tenants[i], create=False)
                 if shard is not None:
-                    records, nxt = shard.scroll(
-                        qe.ScrollRequest(
-                            offset=inner, limit=limit, filter=self._unsealed_filter(), with_payload=True, with_vector=True
-                        )
-                    )
+                    records, nxt = shard.scroll(qe.ScrollRequest(offset=inner, limit=limit, **request))
                     if records or nxt is not None:
-                        return _records(records), ((i, nxt) if nxt is not None else (i + 1, None))
+                        return records, tenants[i], ((i, nxt) if nxt is not None else (i + 1, None))
                 i, inner = i + 1, None
-            return [], None
+            return [], "", None
+
+    def _unsealed(self, limit: int, offset: Any) -> tuple[list[VectorPoint], Any]:
+        records, _, nxt = self._scroll(
+            limit, offset, filter=self._unsealed_filter(), with_payload=True, with_vector=True
+        )
+        return _records(records), nxt
 
     def refs(self, limit: int, offset: Any) -> tuple[list[tuple[str, str]], Any]:
-        """Shard after shard, as :meth:`_unsealed` pages."""
-        import qdrant_edge as qe  # noqa: PLC0415
-
-        with self._lock:
-            tenants = self._tenant_dirs()
-            i, inner = offset if offset is not None else (0, None)
-            while i < len(tenants):
-                shard = self._shard(tenants[i], create=False)
-                if shard is not None:
-                    records, nxt = shard.scroll(
-                        qe.ScrollRequest(offset=inner, limit=limit, with_payload=True, with_vector=False)
-                    )
-                    if records or nxt is not None:
-                        page = [(str(r.payload["ref"]), tenants[i]) for r in records if r.payload and "ref" in r.payload]
-                        return page, ((i, nxt) if nxt is not None else (i + 1, None))
-                i, inner = i + 1, None
-            return [], None
+        records, tenant, nxt = self._scroll(limit, offset, with_payload=True, with_vector=False)
+        return [(str(r.payload["ref"]), tenant) for r in records if r.payload and "ref" in r.payload], nxt
 
     def unsealed_count(self) -> int:
         import qdrant_edge as qe  # noqa: PLC0415
