@@ -188,18 +188,29 @@ def _copied(items: list[Any] | tuple[Any, ...]) -> list[Any] | tuple[Any, ...]:
 
 def _message_copy(message: BaseMessage) -> BaseMessage:
     """A copy whose fields, and the dicts and lists nested in them, are its
-    own (what a node edits in place never reaches the cache)."""
-    copied = message.__copy__()
-    fields = copied.__dict__
+    own (what a node edits in place never reaches the cache). pydantic's
+    ``__copy__``, with plain dict copies: a restore copies every message."""
+    fields = message.__dict__.copy()
     for name, value in fields.items():
         kind = type(value)
         if kind in _SCALARS:
-            continue  # most fields: nothing to copy (a restore copies every message)
+            continue  # most fields: nothing to copy
         if (kind is dict or kind is list) and not value:
             fields[name] = kind()
         else:
             fields[name] = _plain(value)
+    cls = type(message)
+    copied = cls.__new__(cls)
+    _set(copied, "__dict__", fields)
+    extra = message.__pydantic_extra__
+    _set(copied, "__pydantic_extra__", None if extra is None else extra.copy())
+    _set(copied, "__pydantic_fields_set__", message.__pydantic_fields_set__.copy())
+    private = message.__pydantic_private__
+    _set(copied, "__pydantic_private__", None if private is None else private.copy())
     return copied
+
+
+_set = object.__setattr__
 
 
 class _NotPlain(Exception):
