@@ -970,11 +970,17 @@ def _decoded_whole(value: str) -> str:
 # credential is the memory's key or a namespace label (named as such: a key box, a folder
 # or a title are not pointers).
 _POINTER = re.compile(
-    r"(?i)(?:\b(?:see|refer to)\s+(?:the\s+)?(?:memory'?s\s+)?(?P<a>key|path|namespace)\b(?!\s+(?:docs?|page|box|safe|hook|ring))"
+    r"(?i)(?:\b(?:see|refer to|look at|same as|check)\s+(?:the\s+)?(?:memory'?s\s+)?(?P<a>key|path|namespace)\b"
+    r"(?!\s+(?:docs?|page|box|safe|hook|ring|cabinet|holder|drawer|rack|under|on|in|for))(?!-)"
+    r"|\b(?:siehe|voir|ver|vedi|zie|patrz|bkz)\s+(?:den\s+|die\s+|la\s+|le\s+|de\s+|il\s+)?"
+    r"(?P<d>schl(?:ü|ue|u)ssel|pfad|namespace|cl[ée]|chemin|clave|ruta|chiave|percorso|sleutel|pad|klucz|anahtar)\b"
     r"|\b(?:value|it|code|pin|password|secret|token)(?:'s|\s+is)?\s+(?:stored\s+|kept\s+|saved\s+)?in\s+(?:the\s+)?"
     r"(?P<b>key|path|namespace)\b(?!\s+(?:box|safe|hook|ring|cabinet|holder|drawer))"
     r"|\b(?:stored|saved|kept)\s+in\s+(?:the\s+)?(?P<c>namespace|path)\b)"
 )
+# What a pointer in another language names: the key, or the path.
+_POINTED = {"key": "key", "path": "path", "namespace": "namespace", "pfad": "path", "chemin": "path", "ruta": "path",
+            "percorso": "path", "pad": "path"}
 _CREDENTIAL_TYPES = frozenset({"credential", "credentials", "credential-ref", "credential_ref", "secret"})
 _STORE_KEY = re.compile(r"(?i)^(?:mem|memory|note|fact|key|item)[_\-]")
 _LABEL_CODE = re.compile(r"[A-Za-z]?(\d{3,10})[A-Za-z#]?")
@@ -1013,7 +1019,7 @@ def pointed_secret(value: Any, labels: list[str]) -> str | None:
     low = _CJK_AFTER_LATIN.sub(" ", _plain(" ".join(texts)).replace("_", " "))
     if _NEGATED.search(low):
         return None  # "door code changed last week; see key"
-    targets = {(m.group("a") or m.group("b") or m.group("c")).lower() for m in pointers}
+    targets = {_POINTED.get((m.group("a") or m.group("b") or m.group("c") or m.group("d")).lower(), "key") for m in pointers}
     candidates: list[tuple[str, bool]] = []  # (label, is the key)
     key = labels[-1].strip()
     app_id = (prefix := _STORE_KEY.match(key)) is not None and key[prefix.end() :].isdigit()  # "note_2211"

@@ -120,6 +120,9 @@ def test_records_that_only_look_like_a_split_credential_pass(value: object) -> N
         (("memories", "u8", "4471"), "mem_a1b2c3d4", {"kind": "credential-ref", "owner": "Ines"}, "PIN"),
         (("memories", "u8"), "mem_Lagoon%Ember62", {"type": "credential", "source": "chat"}, "password"),
         (("memories", "u8"), "Quartz!Meadow84", "Spotify password", "password"),
+        (("memories", "u8"), "mem_5521", "Garagencode: siehe Schlüssel", "PIN"),
+        (("memories", "u8"), "mem_5521", "code du portail : voir la clé", "PIN"),
+        (("memories", "u8"), "mem_5521", {"note": "gate code: look at the key"}, "PIN"),
     ],
 )
 def test_a_credential_kept_in_the_key_or_namespace_is_refused(namespace, key, value, kind) -> None:
@@ -141,6 +144,8 @@ def test_a_credential_kept_in_the_key_or_namespace_is_refused(namespace, key, va
         (("memories", "u8"), "mem_c6ffba10", {"type": "credential", "source": "chat"}),
         (("memories", "u8"), "note_2211", {"kind": "credential", "owner": "u1"}),
         (("memories", "u8"), "Quartz!Meadow84", "Spotify password changed today"),
+        (("memories", "u8"), "mem_5521", "look at the key under the mat"),
+        (("memories", "u8"), "mem_5521", "voir la clé USB pour les photos"),
         (("memories", "u8"), "Pasta&Pesto2024!", "my favourite recipes"),
         (("memories", "u8"), "mem_c6ffba10", "see the key docs for the API"),
         (("memories", "u8", "2024"), "mem_c6ffba10", "photos from the trip: see folder 2024"),
