@@ -38,6 +38,7 @@ from langgraph_trustmem.guard.detectors import (
     _has,
 )
 from langgraph_trustmem.guard.fields import SECURITY_ANSWER
+from langgraph_trustmem.guard.normalize import _CHAR_CODES, char_codes
 
 __all__ = ["cued_secret", "document", "pointed_secret", "record_secret"]
 
@@ -773,7 +774,6 @@ _CODES_CUE = re.compile(
 )
 _CARD_CUE = re.compile(r"(?<!\w)(?:card|tarjeta|carte|karte|cartao|kaart|carta|kort|visa|mastercard|maestro|amex)(?!\w)")
 _LETTER = re.compile(r"[A-Za-z]")
-_CHAR_CODES = re.compile(r"(?<![\d.])(?:\d{2,3}\s*,\s*){7,}\d{2,3}(?![\d.])")
 
 
 def record_secret(value: Any) -> str | None:
@@ -865,8 +865,8 @@ def _record_kind(leaves: list[tuple[str, str]]) -> str | None:
             chunks = text.split()
             if len(chunks) >= 4 and len({len(c) for c in chunks[:-1]}) == 1 and len(chunks[0]) <= 6:
                 wholes.append("".join(chunks))  # "07eaa c51fb 7c9d6 227fc": spaced into groups
-            elif _CHAR_CODES.fullmatch(text):
-                wholes.append("".join(chr(int(c)) for c in re.findall(r"\d+", text) if 32 <= int(c) <= 126))
+            elif _CHAR_CODES.fullmatch(text) and (chars := char_codes(text)) is not None:
+                wholes.append(chars)
     if len(named) != 1:
         return _code_list(leaves) if not named else None  # a list of notes about credentials
     if _CODES_CUE.search(named[0]) and (kind := _code_list(leaves, named=True)):

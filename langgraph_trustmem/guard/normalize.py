@@ -114,6 +114,13 @@ def _inflated(raw: bytes, budget: list[int]) -> bytes:
     return raw
 
 
+def char_codes(run: str) -> str | None:
+    """A run of comma-separated character codes as the text it spells, when every code is
+    printable ASCII (``103, 104, 115`` reads ``ghs``)."""
+    codes = [int(c) for c in re.findall(r"\d+", run)]
+    return "".join(map(chr, codes)) if all(32 <= c <= 126 for c in codes) else None
+
+
 def _decoded(text: str) -> list[str]:
     out: list[str] = []
     runs: list[tuple[tuple[int, int], str]] = []
@@ -157,9 +164,8 @@ def _decoded(text: str) -> list[str]:
                     runs.append((m.span(), decoded))
     if "," in text and _CHAR_CODES.search(text) and _CHAR_HINT.search(text):  # fromCharCode(103, 104, ...)
         for m in _CHAR_CODES.finditer(text):
-            codes = [int(c) for c in re.findall(r"\d+", m.group())]
-            if all(32 <= c <= 126 for c in codes):
-                runs.append((m.span(), "".join(map(chr, codes))))
+            if (chars := char_codes(m.group())) is not None:
+                runs.append((m.span(), chars))
     if runs:  # hex and character codes decoded where they stood, so the words around still name them
         runs.sort()
         parts, at = [], 0

@@ -180,3 +180,19 @@ def test_a_read_racing_a_deletion_does_not_restore_it(key, pg_url, schema):
     # the racing read finishes after the deletion and tries to populate
     saver.hot.put(tk, "", row_entry, (), 60.0, populate=True)
     assert saver.hot.get(tk, "") is None
+
+
+def test_terminating_a_run_that_stored_nothing_yet_keeps_the_earlier_runs(saver):
+    """LangGraph saves a run's checkpoints in the background: a gate may terminate the
+    run before its first checkpoint lands. The earlier run's history stays whole (before,
+    the last input checkpoint, the earlier run's, was taken as the start and deleted),
+    and the thread refuses what the terminated run would still save."""
+    t = tid()
+    graph = build_graph(saver, [], policy="terminate")
+    graph.invoke(personal_turn(), {"configurable": {"thread_id": t, "trust": "personal"}, "run_id": uuid.uuid4()})
+    history = [tup.config for tup in saver.list({"configurable": {"thread_id": t}})]
+    assert history
+    saver.terminate({"configurable": {"thread_id": t}, "run_id": uuid.uuid4()})  # a run with nothing stored
+    assert [tup.config for tup in saver.list({"configurable": {"thread_id": t}})] == history
+    with pytest.raises(SessionTerminated):
+        graph.invoke(email_turn(), {"configurable": {"thread_id": t}})
