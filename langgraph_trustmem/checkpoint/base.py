@@ -55,7 +55,7 @@ from langgraph_trustmem.errors import (
     ThreadOwnershipError,
     TrustEscalationError,
 )
-from langgraph_trustmem.pg import Statements
+from langgraph_trustmem.pg import BytesArray, IntArray, Statements, TextArray
 from langgraph_trustmem.trust import (
     DEFAULT_LADDER,
     Ladder,
@@ -851,9 +851,9 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
             "step": meta.get("step") if isinstance(meta.get("step"), int) else None,
             "versions": Jsonb({k: str(v) for k, v in checkpoint["channel_versions"].items()}),
             "payload": self._seal_header(tk, ns, header, branch),
-            "channels": [c for c, _ in blobs],
-            "bversions": [v for _, v in blobs],
-            "blobs": list(blobs.values()),
+            "channels": TextArray(c for c, _ in blobs),
+            "bversions": TextArray(v for _, v in blobs),
+            "blobs": BytesArray(blobs.values()),
         }
         return params, blobs
 
@@ -1076,7 +1076,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         ns = checkpoint_ns(config)
         cid = conf["checkpoint_id"]
         upsert = all(w[0] in WRITES_IDX_MAP for w in writes)
-        idxs, channels, blobs = [], [], []
+        idxs, channels, blobs = IntArray(), TextArray(), BytesArray()
         hot: dict[tuple[str, int, str, str], bytes] = {}
         for i, (channel, value) in enumerate(writes):
             idx = WRITES_IDX_MAP.get(channel, i)
@@ -1110,7 +1110,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         cid = get_checkpoint_id(config)
         query = sql.GET_BY_ID_SQL if cid else sql.GET_LATEST_SQL
         held = self.decoded.held(tk, ns) if isinstance(self.hot, NullHotTier) else {}
-        return query, {"tk": tk, "ns": ns, "cid": cid, "known": [n for _, _, n in held]}, held
+        return query, {"tk": tk, "ns": ns, "cid": cid, "known": BytesArray(n for _, _, n in held)}, held
 
     def _listed_tuple(self, tk: bytes, thread_id: str, row: Sequence[Any]) -> CheckpointTuple | None:
         """A listed checkpoint, or None (reported) when it fails

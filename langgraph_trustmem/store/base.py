@@ -45,6 +45,7 @@ from langgraph_trustmem.errors import (
     TrustEscalationError,
     TrustMemError,
 )
+from langgraph_trustmem.pg import BytesArray
 from langgraph_trustmem.store.blind import BlindIndex
 from langgraph_trustmem.store.cache import AsyncHitCache, HitCache
 from langgraph_trustmem.trust import DEFAULT_LADDER, Label, Ladder, user_of
@@ -547,7 +548,7 @@ class TrustStoreBase(BaseStore):
         return self.keyring.hash_id("ns", "\x00".join(namespace))
 
     def ns_prefixes(self, namespace: Sequence[str]) -> list[bytes]:
-        return [self.ns_hash(namespace[: i + 1]) for i in range(len(namespace))]
+        return BytesArray(self.ns_hash(namespace[: i + 1]) for i in range(len(namespace)))
 
     def key_hash(self, key: str) -> bytes:
         return self.keyring.hash_id("key", key)

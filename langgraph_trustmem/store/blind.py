@@ -23,6 +23,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from langgraph_trustmem.pg import BytesArray
+
 MAX_TAGS = 256  # a value with more scalar fields is filtered in process
 TAG_SIZE = 12
 
@@ -54,7 +56,7 @@ class BlindIndex:
     def tags(self, tenant: bytes | None, value: Mapping[str, Any]) -> list[bytes] | None:
         """The tags of a value's scalar fields (nested objects included), or
         None for a value too wide to index (its row is filtered in process)."""
-        out: list[bytes] = []
+        out: list[bytes] = BytesArray()
         stack: list[tuple[tuple[str, ...], Mapping[str, Any]]] = [((), value)]
         while stack:
             path, obj = stack.pop()
@@ -72,7 +74,7 @@ class BlindIndex:
     def filter_tags(self, tenant: bytes | None, flt: Mapping[str, Any]) -> tuple[list[bytes], bool]:
         """The tags every matching row of ``tenant`` carries, and whether
         part of the filter is left to the process."""
-        tags: list[bytes] = []
+        tags: list[bytes] = BytesArray()
         residual = False
         stack: list[tuple[tuple[str, ...], Mapping[str, Any]]] = [((), flt)]
         while stack:

@@ -52,7 +52,7 @@ from langgraph_trustmem.audit import (
 from langgraph_trustmem.config import resolve_keyring, resolve_ladder
 from langgraph_trustmem.crypto import ID_HASH_SIZE, KeyRing
 from langgraph_trustmem.errors import ConfigurationError, SecretRejected, TamperedDataError, TrustViolation
-from langgraph_trustmem.pg import Statements, check_connection
+from langgraph_trustmem.pg import BytesArray, FloatArray, Statements, check_connection
 from langgraph_trustmem.store import sql
 from langgraph_trustmem.store.base import (
     Reader,
@@ -255,7 +255,7 @@ def get_plan(
     else:
         rows = yield Fetch(
             sql.GET_SQL,
-            {**params, "ns_hashes": [nh for nh, _ in places], "key_hashes": [kh for _, kh in places]},
+            {**params, "ns_hashes": BytesArray(nh for nh, _ in places), "key_hashes": BytesArray(kh for _, kh in places)},
         )
     by_ref: dict[bytes, Row] = {}
     for raw in rows:
@@ -389,9 +389,9 @@ def _fetch_hits(
         {
             **params,
             "journal": params["journal"] and journal,
-            "ns_hashes": [bytes.fromhex(ref)[:16] for ref, _ in raw],
-            "key_hashes": [bytes.fromhex(ref)[16:] for ref, _ in raw],
-            "scores": [s if s is not None else 0.0 for _, s in raw],
+            "ns_hashes": BytesArray(bytes.fromhex(ref)[:16] for ref, _ in raw),
+            "key_hashes": BytesArray(bytes.fromhex(ref)[16:] for ref, _ in raw),
+            "scores": FloatArray(float(s) if s is not None else 0.0 for _, s in raw),
             "limit": limit,
             "offset": offset,
             "final": final,
@@ -495,7 +495,7 @@ def refresh_ttl_plan(store: TrustStoreBase, rows: Sequence[Row]) -> Plan[None]:
         return
     yield Fetch(
         sql.REFRESH_TTL_SQL,
-        {"ns_hashes": [r.ns_hash for r in rows], "key_hashes": [r.key_hash for r in rows]},
+        {"ns_hashes": BytesArray(r.ns_hash for r in rows), "key_hashes": BytesArray(r.key_hash for r in rows)},
         rows=False,
     )
 
@@ -882,7 +882,7 @@ def _sweep_orphans(store: TrustStoreBase, batch: int) -> Plan[int]:
             raw = [bytes.fromhex(ref) for ref in refs]
             rows = yield Fetch(
                 sql.REINDEX_RECHECK_SQL,
-                {"ns_hashes": [r[:ID_HASH_SIZE] for r in raw], "key_hashes": [r[ID_HASH_SIZE:] for r in raw]},
+                {"ns_hashes": BytesArray(r[:ID_HASH_SIZE] for r in raw), "key_hashes": BytesArray(r[ID_HASH_SIZE:] for r in raw)},
             )
             live = {(bytes(nh) + bytes(kh)).hex() for nh, kh, sealed, _, _, _, indexed in rows if sealed is not None and indexed}
             gone = [ref for ref in refs if ref not in live]
@@ -970,7 +970,7 @@ def _reembed(store: TrustStoreBase, rows: Sequence[Sequence[Any]]) -> Plan[list[
         yield Call(store.vectors, "upsert", (points,))
     seen = {(bytes(r[0]), bytes(r[1])): bytes(r[2]) for r in rows}
     now = yield Fetch(
-        sql.REINDEX_RECHECK_SQL, {"ns_hashes": [k[0] for k in seen], "key_hashes": [k[1] for k in seen]}
+        sql.REINDEX_RECHECK_SQL, {"ns_hashes": BytesArray(k[0] for k in seen), "key_hashes": BytesArray(k[1] for k in seen)}
     )
     again: list[Sequence[Any]] = []
     gone_refs, gone_tenants = [], []
