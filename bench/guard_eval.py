@@ -29,8 +29,13 @@
   never saw the guard, committed frozen before the eighth round was committed and never
   tuned on until its misses were read for the ninth round.
 * heldout9: ``tests/data/secrets_heldout9/heldout9.jsonl``, written by a sixth helper that
-  never saw the guard, committed frozen (ac78925) before it was first run and never tuned
-  on: the held-out figure of record (its README says how it was made).
+  never saw the guard, committed frozen (ac78925) before it was first run; the held-out
+  figure of record of the ninth round, then its misses were read and tuned on in the tenth
+  round, so it is tuning data now.
+* heldout10: ``tests/data/secrets_heldout10/heldout10.jsonl``, written by a seventh helper
+  that never saw the guard, committed frozen (33bca85) and measured on the guard as it
+  stood before the tenth round; never tuned on: the held-out figure of record (its README
+  says how it was made).
 
 Each record is checked exactly as ``TrustStore.put`` checks it:
 ``Guard().check(value, namespace=..., key=...)``. A secret counts as caught when the check
@@ -43,7 +48,7 @@ texts.
     python bench/guard_eval.py --json out.json
     python bench/guard_eval.py --misses tuning  # what a corpus misses / flags
 
-Missed records of the held-out corpus are never printed unless ``--misses heldout9`` is
+Missed records of the held-out corpus are never printed unless ``--misses heldout10`` is
 given, which is meant for the final report only.
 """
 
@@ -153,8 +158,13 @@ def heldout8_corpus() -> list[Record]:
 
 
 def heldout9_corpus() -> list[Record]:
-    """The ninth held-out corpus: frozen, never tuned on."""
+    """The ninth held-out corpus (frozen; its misses were read in the tenth round)."""
     return _jsonl(DATA / "secrets_heldout9" / "heldout9.jsonl")
+
+
+def heldout10_corpus() -> list[Record]:
+    """The tenth held-out corpus: frozen, never tuned on."""
+    return _jsonl(DATA / "secrets_heldout10" / "heldout10.jsonl")
 
 
 CORPORA = {
@@ -168,6 +178,7 @@ CORPORA = {
     "heldout7": heldout7_corpus,
     "heldout8": heldout8_corpus,
     "heldout9": heldout9_corpus,
+    "heldout10": heldout10_corpus,
 }
 
 

@@ -238,6 +238,7 @@ class Guard:
             texts[text] = None
             for view in full_views(text):
                 texts[view] = None
+            texts[cues.respelled(text)] = None  # "psasword: ...", "contraesna"
         token_texts: dict[str, None] = dict.fromkeys(tokens)
         for text in texts:
             for view in token_views(text):

@@ -38,9 +38,9 @@ from langgraph_trustmem.guard.detectors import (
     _has,
 )
 from langgraph_trustmem.guard.fields import SECURITY_ANSWER
-from langgraph_trustmem.guard.normalize import _CHAR_CODES, char_codes
+from langgraph_trustmem.guard.normalize import _CHAR_CODES, char_codes, spelled_out
 
-__all__ = ["cued_secret", "document", "pointed_secret", "record_secret"]
+__all__ = ["cued_secret", "document", "pointed_secret", "record_secret", "respelled"]
 
 
 # -- the document ----------------------------------------------------------------------------
@@ -124,9 +124,9 @@ def _texts_of(v: Any, depth: int, limit: int = _MAX_PIECES + 1) -> list[str]:
 
 
 def _plain(text: str) -> str:
-    """Lower case without accents (the cheap path for ASCII)."""
+    """Lower case without accents (the cheap path for ASCII), cue words spelled right."""
     low = text.lower()
-    return low if low.isascii() else _unaccented(low)
+    return respelled(low if low.isascii() else _unaccented(low).replace("ł", "l").replace("ı", "i"))
 
 
 def _names_credential(text: str) -> bool:
@@ -247,6 +247,7 @@ def _fold(text: str) -> str:
     text = text.replace("->", ":").replace("=>", ":").replace("<-", ":")
     if " " in text:
         text = _SPACED.sub(lambda m: m.group().replace(" ", ""), text)
+        text = spelled_out(text) or text  # "golf echo juliett star ...": gej*...
     return _B64.sub(_decoded, text)
 
 
@@ -292,7 +293,13 @@ def _with_digits(line: str) -> str:
         line = _SPELLED_RUN.sub(lambda m: _digits_of(m.group()), line)
     if not line.isascii():
         line = _SPELLED_CJK.sub(lambda m: _digits_of(m.group().replace(" ", "")), line)
+    if "*" in line or "#" in line:
+        line = _KEYPAD_LEAD.sub(r"\1", line)  # "*-5424": the star typed first
     return line
+
+
+_HALVES = re.compile(r"(?<![\w.:/+-])\d{3}[- ]\d{3}(?![\w]|[.:/-]\d| \d)")
+_KEYPAD_LEAD = re.compile(r"(?<!\w)([#*])[-. ](?=\d)")
 
 
 # -- cues ------------------------------------------------------------------------------------
@@ -312,6 +319,7 @@ _OPENS = (
     r"|szafka|karty (?:platniczej|kredytowej|debetowej)|dorr|porten|grind|larm|larmet|kassaskap|hanglas|skap"
     r"|bankkortet|kapi|kasa|asma kilit|dolap|banka karti|kredi karti|pintu|gerbang|brankas|gembok|loker"
     r"|kartu atm|kartu debit|kartu kredit|vchod|vchodu|brana|trezor|zamek|skrinka|skrzynk"
+    r"|klatki|klatka|keller|fahrradkeller|tiefgarage|briefkasten|fietsenstalling|cantina|bodega|cave"
     r"|дверь|двер|домофон|подъезд|сигнализац|сейф|замок|банковской карт"
 )
 _CODE = (
@@ -323,9 +331,12 @@ _W = r"[^\W\d_]+(?:['’][^\W\d_]+)?"  # a word ("dell'allarme")
 # "is", in the languages the cues are in
 _IS = r"(?:is|are|was|its|it's|it’s|c'est|c’est|la|est|ist|lautet|es|e|era|este|adalah|ialah|jest|wynosi|to|je|er|ar|on|olan|это|は|是|는|은)"
 
-_CJK_OPENS = r"警報|金庫|ドア|玄関のドア|大门|门锁|保险箱|保險箱|银行卡|銀行卡|현관문|도어락|금고|경보기"
+_CJK_OPENS = (
+    r"警報|金庫|ドア|玄関のドア|玄関|キーボックス|大门|家门|房门|门锁|门|保险箱|保險箱|报警器|报警|警报|银行卡|銀行卡"
+    r"|현관문|도어락|금고|경보기|경보|키박스"
+)
 # "number" (号码, 番号, 번호) is not "code": an outpatient number, a house number.
-_CJK_CODE = r"コード|暗証番号|密码|密碼|비밀번호|비번|암호"
+_CJK_CODE = r"コード|暗証番号|密码|密碼|비밀번호|비번|암호|코드"
 _COMPOUND = (
     r"(?:tur|tor|haus|haustur|deur|poort|hek|alarm|safe|tresor|kluis|port|dorr|dor|larm|garage|toegangs|zugangs"
     r"|eingangs|schloss|kassaskaps|kassakaappi|ovi|portti|halytys|puhelin|sim|pin|bank|kaart|karten|kort|porta)"
@@ -336,15 +347,20 @@ _COMPOUND = (
 _LOCK_CUE = re.compile(
     rf"(?<!\w)(?:(?:{_OPENS})(?:\s+{_W}){{0,3}}?\s*[,\-:]?\s*(?:{_CODE})(?!\w)"
     rf"|(?:{_CODE})(?:\s+{_W}){{0,3}}?\s+(?:{_OPENS})\w*|{_COMPOUND}(?!\w)"
-    r"|ma (?:cua|cong|the|khoa|ket sat|pin)\w*)"
+    r"|ma (?:cua|cong|the|khoa|ket sat|pin|bao dong|khoa cua)\w*)"
     r"|(?:金庫|ロッカー|保险箱|保險箱|금고)の?\s?(?:番号|号码|號碼|번호)"
-    r"|(?:رمز|كود|الرمز)\s+(?:ال)?(?:باب|بوابة|البوابة|إنذار|انذار|الإنذار|خزنة|الخزنة|خزنه)"
+    r"|(?:رمز|كود|الرمز|رقم)\s+(?:ال)?(?:باب|بوابة|البوابة|إنذار|انذار|الإنذار|خزنة|الخزنة|خزنه)"
+    r"|(?:तिजोरी|दरवाज़े|दरवाजे|अलार्म|लॉकर|गेट)\s*(?:का|की|के)?\s*(?:कोड|पिन|पासवर्ड)"
     rf"|(?:{_CJK_OPENS})[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af ]{{0,5}}?(?:{_CJK_CODE})"
 )
 # A device whose number is its code without the word "code": "front door keypad 5618",
 # "Gym locker padlock 639", "Alarmanlage ausschalten mit 9432", "Suitcase lock is set to 105".
 _DEVICE_CUE = re.compile(
     r"(?<!\w)(?:keypad|padlock|lockbox|lock box|key ?safe|key ?box|combination lock|cadenas|candado|lucchetto"
+    r"|boite a cles?|cassetta (?:delle|per le) chiavi|nyckelbox(?:en)?|nyckelskap(?:et)?|schlusselbox|schlusselkasten"
+    r"|schlusseltresor|caja (?:de|para) llaves|caixa (?:de|para) chaves|sleutelkastje|sleutelkluis(?:je)?"
+    r"|(?:skrytka|skrzynka|sejfik) na klucze|nokkelboks(?:en)?|noglebox(?:en)?|avainboksi|anahtar kutusu"
+    r"|キーボックス|钥匙盒|키박스"
     r"|vorhangeschloss|hangslot|klodka|hanglas|gembok|(?:lock|padlock|safe|lockbox) is set to"
     r"|(?:disarm|deactivate|turn off|switch off)\s+(?:the\s+)?alarm(?:\s+(?:type|with|enter|using|by))?"
     r"|alarm(?:anlage)?\s+(?:ausschalten|deaktivieren|entscharfen)(?:\s+mit)?"
@@ -353,7 +369,8 @@ _DEVICE_CUE = re.compile(
 # A safe whose number opens it, in a few more words than a keypad: "la caja fuerte del
 # hotel se abre con 283618", "Tresor im Hotelzimmer: 10148".
 _SAFE_CUE = re.compile(
-    r"(?<!\w)(?:cassaforte|tresor|caja fuerte|coffre-fort|coffre fort|kluis|kassaskap|sejf|сейф|cofre|brankas"
+    r"(?<!\w)(?:cassaforte|tresor|caja fuerte|coffre-fort|coffre fort|kluis|kassaskap|sejf(?:u|ie|em)?|сейф|cofre|brankas"
+    r"|(?:الخزنة|خزنة)|तिजोरी"
     r"|(?:hotel|room|wall|gun|home) safe|safe (?:in|at) (?:the|my|our) \w+|金庫|保险箱|금고)(?!\w)"
 )
 _SAFE_AFTER = 44
@@ -367,7 +384,8 @@ _SAFE_VALUE = re.compile(
 _PIN_CUE = re.compile(
     r"(?<![\w-])(?:pin|pins|pin code|pincode|pin-code|pin-kod|pin-koden|pin-koodi|p1n|пин|пин-код|pin kodu"
     r"|пін|पिन|পিন|پین|clave de acceso|clave acceso|clave (?:de )?firma|clave (?:de )?cajero|clave secreta"
-    r"|numero secreto|codigo secreto|geheimzahl|code secret|الرقم السري|رقم سري|الرمز السري|רמז סודי|קוד סודי)(?!\w)"
+    r"|numero secreto|codigo secreto|geheimzahl|code secret|الرقم السري|رقم سري|الرمز السري|רמז סודי|קוד סודי"
+    r")(?!\w)|暗証番号"
 )
 _OTP_CUE = re.compile(
     r"(?<!\w)(?:otp|2fa|mfa|one[- ]time (?:pass)?code|verification code|verify code|login code"
@@ -380,7 +398,9 @@ _OTP_CUE = re.compile(
     r"|codice (?:di verifica|otp|di sicurezza|di accesso)|kod (?:weryfikacyjny|sms|jednorazowy)"
     r"|engangskod|engangskoden|verifieringskod|engangskode|dogrulama kodu|tek kullanimlik|kode (?:verifikasi|otp)"
     r"|ma (?:xac minh|xac thuc|otp)|overovaci kod|jednorazovy kod|код подтверждения|код из смс|одноразовый код"
-    r"|인증번호|인증 코드|認証コード|確認コード|ワンタイム|验证码|驗證碼)(?!\w)"
+    r"|인증번호|인증 코드|認証コード|確認コード|ワンタイム|验证码|驗證碼|动态码|動態碼|校验码|确认码|短信码"
+    r"|رمز التحقق|رمز التفعيل|كود التحقق|kod blik|blik|(?:sms-?|push-?|m|chip)?tan(?=\s*(?::|fur |for |code|nummer))"
+    r"|tan-(?:nummer|code))(?!\w)"
 )
 _PASSWORD_CUE = re.compile(
     r"(?<![\w@])(?:password|passwort|kennwort|passwd|pwd|pw|pass|p@ss|passphrase|mot de passe|mot de pass|mdp"
@@ -442,7 +462,7 @@ _CUE_ANY = re.compile(
 # A code: three to ten digits (a trailing letter or # allowed), not part of a longer number,
 # a decimal, a date or a time.
 _CODE_VALUE = re.compile(
-    r"(?<![A-Za-z0-9_.:/+#-])(?<!\d,)(?:[#*]|[a-z](?=\d{4}))?(\d{3,10})[#*a-z]?(?![A-Za-z0-9_]|[.,:/-]\d)"
+    r"(?<![A-Za-z0-9_.:/+#-])(?<!\d,)(?:[#*]|[a-z]-?(?=\d{4}))?(\d{3,10})[#*a-z]?(?![A-Za-z0-9_]|[.,:/-]\d)"
 )
 # A combination lock's numbers: "29-33-01", "15 26 18" (not a date).
 _COMBO = re.compile(r"(?<![\w.:/-])(\d{1,2})([- ])(\d{1,2})\2(\d{1,2})(?![\w.:/-]|[ -]\d)")
@@ -451,9 +471,11 @@ _COMBO = re.compile(r"(?<![\w.:/-])(\d{1,2})([- ])(\d{1,2})\2(\d{1,2})(?![\w.:/-
 _RECOVERY_VALUE = re.compile(r"(?<![\w-])(?:[a-z0-9]{4,6}-){2,}[a-z0-9]{4,6}(?![\w-])")
 _SETUP_KEY = re.compile(r"(?<![\w-])(?:[a-z2-7]{4} ){3,}[a-z2-7]{4}(?![\w-])")
 _YEAR = re.compile(r"(?:19|20)\d\d")
+_ANNOUNCED = re.compile(rf"(?:[:=]|(?<![^\W\d_]){_IS})\s*$")
 # What a number right after or before it says it is not a code.
 _UNIT_AFTER = re.compile(
     r"\s*(?:%|€|\$|£|x\b|h\b|am\b|pm\b|uhr\b|hrs?\b|hours?|min|minutes?|sec|seconds?|days?|weeks?|months?|years?"
+    r"|sek|sekund|segund|godzin|секунд|минут|час"
     r"|times|tries|attempts|digits?|chars?|characters?|letters?|people|persons?|users?|steps?|degrees?|°"
     r"|km|kg|cm|mm|m\b|ml|mg|g\b|lbs?|miles?|euros?|eur\b|usd\b|dollars?|kr\b|sek\b|nok\b|dkk\b|pln\b|zl"
     r"|rub|руб|yen|円|元|원|pages?|items?|calories|kcal|ft|feet|inch|sq|ppl|rooms?|floor|st\b|nd\b|rd\b|th\b"
@@ -470,7 +492,8 @@ _NOT_CODE_BEFORE = re.compile(
     r"|in|on|around|about|ca\.|approx|every|each|per|up|level|step|size|grade|class|route|exit|km|mile"
     r"|sku|item|product|batch|lot|serial|icd|cpt|room no|bed|ward|floor|etage|piso|nummer|for|price|priced"
     r"|costs?|paid|total|amount|qty|quantity|dose|count|age|weight|height|pack|stock|rating|score|points|rank"
-    r"|tsa|hotline|call|ring|dial|whatsapp|mark|clinic|consultorio|permit|license|licence)\s*[:.#]?\s*$"
+    r"|tsa|hotline|call|ring|dial|whatsapp|mark|clinic|consultorio|permit|license|licence"
+    r"|الغرفة|غرفة|غرفه|कमरा|कमरे|房间|房間|号室|호실|user|userid|user id|uid|id|pid|uuid)\s*[:.#=]?\s*$"
 )
 # A room's number is said without a colon ("sejf w pokoju 1412"); "in camera: 099823" gives a code.
 _ROOM_BEFORE = re.compile(
@@ -481,9 +504,11 @@ _ROOM_BEFORE = re.compile(
 _GROUPED = re.compile(r"\d{2,5}[ .-]\d{2,5}(?:[ .-]\d{2,5})*")
 
 
-def _code_value(seg: str, least: int = 3) -> bool:
+def _code_value(seg: str, least: int = 3, announced: bool = False) -> bool:
     """Whether ``seg`` holds a number that reads as a code, not as a year, a time, an amount
-    with its unit, a phone number or the number of a house, a room, a flight or an order."""
+    with its unit, a phone number or the number of a house, a room, a flight or an order.
+    ``announced``: ``seg`` follows a PIN's or a lock's name, so a year-like number given
+    right after a colon or an "is" is its code ("PIN: 2044", "larmkoden är 2008")."""
     grouped = [g.span() for g in _GROUPED.finditer(seg)] if " " in seg or "-" in seg or "." in seg else []
     for m in _CODE_VALUE.finditer(seg):
         digits = m.group(1)
@@ -493,8 +518,13 @@ def _code_value(seg: str, least: int = 3) -> bool:
         before = seg[max(0, m.start() - 24) : m.start()]
         if _UNIT_AFTER.match(after) or _NOT_CODE_BEFORE.search(before) or _ROOM_BEFORE.search(before):
             continue
-        if len(digits) == 4 and _YEAR.fullmatch(digits) and not (m.group().endswith("#") or m.group()[0] == "*"):
-            continue  # a year, unless typed as a keypad's code ("1950#"); "#2019" is an issue
+        if (
+            len(digits) == 4
+            and _YEAR.fullmatch(digits)
+            and not (m.group().endswith("#") or m.group()[0] == "*")
+            and not (announced and _ANNOUNCED.search(seg[: m.start()]))
+        ):
+            continue  # a year, unless typed as a keypad's code ("1950#") or announced ("PIN: 2044")
         if len(digits) >= 9 and digits[0] in "0+":  # a phone number
             continue
         return True
@@ -537,13 +567,58 @@ _TRIGGERS = frozenset(
     recovery memorable respuesta pregunta resposta pergunta reponse question sicherheitsfrage
     sicherheitsantwort geheime risposta domanda beveiligingsvraag pytanie odpowiedz sakerhetsfraga guvenlik
     pertanyaan hoi контрольный контрольная контрольное контрольные answer maiden pet birth born school
-    teacher cua cong khoa
+    teacher cua cong khoa xac ket bao blik tan sejfu szyfr cassetta chiavi boite cles nyckelbox nyckelboxen
+    schlusselbox llaves chaves sleutelkastje klucze nokkelboks avainboksi anahtar
     """.split()
 )
 _TRIGGER_ENDINGS = ("code", "kod", "koden", "kode", "koodi", "pass", "password", "wort")
+
+
+# -- slips of the keyboard ------------------------------------------------------------------------
+# A cue word typed with two neighbouring letters swapped ("psasword", "senah", "alarmcdoe"),
+# or, in words of seven letters or more, one letter dropped or doubled ("passwrd",
+# "contrasenna"), is spelled right before the cues are read. Only words of five letters or
+# more, and never a slip that is itself a word (checked against an English word list when
+# this list was written: "olsen", "recover") or a word that names nothing on its own.
+_SPELLED = (_TRIGGERS - frozenset("answer maiden birth school teacher steam question clave codes".split())) | frozenset(
+    "sicurezza sicherheit schlussel losenordet larmkoden larmkod portkod portkoden turcode torcode alarmcode "
+    "alarmkod pinkoden pinkod verificatiecode verifizierungscode bestatigungscode sifremi contrasenha".split()
+)
+_NOT_SLIPS = frozenset({"olsen", "recover", "sneha"})
+
+
+def _slips(word: str) -> set[str]:
+    out = {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1) if word[i] != word[i + 1]}
+    if len(word) >= 7:
+        out.update(word[:i] + word[i + 1 :] for i in range(len(word)))
+        out.update(word[:i] + word[i] + word[i:] for i in range(len(word)))
+    return out
+
+
+_RESPELL = {
+    slip: word
+    for word in sorted(w for w in _SPELLED if len(w) >= 5 and w.isascii() and w.isalpha())
+    for slip in _slips(word)
+    if slip not in _SPELLED and slip not in _TRIGGERS and slip not in _NOT_SLIPS
+}
+_RESPELL_WORD = re.compile(r"[^\W\d_]{5,}")
+
+
+def _respell_key(word: str) -> str:
+    low = word.lower()
+    return low if low.isascii() else _unaccented(low).replace("ł", "l").replace("ı", "i")
+
+
+def respelled(text: str) -> str:
+    """``text`` with the cue words typed with a slip spelled right (in lower case, without
+    accents)."""
+    if _RESPELL.keys().isdisjoint(_RESPELL_WORD.findall(_respell_key(text))):
+        return text
+    return _RESPELL_WORD.sub(lambda m: _RESPELL.get(_respell_key(m.group()), m.group()), text)
 _TRIGGER_CJK = re.compile(
     r"コード|番号|パスワード|密码|密碼|码|碼|비밀번호|비번|번호|암호|인증|認証|验证|驗證|秘密|安全|보안|ワンタイム|金庫|금고"
-    r"|رمز ال|كود ال|الرقم السري|رقم سري|كلمة سر|كلمة مرور|كلمة المرور|сейф|парол|пин|код"
+    r"|رمز ال|كود ال|الرقم السري|رقم سري|كلمة سر|كلمة مرور|كلمة المرور|خزن|сейф|парол|пин|код"
+    r"|कोड|तिजोरी|코드|경보|报警|動態|动态"
 )
 _WORDS = re.compile(r"[^\W_]+(?:[@'-][^\W_]+)*")
 
@@ -577,7 +652,7 @@ _NEGATED = re.compile(
     r"|zapomnial|zablokowan|glomt|glemt|unuttum|lupa|diblokir|забыл|заблокирован)"
 )
 _AFTER = 48  # how far after a cue a code may sit
-_DEVICE_AFTER = 24
+_DEVICE_AFTER = 32
 _BEFORE = 14  # and before it, joined by a few words ("9547 is the alarm code")
 _JOINED_BEFORE = re.compile(r"^[^\W\d]*(?:\s+[^\W\d]+){0,3}\s*$")
 # After a password cue, the value: right after a colon or "=", after up to two words, after
@@ -611,7 +686,7 @@ def cued_secret(lines: Iterable[str]) -> str | None:
     lines = [detectors.without_doc_values(raw) for raw in lines]
     if not _triggered(_plain("\n".join(lines))):
         return None
-    folded = [_with_digits(_fold(raw)) for raw in lines]
+    folded = [_with_digits(respelled(_fold(raw))) for raw in lines]
     for text in folded:
         low = text.lower()
         cased = text if len(low) == len(text) else low  # offsets must agree
@@ -712,10 +787,12 @@ def _code_kind(low: str) -> str | None:
             ):
                 continue
             after = low[m.end() : m.end() + _AFTER]
-            if _code_value(after, 4 if cue is _PASSWORD_CUE else 3):
+            if _code_value(after, 4 if cue is _PASSWORD_CUE else 3, cue is _PIN_CUE or cue is _LOCK_CUE):
                 return kind
             if cue is _LOCK_CUE and (combo := _COMBO.search(after)) and not _date_like(combo):
                 return kind
+            if cue is _OTP_CUE and _HALVES.search(after):
+                return kind  # "882-706", as a code is shown in two halves
             if cue is _OTP_CUE and any(
                 _DIGIT.search(v.group()) and re.search(r"[a-z]", v.group())
                 for v in _SETUP_KEY.finditer(after)
@@ -726,18 +803,27 @@ def _code_kind(low: str) -> str | None:
                 for v in _RECOVERY_VALUE.finditer(after)
             ):
                 return kind  # "NZGAK-C85EV-ZGVKL-1H86S-3OS0M", not a host "web01-prod-east"
-            before = low[max(0, m.start() - _BEFORE) : m.start()]
+            before = _window_before(low, m.start(), _BEFORE)
             vm = _CODE_VALUE.search(before)
             if vm and _JOINED_BEFORE.match(before[vm.end() :]) and _code_value(before):
                 return kind
     for m in _DEVICE_CUE.finditer(low):
-        if not _negated(low, m) and _code_value(low[m.end() : m.end() + _DEVICE_AFTER]):
+        if not _negated(low, m) and _code_value(low[m.end() : m.end() + _DEVICE_AFTER], announced=True):
             return PIN
     for m in _SAFE_CUE.finditer(low):
         vm = _SAFE_VALUE.match(low[m.end() : m.end() + _SAFE_AFTER])
         if vm and not _negated(low, m) and _code_value(vm.group("val"), 4):
             return PIN
     return None
+
+
+def _window_before(low: str, end: int, width: int) -> str:
+    """Up to ``width`` characters before ``end``, never starting inside a word or a number
+    ("user_id=48676 login ok mfa": not "676 login ok ")."""
+    start = max(0, end - width)
+    while 0 < start < end and low[start - 1].isalnum():
+        start += 1
+    return low[start:end]
 
 
 def _date_like(m: re.Match[str]) -> bool:

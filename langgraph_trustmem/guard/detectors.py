@@ -57,6 +57,7 @@ from detect_secrets.plugins.twilio import TwilioKeyDetector
 from langgraph_trustmem.errors import ConfigurationError
 from langgraph_trustmem.guard.bip39 import BIP39_WORDS
 from langgraph_trustmem.guard.fields import SECURITY_ANSWER, field_kind, field_secret
+from langgraph_trustmem.guard.normalize import NATO
 
 __all__ = [
     "SECRET_KINDS",
@@ -939,8 +940,19 @@ def _lines(text: str) -> Iterable[str]:
             yield line[start : start + _MAX_CHUNK]
 
 
-# Keys the vendors' own documentation prints as examples.
-DOC_EXAMPLES = frozenset({"AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"})
+# Keys the vendors' own documentation prints as examples (AWS's example key pair, the test
+# keys in every Stripe code sample, RFC 7617's "Aladdin:open sesame").
+DOC_EXAMPLES = frozenset(
+    {
+        "AKIAIOSFODNN7EXAMPLE",
+        "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+        "pk_test_TYooMQauvdEDq54NiTphI7jx",
+        "sk_test_BQokikJOvBiI2HlWgH4olfQ2",
+        "pk_test_6pRNASCoBOKtIshFeQd4XMUh",
+        "QWxhZGRpbjpvcGVuIHNlc2FtZQ==",
+    }
+)
 # Values every reader of the docs knows (jwt.io's sample token): no one's secret. Replaced
 # before the scan, wherever they stand.
 _DOC_VALUES = re.compile(
@@ -985,6 +997,16 @@ def _masked(m: re.Match[str]) -> str:
     return m.group() if _SHOWN_RUN.search(m.group()) else "[masked]"
 
 
+# Secrets Manager ends a secret's ARN with six random characters of its own ("...:secret:
+# prod/db-Ab12Cd"): part of the name, not a value.
+_SECRET_ARN_SUFFIX = re.compile(r"(:secret:[^\s\"'<>]+)-[A-Za-z0-9]{6}$")
+
+
+def _arn(m: re.Match[str]) -> str:
+    name = _SECRET_ARN_SUFFIX.sub(r"\1", m.group())
+    return m.group() if any(map(_looks_random, _CANDIDATE.findall(name))) else "[arn]"
+
+
 def without_doc_values(text: str, testing: bool = False) -> str:
     """``text`` with what is no one's secret replaced before the scan: the documentation's
     well-known example values (jwt.io's sample token, AWS's example key pair, a gateway's
@@ -995,13 +1017,13 @@ def without_doc_values(text: str, testing: bool = False) -> str:
     says elsewhere (a field name, another field) that it is about testing."""
     if "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9" in text:
         text = _DOC_VALUES.sub("EXAMPLE", text)
-    if "EXAMPLE" in text:
-        for value in DOC_EXAMPLES:
+    for value in DOC_EXAMPLES:
+        if value in text:
             text = text.replace(value, "EXAMPLE")
     if "*" in text or "•" in text or "●" in text:
         text = _MASKED.sub(_masked, text)
     if "arn:aws" in text:  # a resource's name, unless a token was put in it
-        text = _ARN.sub(lambda m: m.group() if any(map(_looks_random, _CANDIDATE.findall(m.group()))) else "[arn]", text)
+        text = _ARN.sub(_arn, text)
     if "${" in text or "!secret" in text:
         text = _REFERENCE.sub("<secret>", text)
     if "-----BEGIN" in text:  # a private key's body under a certificate's header stays
@@ -1187,10 +1209,7 @@ _PW_ASIDE = re.compile(
 )
 
 
-_NATO = frozenset(
-    "alfa alpha bravo charlie delta echo foxtrot golf hotel india juliet juliett kilo lima mike november oscar papa "
-    "quebec romeo sierra tango uniform victor whiskey whisky x-ray xray yankee zulu".split()
-)
+_NATO = NATO
 # A password given in halves: "first part X, second part Y", "la primera mitad es X y la segunda Y",
 # "первая часть X, вторая часть Y", "前半部分是X，后半部分是Y".
 _HALVES = re.compile(
@@ -1959,8 +1978,10 @@ _DER_PRIVATE = re.compile(
 _PEM_BODY = re.compile(r"PRIVATE KEY-----(?:\s|\\n)*(?:[A-Za-z][\w-]*:[^\n]*\n\s*)*[A-Za-z0-9+/=]{8,}")
 
 
-# Tables whose header names a password column: CSV, TSV, semicolons, markdown.
+# Tables whose header names a credential column: CSV, TSV, semicolons, markdown. Each cell
+# is read under its column's name, as a record's field ("oci_auth_token" over "(EOkk...").
 _TABLE_SEPS = (",", ";", "\t", "|")
+_TABLE_KINDS = frozenset({PASSWORD, PIN, GENERIC, PRIVATE_KEY, CARD_CODE})
 # A setting named in code, then its value: define('DB_PASSWORD', '...'), os.environ["X_PAT"] = "...",
 # a Terraform variable's default.
 _NAMED_IN_CODE = re.compile(
@@ -1995,7 +2016,7 @@ def _scan_tables(text: str, found: set[str]) -> None:
             login = any(h.lower() in ("login", "user", "username", "email", "account") for h in header)
             # not cached: a header candidate may be a row of values
             kinds = {k: field_kind(h, cached=False) for k, h in enumerate(header) if len(h) <= 32}
-            cols = [k for k, kind in kinds.items() if kind in (PASSWORD, PIN) or (kind == "secret" and login)]
+            cols = [k for k, kind in kinds.items() if kind in _TABLE_KINDS or (kind == "secret" and login)]
             if not cols:
                 continue
             for row in lines[i + 1 : i + 40]:

@@ -81,6 +81,10 @@ _ENTITY = re.compile(r"&(?:#\d{2,7}|#[xX][0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});")
 _SPACED_HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[2-7][0-9A-Fa-f] ){7,}[2-7][0-9A-Fa-f](?![0-9A-Fa-f])")
 _CHAR_HINT = re.compile(r"(?i)char\s*code|charcode|\bchr\(|\bord\(|\bascii\b|\bbytes\(|\bbytearray\(|\bdecimal codes?\b")
 _CHAR_CODES = re.compile(r"(?<![\d.])(?:\d{2,3}\s*,\s*){7,}\d{2,3}(?![\d.])")
+# Eight or more codes separated by single spaces ("66 114 97 118 101 ..."): read without a
+# hint when every one is a printable character other than a space, as no list of readings,
+# scores or amounts is.
+_SPACED_CODES = re.compile(r"(?<![\d.,/:-])(?:\d{2,3} ){7,}\d{2,3}(?![\d.,/:-])")
 _MAX_DECODE = 8192  # longer runs are data blobs (images), not a hidden credential
 _MAX_INFLATE = 8192  # a credential compressed and encoded is short; so is what a text may inflate in all
 
@@ -166,6 +170,11 @@ def _decoded(text: str) -> list[str]:
         for m in _CHAR_CODES.finditer(text):
             if (chars := char_codes(m.group())) is not None:
                 runs.append((m.span(), chars))
+    if " " in text and len(text) >= 24:
+        for m in _SPACED_CODES.finditer(text):
+            chars = char_codes(m.group())
+            if chars is not None and " " not in chars and any(ch.isalpha() for ch in chars):
+                runs.append((m.span(), chars))
     if runs:  # hex and character codes decoded where they stood, so the words around still name them
         runs.sort()
         parts, at = [], 0
@@ -240,6 +249,53 @@ def _named_disguises(text: str) -> list[str]:
     return out
 
 
+# A value spelled with the phonetic alphabet, digits and symbols named ("golf, lima, sierra,
+# alfa, underscore, KILO, ..."): each word read as its character where it stands, a word in
+# capitals as a capital letter.
+NATO = frozenset(
+    "alfa alpha bravo charlie delta echo foxtrot golf hotel india juliet juliett kilo lima mike november oscar papa "
+    "quebec romeo sierra tango uniform victor whiskey whisky x-ray xray yankee zulu".split()
+)
+_SPOKEN_DIGITS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine".split())}
+_SPOKEN_SYMBOLS = {
+    "niner": "9", "underscore": "_", "dash": "-", "hyphen": "-", "minus": "-", "dot": ".", "period": ".",
+    "star": "*", "asterisk": "*", "hash": "#", "pound": "#", "plus": "+", "slash": "/", "equals": "=",
+    "exclamation": "!", "bang": "!", "at": "@", "dollar": "$", "percent": "%", "ampersand": "&", "and": "&",
+}  # fmt: skip
+_SPOKEN = NATO | _SPOKEN_DIGITS.keys() | _SPOKEN_SYMBOLS.keys()
+_SPOKEN_RUN = re.compile(
+    r"(?i)(?<![\w-])(?:" + "|".join(sorted(map(re.escape, _SPOKEN), key=len, reverse=True)) + r")"
+    r"(?:[\s,;]+(?:" + "|".join(sorted(map(re.escape, _SPOKEN), key=len, reverse=True)) + r")){5,}(?![\w-])"
+)
+_NATO_HINTS = ("alfa", "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
+               "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango",
+               "uniform", "victor", "whisk", "ray", "yankee", "zulu")  # fmt: skip
+
+
+def _spoken_char(word: str) -> str:
+    low = word.lower()
+    if low in NATO:
+        return low[0].upper() if word.isupper() else low[0]
+    return _SPOKEN_DIGITS.get(low) or _SPOKEN_SYMBOLS[low]
+
+
+def _spoken(m: re.Match[str]) -> str:
+    words = re.split(r"[\s,;]+", m.group())
+    if sum(w.lower() in NATO for w in words) < 3:
+        return m.group()  # "one two three four five six": counting, not spelling
+    return "".join(map(_spoken_char, words))
+
+
+def spelled_out(text: str) -> str | None:
+    """``text`` with every value spelled with the phonetic alphabet written as its
+    characters, or None when it holds none."""
+    low = text.lower()
+    if sum(h in low for h in _NATO_HINTS) < 3:
+        return None
+    out = _SPOKEN_RUN.sub(_spoken, text)
+    return out if out != text else None
+
+
 def full_views(text: str, depth: int = 2) -> list[str]:
     """Texts that read like ``text`` with one disguise undone: homoglyphs folded, base64,
     hex and percent-encoded runs decoded (again inside what was decoded, to ``depth``),
@@ -256,6 +312,8 @@ def full_views(text: str, depth: int = 2) -> list[str]:
                             "drowssap", "terces", "nekot", "aesartnoc", "nip ym")
     ):
         out.extend(_named_disguises(folded))
+    if (spelled := spelled_out(folded)) is not None:
+        out.append(spelled)
     frontier = [folded]
     for _ in range(depth):
         nxt = []

@@ -4,9 +4,9 @@ The figures are those of ``bench/guard_eval.py`` (recorded in ``bench/README.md`
 record is checked as ``TrustStore.put`` checks it, a refusal or a redaction counts as
 caught for a secret and as a false positive for a benign memory. No server is needed.
 
-Corpora: the tuning corpus and the first eight held-out corpora (``secrets_heldout`` to
-``secrets_heldout8``) have had their misses read and tuned on; the ninth
-(``secrets_heldout9``), written by a helper that never saw the guard and committed frozen
+Corpora: the tuning corpus and the first nine held-out corpora (``secrets_heldout`` to
+``secrets_heldout9``) have had their misses read and tuned on; the tenth
+(``secrets_heldout10``), written by a helper that never saw the guard and committed frozen
 before it was first run, is the held-out figure of record.
 """
 
@@ -135,22 +135,36 @@ def test_eighth_heldout_corpus_is_tuning_data_now(guard):
     assert report.fp_rate <= 0.015, [r.id for r, _ in fps]
 
 
-def test_ninth_heldout_corpus(guard):
+def test_ninth_heldout_corpus_is_tuning_data_now(guard):
     """Written by a sixth helper that never saw the guard, committed frozen (ac78925)
     before it was first run. Measured once before the ninth round (0.799 recall, 0.679 on
-    evasions, 0.018 false positives) and after: 0.828 / 0.735 / 0.016 (after the first
-    review's mends 0.831 / 0.741 / 0.016, after the second's 0.830 / 0.741 / 0.016). The
-    targets are not met. Asserted as measured, so a regression shows; its records are never read
-    to choose rules."""
-    report, _, _ = guard_eval.evaluate("heldout9", guard_eval.heldout9_corpus(), guard, timing=False)
+    evasions, 0.018 false positives) and after it (0.830 / 0.741 / 0.016); its misses were
+    read and tuned on in the tenth round (slips in cue words, the phonetic alphabet,
+    spaced character codes, CSV exports, codes in more languages, log lines, ARNs):
+    0.897 / 0.809 / 0.000. Held to what was measured."""
+    report, misses, fps = guard_eval.evaluate("heldout9", guard_eval.heldout9_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
-    assert report.recall >= 0.82  # target TARGET_RECALL: not met
-    assert report.recall_hard >= 0.73
-    assert report.fp_rate <= 0.017  # target TARGET_FP: not met
+    assert report.recall >= 0.89, [r.id for r in misses]
+    assert report.recall_hard >= 0.80, [r.id for r in misses]
+    assert report.fp_rate <= 0.002, [r.id for r, _ in fps]
 
 
-@pytest.mark.parametrize("corpus", ["heldout", "heldout9"])
+def test_tenth_heldout_corpus(guard):
+    """Written by a seventh helper that never saw the guard, committed frozen (33bca85)
+    before it was first run. Measured before the tenth round (0.800 recall, 0.668 on
+    evasions, 0.026 false positives) and after it: 0.804 / 0.668 / 0.024. The targets are
+    not met. Asserted as measured, so a regression shows; its records are never read to
+    choose rules."""
+    report, _, _ = guard_eval.evaluate("heldout10", guard_eval.heldout10_corpus(), guard, timing=False)
+    assert report.secrets >= 300 and report.benign >= 300
+    assert report.errors == 0
+    assert report.recall >= 0.80  # target TARGET_RECALL: not met
+    assert report.recall_hard >= 0.66
+    assert report.fp_rate <= 0.025  # target TARGET_FP: not met
+
+
+@pytest.mark.parametrize("corpus", ["heldout", "heldout10"])
 def test_speed_per_200_char_memory(guard, corpus):
     """A regression guard only, far above the measured figure: the speed
     target (TARGET_MS) is checked by ``bench/guard_eval.py`` on an idle
