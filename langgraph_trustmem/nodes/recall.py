@@ -227,7 +227,7 @@ def taint_replies(messages: Sequence[Any], ladder: Ladder, fallback: Callable[[]
 # below the best a memory may score and still be sent, and how many at most.
 CANDIDATES = 30
 CENTERING = 0.6
-MARGIN = 0.17
+MARGIN = 0.165
 LIMIT = 6
 
 
