@@ -3,6 +3,9 @@
 * tuning: ``tests/data/secrets.txt`` + ``benign.txt`` (one sentence per memory) and
   ``tests/data/secrets_tuning/tuning.jsonl`` (structured memories, evasions, labels);
   rules may be tuned on it.
+* tuning2: ``tests/data/secrets_tuning2/tuning2.jsonl``, written by a helper that never
+  saw the guard as tuning data (mostly benign look-alikes, to find false positives); read
+  and tuned on from the start.
 * heldout: ``tests/data/secrets_heldout/heldout.jsonl``, the first held-out corpus, frozen
   before the first round of tuning. Its misses were read and tuned on in the second round,
   so it is tuning data now (reported to show it, not as a held-out figure).
@@ -117,6 +120,12 @@ def tuning_corpus() -> list[Record]:
     return recs + _jsonl(DATA / "secrets_tuning" / "tuning.jsonl")
 
 
+def tuning2_corpus() -> list[Record]:
+    """The second tuning corpus: 1,307 benign memories (986 look-alikes of 89 families) and
+    309 secrets, written to be read and tuned on."""
+    return _jsonl(DATA / "secrets_tuning2" / "tuning2.jsonl")
+
+
 def heldout_corpus() -> list[Record]:
     """The first held-out corpus (frozen; tuned on since its misses were read)."""
     return _jsonl(DATA / "secrets_heldout" / "heldout.jsonl")
@@ -169,6 +178,7 @@ def heldout10_corpus() -> list[Record]:
 
 CORPORA = {
     "tuning": tuning_corpus,
+    "tuning2": tuning2_corpus,
     "heldout": heldout_corpus,
     "heldout2": heldout2_corpus,
     "heldout3": heldout3_corpus,

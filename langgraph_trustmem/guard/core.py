@@ -119,6 +119,17 @@ def _engine_kinds(texts: Iterable[str]) -> set[str]:
     return kinds
 
 
+# A JSON Web Key's public members; a key with any private member is read as a whole.
+_JWK_PUBLIC = frozenset({"kty", "use", "alg", "kid", "n", "e", "x", "y", "crv", "x5t", "x5t#S256", "key_ops"})
+_JWK_PRIVATE = frozenset({"d", "p", "q", "dp", "dq", "qi", "k", "oth"})
+
+
+def _public_jwk(record: Mapping[Any, Any]) -> bool:
+    """A public JSON Web Key (``{"kty": "RSA", "n": ..., "e": "AQAB"}``): published by
+    design (a JWKS endpoint serves it)."""
+    return isinstance(record.get("kty"), str) and not _JWK_PRIVATE.intersection(record)
+
+
 class _Check:
     """The working state of one check: texts to scan, and what was found already."""
 
@@ -238,7 +249,6 @@ class Guard:
             texts[text] = None
             for view in full_views(text):
                 texts[view] = None
-            texts[cues.respelled(text)] = None  # "psasword: ...", "contraesna"
         token_texts: dict[str, None] = dict.fromkeys(tokens)
         for text in texts:
             for view in token_views(text):
@@ -361,7 +371,12 @@ class Guard:
         try:
             if isinstance(value, Mapping):
                 out: dict[Any, Any] = {}
+                public = _public_jwk(value)
                 for k, v in value.items():
+                    if public and k in _JWK_PUBLIC and isinstance(v, str):
+                        check.tokens.append(v)  # a public key's modulus: token formats only
+                        out[k] = v
+                        continue
                     new_key = self._walk(k, check, (), seen)
                     if new_key in out:
                         n = 2
@@ -369,7 +384,8 @@ class Guard:
                             n += 1
                         new_key = f"{new_key} ({n})"
                     out[new_key] = self._walk(v, check, (*path, k) if isinstance(k, str) else path, seen)
-                self._join(value.values(), check, (*path, *(k for k in value if isinstance(k, str))))
+                if not public:
+                    self._join(value.values(), check, (*path, *(k for k in value if isinstance(k, str))))
                 if self.reject_secrets and "code" in value:
                     self._siblings(value, check)
                 if self.reject_secrets and 2 <= len(value) <= 8:

@@ -124,9 +124,9 @@ def _texts_of(v: Any, depth: int, limit: int = _MAX_PIECES + 1) -> list[str]:
 
 
 def _plain(text: str) -> str:
-    """Lower case without accents (the cheap path for ASCII), cue words spelled right."""
+    """Lower case without accents (the cheap path for ASCII)."""
     low = text.lower()
-    return respelled(low if low.isascii() else _unaccented(low).replace("ł", "l").replace("ı", "i"))
+    return low if low.isascii() else _unaccented(low).replace("ł", "l").replace("ı", "i")
 
 
 def _names_credential(text: str) -> bool:
@@ -299,7 +299,7 @@ def _with_digits(line: str) -> str:
 
 
 _HALVES = re.compile(r"(?<![\w.:/+-])\d{3}[- ]\d{3}(?![\w]|[.:/-]\d| \d)")
-_KEYPAD_LEAD = re.compile(r"(?<!\w)([#*])[-. ](?=\d)")
+_KEYPAD_LEAD = re.compile(r"(?<!\w)([#*])[-.](?=\d)")
 
 
 # -- cues ------------------------------------------------------------------------------------
@@ -319,7 +319,7 @@ _OPENS = (
     r"|szafka|karty (?:platniczej|kredytowej|debetowej)|dorr|porten|grind|larm|larmet|kassaskap|hanglas|skap"
     r"|bankkortet|kapi|kasa|asma kilit|dolap|banka karti|kredi karti|pintu|gerbang|brankas|gembok|loker"
     r"|kartu atm|kartu debit|kartu kredit|vchod|vchodu|brana|trezor|zamek|skrinka|skrzynk"
-    r"|klatki|klatka|keller|fahrradkeller|tiefgarage|briefkasten|fietsenstalling|cantina|bodega|cave"
+    r"|klatki|keller|fahrradkeller|tiefgarage|fietsenstalling"
     r"|дверь|двер|домофон|подъезд|сигнализац|сейф|замок|банковской карт"
 )
 _CODE = (
@@ -332,11 +332,11 @@ _W = r"[^\W\d_]+(?:['’][^\W\d_]+)?"  # a word ("dell'allarme")
 _IS = r"(?:is|are|was|its|it's|it’s|c'est|c’est|la|est|ist|lautet|es|e|era|este|adalah|ialah|jest|wynosi|to|je|er|ar|on|olan|это|は|是|는|은)"
 
 _CJK_OPENS = (
-    r"警報|金庫|ドア|玄関のドア|玄関|キーボックス|大门|家门|房门|门锁|门|保险箱|保險箱|报警器|报警|警报|银行卡|銀行卡"
-    r"|현관문|도어락|금고|경보기|경보|키박스"
+    r"警報|金庫|ドア|玄関のドア|キーボックス|大门|家门|房门|门锁|保险箱|保險箱|报警器|报警|警报|银行卡|銀行卡"
+    r"|현관문|도어락|금고|경보기|키박스"
 )
 # "number" (号码, 番号, 번호) is not "code": an outpatient number, a house number.
-_CJK_CODE = r"コード|暗証番号|密码|密碼|비밀번호|비번|암호|코드"
+_CJK_CODE = r"コード|暗証番号|密码|密碼|비밀번호|비번|암호"
 _COMPOUND = (
     r"(?:tur|tor|haus|haustur|deur|poort|hek|alarm|safe|tresor|kluis|port|dorr|dor|larm|garage|toegangs|zugangs"
     r"|eingangs|schloss|kassaskaps|kassakaappi|ovi|portti|halytys|puhelin|sim|pin|bank|kaart|karten|kort|porta)"
@@ -399,8 +399,8 @@ _OTP_CUE = re.compile(
     r"|engangskod|engangskoden|verifieringskod|engangskode|dogrulama kodu|tek kullanimlik|kode (?:verifikasi|otp)"
     r"|ma (?:xac minh|xac thuc|otp)|overovaci kod|jednorazovy kod|код подтверждения|код из смс|одноразовый код"
     r"|인증번호|인증 코드|認証コード|確認コード|ワンタイム|验证码|驗證碼|动态码|動態碼|校验码|确认码|短信码"
-    r"|رمز التحقق|رمز التفعيل|كود التحقق|kod blik|blik|(?:sms-?|push-?|m|chip)?tan(?=\s*(?::|fur |for |code|nummer))"
-    r"|tan-(?:nummer|code))(?!\w)"
+    r"|رمز التحقق|رمز التفعيل|كود التحقق|kod(?:u|em)? blik|blik[- ]kod\w*|sms-?tan"
+    r"|tan(?=\s+fur\s)|tan-(?:nummer|code))(?!\w)"
 )
 _PASSWORD_CUE = re.compile(
     r"(?<![\w@])(?:password|passwort|kennwort|passwd|pwd|pw|pass|p@ss|passphrase|mot de passe|mot de pass|mdp"
@@ -462,7 +462,7 @@ _CUE_ANY = re.compile(
 # A code: three to ten digits (a trailing letter or # allowed), not part of a longer number,
 # a decimal, a date or a time.
 _CODE_VALUE = re.compile(
-    r"(?<![A-Za-z0-9_.:/+#-])(?<!\d,)(?:[#*]|[a-z]-?(?=\d{4}))?(\d{3,10})[#*a-z]?(?![A-Za-z0-9_]|[.,:/-]\d)"
+    r"(?<![A-Za-z0-9_.:/+#-])(?<!\d,)(?:[#*]|g-(?=\d{6}(?!\d))|[a-z](?=\d{4}))?(\d{3,10})[#*a-z]?(?![A-Za-z0-9_]|[.,:/-]\d)"
 )
 # A combination lock's numbers: "29-33-01", "15 26 18" (not a date).
 _COMBO = re.compile(r"(?<![\w.:/-])(\d{1,2})([- ])(\d{1,2})\2(\d{1,2})(?![\w.:/-]|[ -]\d)")
@@ -471,7 +471,7 @@ _COMBO = re.compile(r"(?<![\w.:/-])(\d{1,2})([- ])(\d{1,2})\2(\d{1,2})(?![\w.:/-
 _RECOVERY_VALUE = re.compile(r"(?<![\w-])(?:[a-z0-9]{4,6}-){2,}[a-z0-9]{4,6}(?![\w-])")
 _SETUP_KEY = re.compile(r"(?<![\w-])(?:[a-z2-7]{4} ){3,}[a-z2-7]{4}(?![\w-])")
 _YEAR = re.compile(r"(?:19|20)\d\d")
-_ANNOUNCED = re.compile(rf"(?:[:=]|(?<![^\W\d_]){_IS})\s*$")
+_ANNOUNCED = re.compile(r"[:=]\s*$")
 # What a number right after or before it says it is not a code.
 _UNIT_AFTER = re.compile(
     r"\s*(?:%|€|\$|£|x\b|h\b|am\b|pm\b|uhr\b|hrs?\b|hours?|min|minutes?|sec|seconds?|days?|weeks?|months?|years?"
@@ -493,7 +493,12 @@ _NOT_CODE_BEFORE = re.compile(
     r"|sku|item|product|batch|lot|serial|icd|cpt|room no|bed|ward|floor|etage|piso|nummer|for|price|priced"
     r"|costs?|paid|total|amount|qty|quantity|dose|count|age|weight|height|pack|stock|rating|score|points|rank"
     r"|tsa|hotline|call|ring|dial|whatsapp|mark|clinic|consultorio|permit|license|licence"
-    r"|الغرفة|غرفة|غرفه|कमरा|कमरे|房间|房間|号室|호실|user|userid|user id|uid|id|pid|uuid)\s*[:.#=]?\s*$"
+    r"|الغرفة|غرفة|غرفه|कमरा|कमरे|user|userid|user id|uid|id|pid|uuid|filiale|lieferung|bestellung|rechnung"
+    r"|lagenhet|lgh|huisnummer|mieszkanie|mieszkania|daire|asunto|wohnung|interno|apartamento|piso|andar|block|blok"
+    r"|desk|wing|port|zamowienie|zamowienia|rezerwacja|rezerwacji|الطلب|طلب|동|호|층"
+    r"|installed|installiert|instalado|expires|expiry|valid|changed|updated|replaced"
+    # scripts written without spaces: the word may be glued to the one before it
+    r")\s*[:.#=]?\s*$|(?:房间|房間|号室|호실|楼号|号楼|栋|单元|番号|末尾)\s*[:.#=]?\s*$"
 )
 # A room's number is said without a colon ("sejf w pokoju 1412"); "in camera: 099823" gives a code.
 _ROOM_BEFORE = re.compile(
@@ -508,7 +513,7 @@ def _code_value(seg: str, least: int = 3, announced: bool = False) -> bool:
     """Whether ``seg`` holds a number that reads as a code, not as a year, a time, an amount
     with its unit, a phone number or the number of a house, a room, a flight or an order.
     ``announced``: ``seg`` follows a PIN's or a lock's name, so a year-like number given
-    right after a colon or an "is" is its code ("PIN: 2044", "larmkoden är 2008")."""
+    right after a colon is its code ("PIN: 2044", "Türcode = 1986")."""
     grouped = [g.span() for g in _GROUPED.finditer(seg)] if " " in seg or "-" in seg or "." in seg else []
     for m in _CODE_VALUE.finditer(seg):
         digits = m.group(1)
@@ -567,8 +572,9 @@ _TRIGGERS = frozenset(
     recovery memorable respuesta pregunta resposta pergunta reponse question sicherheitsfrage
     sicherheitsantwort geheime risposta domanda beveiligingsvraag pytanie odpowiedz sakerhetsfraga guvenlik
     pertanyaan hoi контрольный контрольная контрольное контрольные answer maiden pet birth born school
-    teacher cua cong khoa xac ket bao blik tan sejfu szyfr cassetta chiavi boite cles nyckelbox nyckelboxen
-    schlusselbox llaves chaves sleutelkastje klucze nokkelboks avainboksi anahtar
+    teacher cua cong khoa xac ket bao blik tan mtan smstan sms-tan pushtan push-tan chiptan sejfu szyfr cassetta
+    chiavi boite cles nyckelbox nyckelboxen nyckelskap nyckelskapet schlusselbox llaves chaves sleutelkastje
+    klucze nokkelboks avainboksi anahtar
     """.split()
 )
 _TRIGGER_ENDINGS = ("code", "kod", "koden", "kode", "koodi", "pass", "password", "wort")
@@ -580,11 +586,23 @@ _TRIGGER_ENDINGS = ("code", "kod", "koden", "kode", "koodi", "pass", "password",
 # "contrasenna"), is spelled right before the cues are read. Only words of five letters or
 # more, and never a slip that is itself a word (checked against an English word list when
 # this list was written: "olsen", "recover") or a word that names nothing on its own.
-_SPELLED = (_TRIGGERS - frozenset("answer maiden birth school teacher steam question clave codes".split())) | frozenset(
-    "sicurezza sicherheit schlussel losenordet larmkoden larmkod portkod portkoden turcode torcode alarmcode "
-    "alarmkod pinkoden pinkod verificatiecode verifizierungscode bestatigungscode sifremi contrasenha".split()
+_SPELLED = frozenset(
+    """
+    password passwort kennwort passphrase passcode contrasena contrasenya contrasenha senha wachtwoord haslo
+    losenord losenordet sifre sifrem sifresi sifremi salasana jelszo heslo geslo lozinka kodeord adgangskode
+    passord sicurezza sicherheit schlussel alarmcode alarmkod larmkoden larmkod portkod portkoden turcode torcode
+    pinkoden pinkod pincode verificatiecode verifizierungscode bestatigungscode credential credentials codice codigo
+    """.split()
 )
-_NOT_SLIPS = frozenset({"olsen", "recover", "sneha"})
+# Slips of those that are words or names: checked against the word lists of twelve
+# languages (English, German, Dutch, French, Spanish, Portuguese, Italian, Polish, Swedish,
+# Danish, Norwegian) and common first and last names when this list was written.
+_NOT_SLIPS = frozenset(
+    """
+    olsen losne lozina lsenord lsenordet paswoord pinkode portko recover schlusse schlussle schussel geheim gelso
+    gesol contrassenha sneha
+    """.split()
+)
 
 
 def _slips(word: str) -> set[str]:
@@ -602,6 +620,7 @@ _RESPELL = {
     if slip not in _SPELLED and slip not in _TRIGGERS and slip not in _NOT_SLIPS
 }
 _RESPELL_WORD = re.compile(r"[^\W\d_]{5,}")
+_ASCII_WORD = re.compile(r"[a-z]{5,}")  # the slips: five letters or more, accents off
 
 
 def _respell_key(word: str) -> str:
@@ -612,18 +631,19 @@ def _respell_key(word: str) -> str:
 def respelled(text: str) -> str:
     """``text`` with the cue words typed with a slip spelled right (in lower case, without
     accents)."""
-    if _RESPELL.keys().isdisjoint(_RESPELL_WORD.findall(_respell_key(text))):
+    if _RESPELL.keys().isdisjoint(_ASCII_WORD.findall(_respell_key(text))):
         return text
     return _RESPELL_WORD.sub(lambda m: _RESPELL.get(_respell_key(m.group()), m.group()), text)
 _TRIGGER_CJK = re.compile(
     r"コード|番号|パスワード|密码|密碼|码|碼|비밀번호|비번|번호|암호|인증|認証|验证|驗證|秘密|安全|보안|ワンタイム|金庫|금고"
     r"|رمز ال|كود ال|الرقم السري|رقم سري|كلمة سر|كلمة مرور|كلمة المرور|خزن|сейф|парол|пин|код"
-    r"|कोड|तिजोरी|코드|경보|报警|動態|动态"
+    r"|कोड|तिजोरी|경보기|报警|動態|动态"
 )
 _WORDS = re.compile(r"[^\W_]+(?:[@'-][^\W_]+)*")
 
 
 def _triggered(low: str) -> bool:
+    """Whether ``low`` holds a cue word (the reader spells slips right first)."""
     for word in _WORDS.findall(low):
         if word in _TRIGGERS or word.endswith(_TRIGGER_ENDINGS):
             return True
@@ -684,7 +704,8 @@ _WIFI_PAIR = re.compile(r"^[^/\n]{0,40}?\S\s*/\s*(?P<val>[^\s,;\"'`]{6,64})")
 def cued_secret(lines: Iterable[str]) -> str | None:
     """The kind of the first credential a line names together with a value of its shape."""
     lines = [detectors.without_doc_values(raw) for raw in lines]
-    if not _triggered(_plain("\n".join(lines))):
+    joined = _plain("\n".join(lines))
+    if not _triggered(joined) and not _triggered(respelled(joined)):  # "psasword": password
         return None
     folded = [_with_digits(respelled(_fold(raw))) for raw in lines]
     for text in folded:
@@ -791,8 +812,10 @@ def _code_kind(low: str) -> str | None:
                 return kind
             if cue is _LOCK_CUE and (combo := _COMBO.search(after)) and not _date_like(combo):
                 return kind
-            if cue is _OTP_CUE and _HALVES.search(after):
-                return kind  # "882-706", as a code is shown in two halves
+            if cue is _OTP_CUE and any(
+                not _NOT_CODE_BEFORE.search(_window_before(after, h.start(), 24)) for h in _HALVES.finditer(after)
+            ):
+                return kind  # "882-706", as a code is shown in two halves; not "order 123-456"
             if cue is _OTP_CUE and any(
                 _DIGIT.search(v.group()) and re.search(r"[a-z]", v.group())
                 for v in _SETUP_KEY.finditer(after)

@@ -821,7 +821,7 @@ _NOT_SECRET_CONTEXT = re.compile(
     r"(?i)(?<![a-z])(?:commit|sha\d*|hash|checksum|digest|fingerprint|public|publishable|uuid|request(?:\s+id)?"
     r"|trace|order|tracking|idempotency|lock\s+id|serial|docker|image|container|version|build|release|tag"
     r"|object|primary|foreign|partition|sort|cache|redis|s3|path|arn|etag|nonce|key\s+id|kid|isbn|ssh-\w+"
-    r"|ecdsa-[\w-]+|gpg|pgp\s+key\s+id|site[\s_\-]?key)(?![a-z])"
+    r"|ecdsa-[\w-]+|gpg|pgp\s+key\s+id|site[\s_\-]?key|page[\s_\-]?token|pagination|cursor)(?![a-z])"
 )
 _CANDIDATE = re.compile(r"[A-Za-z0-9+/_\-]{16,}={0,2}")
 # Keys made to be published in a web page: Stripe's publishable keys, PostHog's project keys.
@@ -984,7 +984,32 @@ _TEST_CONTEXT = re.compile(r"(?i)(?<![^\W_])(?:test|testing|sandbox|sample|examp
 _MASKED = re.compile(r"[^\s\"']*[*•●]{6,}[^\s\"']*")
 _ARN = re.compile(r"\barn:aws[\w-]*:[^\s\"'<>]+")
 # (not "${TOKEN:-ghp_...}": a default written in the reference is a value)
-_REFERENCE = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::?\?[^}\n]{0,200})?\}|!secret\s+[\w.\-]+")
+_REFERENCE = re.compile(
+    r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::?\?[^}\n]{0,200})?\}|!secret\s+[\w.\-]+"
+    r"|(?:keyring\.get_password|getpass\.getpass)\([^()\n]{0,200}(?:\([^()\n]{0,60}\))?\)"
+    r"|(?:os\.getenv|os\.environ\.get)\(\s*[\"'][\w.\-]{1,100}[\"']\s*\)"  # not one with a default: a value
+)
+# The unit a policy counts, after its number: a quick test before the policy pattern.
+_POLICY_UNIT = re.compile(r"(?i)\d\s+(?:char|cara|zeic|teck|tegn|znak|kara|teke|merk|lett|digi|cifr|díg|chif|ziff)")
+# A Terraform reference to a variable or a local ("password = var.db_password"): a name,
+# unless what follows the dot is a token (an evasion).
+_TF_REFERENCE = re.compile(r"(?<![\w.])(?:var|local)\.([A-Za-z_]\w{0,63})")
+
+
+def _tf_token(name: str) -> bool:
+    """What follows ``var.`` is a token, not a variable's name (names are short words)."""
+    return len(name) >= 16 and (_looks_random(name) or generated(name) and any(ch.isdigit() for ch in name))
+
+
+# A password policy's terms ("at least 12 characters", "mínimo 16 caracteres") and a
+# validation pattern's lookaheads: about passwords, never one.
+_POLICY = re.compile(
+    r"(?i)(?<![\w])(?:at least|minimum(?: of)?|min\.?|maximum|max\.?|mínimo|minimo|almeno|mindestens|minst"
+    r"|au moins|co najmniej|en az|minimaal|ten minste|pelo menos|al menos|wenigstens|vähintään)\s+\d{1,3}\s+"
+    r"(?:characters?|chars?|caratteri|caracteres|caractères|zeichen|tecken|tegn|znak\w*|karakter\w*|tekens"
+    r"|merkkiä|letters?|digits?|cifre|dígitos|chiffres|ziffern)"
+    r"|\^?(?:\(\?[=!][^()\n]{0,40}(?:\([^()\n]{0,20}\))?[^()\n]{0,10}\)){2,}\S{0,30}"
+)
 _PUBLIC_PEM = re.compile(
     r"-----BEGIN ((?:[A-Z0-9]+ )*(?:CERTIFICATE|PUBLIC KEY)(?: REQUEST)?)-----.*?-----END \1-----", re.DOTALL
 )
@@ -1017,15 +1042,19 @@ def without_doc_values(text: str, testing: bool = False) -> str:
     says elsewhere (a field name, another field) that it is about testing."""
     if "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9" in text:
         text = _DOC_VALUES.sub("EXAMPLE", text)
-    for value in DOC_EXAMPLES:
-        if value in text:
+    if "EXAMPLE" in text or "_test_" in text or "QWxhZGRp" in text:
+        for value in DOC_EXAMPLES:
             text = text.replace(value, "EXAMPLE")
     if "*" in text or "•" in text or "●" in text:
         text = _MASKED.sub(_masked, text)
     if "arn:aws" in text:  # a resource's name, unless a token was put in it
         text = _ARN.sub(_arn, text)
-    if "${" in text or "!secret" in text:
+    if "${" in text or "!secret" in text or "get_password(" in text or "getpass(" in text or "os." in text:
         text = _REFERENCE.sub("<secret>", text)
+    if "var." in text or "local." in text:
+        text = _TF_REFERENCE.sub(lambda m: m.group() if _tf_token(m.group(1)) else "<secret>", text)
+    if "(?=" in text or _POLICY_UNIT.search(text):
+        text = _POLICY.sub("...", text)
     if "-----BEGIN" in text:  # a private key's body under a certificate's header stays
         text = _PUBLIC_PEM.sub(lambda m: m.group() if _DER_PRIVATE.search(m.group()) else "[public]", text)
     if testing or _TEST_CONTEXT.search(text):  # before the views join digit runs up, away from the words
@@ -1033,7 +1062,9 @@ def without_doc_values(text: str, testing: bool = False) -> str:
     return text
 
 
-_CODE_REFERENCE = re.compile(r"environ\[|getenv\(|process\.env\.|\{\{|%\(\w+\)s|secrets\.\w|\bvault\(")
+_CODE_REFERENCE = re.compile(
+    r"environ\[|getenv\(|process\.env\.|\{\{|%\(\w+\)s|secrets\.\w|\bvault\(|get_password\(|getpass\("
+)
 _PLACEHOLDER_RUN = re.compile(r"X{8,}|x{8,}|\*{6,}|0{12,}")
 
 
@@ -1981,7 +2012,8 @@ _PEM_BODY = re.compile(r"PRIVATE KEY-----(?:\s|\\n)*(?:[A-Za-z][\w-]*:[^\n]*\n\s
 # Tables whose header names a credential column: CSV, TSV, semicolons, markdown. Each cell
 # is read under its column's name, as a record's field ("oci_auth_token" over "(EOkk...").
 _TABLE_SEPS = (",", ";", "\t", "|")
-_TABLE_KINDS = frozenset({PASSWORD, PIN, GENERIC, PRIVATE_KEY, CARD_CODE})
+_TABLE_KINDS = frozenset({PASSWORD, PIN, GENERIC, PRIVATE_KEY})
+_HEX_ID = re.compile(r"(?:0x)?[0-9a-fA-F]{32,128}")  # a contract's address, a file's digest
 # A setting named in code, then its value: define('DB_PASSWORD', '...'), os.environ["X_PAT"] = "...",
 # a Terraform variable's default.
 _NAMED_IN_CODE = re.compile(
@@ -2002,6 +2034,12 @@ def _cells(row: str, sep: str) -> list[str]:
     return [c.strip().strip("\"'`") for c in row.strip().strip("|").split(sep)]
 
 
+def _named_credential_column(name: str) -> bool:
+    """A token column named for what it opens ("api_key", "drone_token", "client secret"),
+    not one word ("Token" over a wallet's contract addresses, "signature" over hashes)."""
+    return len(re.findall(r"[A-Za-z][a-z]*|[A-Z]+(?![a-z])", name)) >= 2
+
+
 def _scan_tables(text: str, found: set[str]) -> None:
     lines = text.splitlines()
     budget = 400  # cells looked at per text: a long table costs what its first rows cost
@@ -2016,7 +2054,12 @@ def _scan_tables(text: str, found: set[str]) -> None:
             login = any(h.lower() in ("login", "user", "username", "email", "account") for h in header)
             # not cached: a header candidate may be a row of values
             kinds = {k: field_kind(h, cached=False) for k, h in enumerate(header) if len(h) <= 32}
-            cols = [k for k, kind in kinds.items() if kind in _TABLE_KINDS or (kind == "secret" and login)]
+            cols = [
+                k
+                for k, kind in kinds.items()
+                if (kind in _TABLE_KINDS and (kind != GENERIC or _named_credential_column(header[k])))
+                or (kind == "secret" and login)
+            ]
             if not cols:
                 continue
             for row in lines[i + 1 : i + 40]:
@@ -2026,6 +2069,8 @@ def _scan_tables(text: str, found: set[str]) -> None:
                     continue
                 for k in cols:
                     kind = kinds[k] if kinds[k] != "secret" else PASSWORD  # a login table's secret column
+                    if kind == GENERIC and _HEX_ID.fullmatch(cells[k]):
+                        continue
                     hit = field_secret(kind, cells[k], _looks_random)
                     if hit and not set(cells[k]) <= set("-: "):
                         found.add(hit)

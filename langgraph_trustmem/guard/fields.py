@@ -67,7 +67,8 @@ _PUBLIC = frozenset({"public", "publishable", "pub", "id", "name", "hint", "hint
                      "last", "type", "count", "budget", "max", "min", "limit", "location", "url", "uri", "endpoint",
                      "path", "file", "prefix", "format", "hash", "fingerprint", "days", "date", "at", "age", "strength",
                      "group", "santa", "version", "scope", "scopes", "provider", "label", "note", "notes", "status",
-                     "ref", "reference", "vault", "storage", "env", "var", "field", "kind"})  # fmt: skip
+                     "ref", "reference", "vault", "storage", "env", "var", "field", "kind", "page", "cursor",
+                     "pagination"})  # fmt: skip
 _PASS_THINGS = frozenset({"boarding", "gym", "bus", "season", "day", "ski", "travel", "hall", "guest", "press",
                           "backstage", "library", "museum", "metro", "train", "transit", "parking", "annual",
                           "monthly", "weekly", "festival", "event"})  # fmt: skip

@@ -85,6 +85,7 @@ _CHAR_CODES = re.compile(r"(?<![\d.])(?:\d{2,3}\s*,\s*){7,}\d{2,3}(?![\d.])")
 # hint when every one is a printable character other than a space, as no list of readings,
 # scores or amounts is.
 _SPACED_CODES = re.compile(r"(?<![\d.,/:-])(?:\d{2,3} ){7,}\d{2,3}(?![\d.,/:-])")
+_CODES_START = re.compile(r"\d\d\d? \d\d\d? \d\d\d? \d\d")  # a quick test before the pattern below
 _MAX_DECODE = 8192  # longer runs are data blobs (images), not a hidden credential
 _MAX_INFLATE = 8192  # a credential compressed and encoded is short; so is what a text may inflate in all
 
@@ -170,7 +171,7 @@ def _decoded(text: str) -> list[str]:
         for m in _CHAR_CODES.finditer(text):
             if (chars := char_codes(m.group())) is not None:
                 runs.append((m.span(), chars))
-    if " " in text and len(text) >= 24:
+    if _CODES_START.search(text):
         for m in _SPACED_CODES.finditer(text):
             chars = char_codes(m.group())
             if chars is not None and " " not in chars and any(ch.isalpha() for ch in chars):
@@ -267,9 +268,6 @@ _SPOKEN_RUN = re.compile(
     r"(?i)(?<![\w-])(?:" + "|".join(sorted(map(re.escape, _SPOKEN), key=len, reverse=True)) + r")"
     r"(?:[\s,;]+(?:" + "|".join(sorted(map(re.escape, _SPOKEN), key=len, reverse=True)) + r")){5,}(?![\w-])"
 )
-_NATO_HINTS = ("alfa", "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
-               "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango",
-               "uniform", "victor", "whisk", "ray", "yankee", "zulu")  # fmt: skip
 
 
 def _spoken_char(word: str) -> str:
@@ -289,8 +287,7 @@ def _spoken(m: re.Match[str]) -> str:
 def spelled_out(text: str) -> str | None:
     """``text`` with every value spelled with the phonetic alphabet written as its
     characters, or None when it holds none."""
-    low = text.lower()
-    if sum(h in low for h in _NATO_HINTS) < 3:
+    if len(NATO.intersection(text.lower().replace(",", " ").split())) < 3:
         return None
     out = _SPOKEN_RUN.sub(_spoken, text)
     return out if out != text else None

@@ -45,7 +45,7 @@ REFUSED = [
     "رقم الخزنة: 7314",
     "金庫の暗証番号 4417",
     "みずほの暗証番号 8832",
-    "경보 해제 코드 2290",
+    "경보기 비밀번호 2290",
     "报警器解除密码 6631#",
     "तिजोरी का कोड: 4471",
     "mã báo động: 5519",
@@ -58,12 +58,13 @@ REFUSED = [
     "Code für den Fahrradkeller 8812B",
     "kod BLIK 552718",
     "TAN für die Überweisung: 418 226",
+    "SMS-TAN 551902 für die Überweisung",
     "验证码 动态码 66120931",
     "verificatiecode van de bank: G-551902",
     "رمز التحقق من البنك: 551-902",
-    # a year-like number given as a PIN or a lock's code, announced
+    # a year-like number given as a PIN or a lock's code after a colon
     "PIN der Bankkarte: 1.9.8.6",
-    "larmkoden är 1994",
+    "Türcode = 1994",
     # a keypad's code typed with the star first
     "portkod: *-8-8-1-2",
 ]
@@ -102,6 +103,29 @@ PASSED = [
     "the alarm was installed in 2019",
     "PIN reset requested in 2024, the letter arrives in 5 days",
     "rapport: 882-706 colis expédiés",
+    # the round's independent review: words and names one slip from a cue word, other
+    # things a code word names, numbers after an order, a flat, a building or a year word
+    "Hoy he andado 9120 pasos con el perro",
+    "La cadena 1234 de la bici se rompió",
+    "Mamma abita in via del Gelso 1482",
+    "Branka: 4472 (her desk extension)",
+    "Date,Token,Amount\n2024-03-01,0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48,100",
+    "file,size,signature\nreport.pdf,120KB,3f7a9c2e8b1d4f6a0e5c7b9d2a4f6e8c",
+    "store,csc,phone\nDowntown,114,555-0134",
+    "La cave à vin: code couleur bleu, 1450 bouteilles",
+    "玄関の延長コードを交換した。型番 2290",
+    "경보 코드 블루 훈련이 5층 502호에서 있었다",
+    "暗証番号の再発行は窓口で、受付番号 4521。",
+    "Paint colours: tan for the hallway, Behr 2310",
+    "Ik heb een blik soep van 400 gram gekocht, blik 2143",
+    "Zapłaciłam BLIK za zamówienie 482133",
+    "OTP issue reported to the shop, order 123-456 delayed",
+    "Il codice del cancello è cambiato nel 2019 e 2023",
+    "Gate code question: is 2024 the year they rotate it?",
+    "Door code notes * 2019 set by landlord * 2023 changed by us",
+    "Nyckelboxen sitter vid porten, lägenhet 1204",
+    "Keypad at the office, desk D-2210 by the window",
+    "pushTAN für Sparkasse eingerichtet, Filiale 4521",
 ]
 
 

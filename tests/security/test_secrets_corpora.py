@@ -141,11 +141,12 @@ def test_ninth_heldout_corpus_is_tuning_data_now(guard):
     evasions, 0.018 false positives) and after it (0.830 / 0.741 / 0.016); its misses were
     read and tuned on in the tenth round (slips in cue words, the phonetic alphabet,
     spaced character codes, CSV exports, codes in more languages, log lines, ARNs):
-    0.897 / 0.809 / 0.000. Held to what was measured."""
+    0.897 / 0.809 / 0.000, and after the round's review mends 0.886 / 0.801 / 0.000.
+    Held to what was measured."""
     report, misses, fps = guard_eval.evaluate("heldout9", guard_eval.heldout9_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
-    assert report.recall >= 0.89, [r.id for r in misses]
+    assert report.recall >= 0.88, [r.id for r in misses]
     assert report.recall_hard >= 0.80, [r.id for r in misses]
     assert report.fp_rate <= 0.002, [r.id for r, _ in fps]
 
@@ -153,15 +154,29 @@ def test_ninth_heldout_corpus_is_tuning_data_now(guard):
 def test_tenth_heldout_corpus(guard):
     """Written by a seventh helper that never saw the guard, committed frozen (33bca85)
     before it was first run. Measured before the tenth round (0.800 recall, 0.668 on
-    evasions, 0.026 false positives) and after it: 0.804 / 0.668 / 0.024. The targets are
-    not met. Asserted as measured, so a regression shows; its records are never read to
+    evasions, 0.026 false positives) and after it: 0.804 / 0.668 / 0.024, after the
+    round's review mends 0.804 / 0.668 / 0.022. The targets are not met. Asserted as measured, so a regression shows; its records are never read to
     choose rules."""
     report, _, _ = guard_eval.evaluate("heldout10", guard_eval.heldout10_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
     assert report.recall >= 0.80  # target TARGET_RECALL: not met
     assert report.recall_hard >= 0.66
-    assert report.fp_rate <= 0.025  # target TARGET_FP: not met
+    assert report.fp_rate <= 0.023  # target TARGET_FP: not met
+
+
+def test_second_tuning_corpus(guard):
+    """Written by a helper that never saw the guard, as tuning data to find false positives
+    (1,307 benign memories, 986 of them look-alikes of 89 families; 309 secrets). Measured
+    first at 0.867 recall and 0.010 false positives; its false positives were read and
+    fixed (password policies in five languages, a validation pattern, a keyring lookup, a
+    Terraform variable, a pagination token, a public JSON Web Key, a port in an sshd log):
+    0.867 / 0.000. Held to what was measured."""
+    report, misses, fps = guard_eval.evaluate("tuning2", guard_eval.tuning2_corpus(), guard, timing=False)
+    assert report.benign >= 1000
+    assert report.errors == 0
+    assert report.recall >= 0.86, [r.id for r in misses]
+    assert report.fp_rate <= 0.001, [r.id for r, _ in fps]
 
 
 @pytest.mark.parametrize("corpus", ["heldout", "heldout10"])
