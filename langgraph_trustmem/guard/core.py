@@ -127,7 +127,7 @@ _JWK_PRIVATE = frozenset({"d", "p", "q", "dp", "dq", "qi", "k", "oth"})
 def _public_jwk(record: Mapping[Any, Any]) -> bool:
     """A public JSON Web Key (``{"kty": "RSA", "n": ..., "e": "AQAB"}``): published by
     design (a JWKS endpoint serves it)."""
-    return isinstance(record.get("kty"), str) and not _JWK_PRIVATE.intersection(record)
+    return record.get("kty") in ("RSA", "EC", "OKP") and not _JWK_PRIVATE.intersection(record)
 
 
 class _Check:
@@ -384,8 +384,8 @@ class Guard:
                             n += 1
                         new_key = f"{new_key} ({n})"
                     out[new_key] = self._walk(v, check, (*path, k) if isinstance(k, str) else path, seen)
-                if not public:
-                    self._join(value.values(), check, (*path, *(k for k in value if isinstance(k, str))))
+                rest = {k: v for k, v in value.items() if not (public and k in _JWK_PUBLIC)}
+                self._join(rest.values(), check, (*path, *(k for k in rest if isinstance(k, str))))
                 if self.reject_secrets and "code" in value:
                     self._siblings(value, check)
                 if self.reject_secrets and 2 <= len(value) <= 8:

@@ -580,12 +580,30 @@ _TRIGGERS = frozenset(
 _TRIGGER_ENDINGS = ("code", "kod", "koden", "kode", "koodi", "pass", "password", "wort")
 
 
+_TRIGGER_CJK = re.compile(
+    r"コード|番号|パスワード|密码|密碼|码|碼|비밀번호|비번|번호|암호|인증|認証|验证|驗證|秘密|安全|보안|ワンタイム|金庫|금고"
+    r"|رمز ال|كود ال|الرقم السري|رقم سري|كلمة سر|كلمة مرور|كلمة المرور|خزن|сейф|парол|пин|код"
+    r"|कोड|तिजोरी|경보기|报警|動態|动态"
+)
+_WORDS = re.compile(r"[^\W_]+(?:[@'-][^\W_]+)*")
+
+
+def _triggered(low: str) -> bool:
+    """Whether ``low`` holds a cue word (the reader spells slips right first)."""
+    for word in _WORDS.findall(low):
+        if word in _TRIGGERS or word.endswith(_TRIGGER_ENDINGS):
+            return True
+        if "-" in word and any(w in _TRIGGERS or w.endswith(_TRIGGER_ENDINGS) for w in word.split("-")):
+            return True  # "wifi-kodeord", "wlan-schlüssel"
+    return not low.isascii() and _TRIGGER_CJK.search(low) is not None
+
+
 # -- slips of the keyboard ------------------------------------------------------------------------
-# A cue word typed with two neighbouring letters swapped ("psasword", "senah", "alarmcdoe"),
-# or, in words of seven letters or more, one letter dropped or doubled ("passwrd",
-# "contrasenna"), is spelled right before the cues are read. Only words of five letters or
-# more, and never a slip that is itself a word (checked against an English word list when
-# this list was written: "olsen", "recover") or a word that names nothing on its own.
+# A credential's word typed with two neighbouring letters swapped ("psasword", "senah",
+# "alarmcdoe"), or, in words of seven letters or more, one letter dropped or doubled
+# ("passwrd", "contrasenna"), is spelled right before the cues are read. Only words of five
+# letters or more, only words that name a credential (not a lock, a safe or a question:
+# their slips are words, "andado" for "candado"), and never a slip that is a word itself.
 _SPELLED = frozenset(
     """
     password passwort kennwort passphrase passcode contrasena contrasenya contrasenha senha wachtwoord haslo
@@ -594,7 +612,7 @@ _SPELLED = frozenset(
     pinkoden pinkod pincode verificatiecode verifizierungscode bestatigungscode credential credentials codice codigo
     """.split()
 )
-# Slips of those that are words or names: checked against the word lists of twelve
+# Slips of those that are words or names: checked against the word lists of eleven
 # languages (English, German, Dutch, French, Spanish, Portuguese, Italian, Polish, Swedish,
 # Danish, Norwegian) and common first and last names when this list was written.
 _NOT_SLIPS = frozenset(
@@ -634,22 +652,6 @@ def respelled(text: str) -> str:
     if _RESPELL.keys().isdisjoint(_ASCII_WORD.findall(_respell_key(text))):
         return text
     return _RESPELL_WORD.sub(lambda m: _RESPELL.get(_respell_key(m.group()), m.group()), text)
-_TRIGGER_CJK = re.compile(
-    r"コード|番号|パスワード|密码|密碼|码|碼|비밀번호|비번|번호|암호|인증|認証|验证|驗證|秘密|安全|보안|ワンタイム|金庫|금고"
-    r"|رمز ال|كود ال|الرقم السري|رقم سري|كلمة سر|كلمة مرور|كلمة المرور|خزن|сейф|парол|пин|код"
-    r"|कोड|तिजोरी|경보기|报警|動態|动态"
-)
-_WORDS = re.compile(r"[^\W_]+(?:[@'-][^\W_]+)*")
-
-
-def _triggered(low: str) -> bool:
-    """Whether ``low`` holds a cue word (the reader spells slips right first)."""
-    for word in _WORDS.findall(low):
-        if word in _TRIGGERS or word.endswith(_TRIGGER_ENDINGS):
-            return True
-        if "-" in word and any(w in _TRIGGERS or w.endswith(_TRIGGER_ENDINGS) for w in word.split("-")):
-            return True  # "wifi-kodeord", "wlan-schlüssel"
-    return not low.isascii() and _TRIGGER_CJK.search(low) is not None
 
 
 def _strong(token: str) -> bool:

@@ -986,7 +986,9 @@ _ARN = re.compile(r"\barn:aws[\w-]*:[^\s\"'<>]+")
 # (not "${TOKEN:-ghp_...}": a default written in the reference is a value)
 _REFERENCE = re.compile(
     r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::?\?[^}\n]{0,200})?\}|!secret\s+[\w.\-]+"
-    r"|(?:keyring\.get_password|getpass\.getpass)\([^()\n]{0,200}(?:\([^()\n]{0,60}\))?\)"
+    # a lookup by names, never with a string that could be the secret itself
+    r"|keyring\.get_password\(\s*[\"'][\w.\-@ ]{1,64}[\"']\s*,\s*[A-Za-z_][\w.]{0,60}(?:\(\))?\s*\)"
+    r"|getpass\.getpass\(\s*(?:[\"'][^\"'\n]{0,80}[\"'])?\s*\)"
     r"|(?:os\.getenv|os\.environ\.get)\(\s*[\"'][\w.\-]{1,100}[\"']\s*\)"  # not one with a default: a value
 )
 # The unit a policy counts, after its number: a quick test before the policy pattern.
@@ -1008,7 +1010,7 @@ _POLICY = re.compile(
     r"|au moins|co najmniej|en az|minimaal|ten minste|pelo menos|al menos|wenigstens|vähintään)\s+\d{1,3}\s+"
     r"(?:characters?|chars?|caratteri|caracteres|caractères|zeichen|tecken|tegn|znak\w*|karakter\w*|tekens"
     r"|merkkiä|letters?|digits?|cifre|dígitos|chiffres|ziffern)"
-    r"|\^?(?:\(\?[=!][^()\n]{0,40}(?:\([^()\n]{0,20}\))?[^()\n]{0,10}\)){2,}\S{0,30}"
+    r"|\^?(?:\(\?[=!][^()\n]{0,40}(?:\([^()\n]{0,20}\))?[^()\n]{0,10}\)){2,}(?:[.\\][SsWwDd*+]?\{\d+,?\d*\}|\.[*+])?\$?"
 )
 _PUBLIC_PEM = re.compile(
     r"-----BEGIN ((?:[A-Z0-9]+ )*(?:CERTIFICATE|PUBLIC KEY)(?: REQUEST)?)-----.*?-----END \1-----", re.DOTALL

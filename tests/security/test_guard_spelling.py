@@ -67,6 +67,13 @@ REFUSED = [
     "Türcode = 1994",
     # a keypad's code typed with the star first
     "portkod: *-8-8-1-2",
+    # what the tuning2 fixes read as references or policies, still holding a value
+    'db_password = os.getenv("DB_PASSWORD", "Sup3r$ecret99")',
+    'pw = keyring.get_password("svc", "Tr0ub4dor&3x")',
+    "password = var." + TOKEN,
+    "password: (?=a)(?=b)Tr0ub4dor&3x",
+    "password: Tr0ub4dor&3x (at least 12 characters)",
+    "Passwort mindestens 12 Zeichen: Kx9#mQ2vLp7!",
 ]
 
 PASSED = [
@@ -126,6 +133,14 @@ PASSED = [
     "Nyckelboxen sitter vid porten, lägenhet 1204",
     "Keypad at the office, desk D-2210 by the window",
     "pushTAN für Sparkasse eingerichtet, Filiale 4521",
+    # tuning2's false positives, rephrased
+    "Requisiti password: almeno 14 caratteri, una cifra e un simbolo; scade ogni 90 giorni.",
+    "Política de contraseñas: mínimo 12 caracteres y un símbolo; caduca cada 180 días.",
+    "Password rule from the spec: ^(?=.*\\d)(?=.*[a-z])(?=.*[A-Z]).{12,64}$",
+    'import keyring\npw = keyring.get_password("budget-app", getpass.getuser())',
+    'resource "aws_db_instance" "main" {\n  password = var.db_password\n}',
+    '{"items": [], "next_page_token": "Zq-YYqynhYDIKlbOE4D_t61anYsQxroH"}  <- the photos API cursor',
+    "May 31 19:01:42 vps-12 sshd[5100]: Failed password for invalid user admin from 198.51.100.7 port 50029 ssh2",
 ]
 
 
@@ -138,6 +153,15 @@ def test_slipped_spelled_or_tabled_credentials_are_refused(text: str) -> None:
 @pytest.mark.parametrize("text", PASSED)
 def test_look_alikes_of_the_tenth_round_pass(text: str) -> None:
     assert Guard().check(text, namespace=("memories", "u1"), key="mem_1")[0] == text
+
+
+def test_a_public_json_web_key_passes_and_a_private_one_or_a_smuggled_token_does_not() -> None:
+    public = {"kty": "RSA", "use": "sig", "kid": "k1", "n": "u1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunV", "e": "AQAB"}
+    assert Guard().check({"keys": [public]})[0] == {"keys": [public]}
+    with pytest.raises(SecretRejected):
+        Guard().check({**public, "d": "X4cTteJY_gn4FYPsXB8rdXix5vwsg1FLN5E3EaG6RJoVH-HLLKD9M7dx5oo7GURknchnrRweUkC7"})
+    with pytest.raises(SecretRejected):  # a token in a member the key does not have, split in two
+        Guard().check({**public, "note": "Quillpad api key", "a": TOKEN[:16], "b": TOKEN[16:]})
 
 
 def test_respelling_fixes_cue_words_only() -> None:
