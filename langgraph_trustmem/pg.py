@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import struct
-from collections.abc import AsyncIterator, Generator, Iterator
+from collections.abc import AsyncIterator, Callable, Generator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from types import ModuleType
 from typing import Any
@@ -87,7 +87,7 @@ class FloatArray(list[float]):
     """A ``float8[]`` parameter."""
 
 
-def _array(items: list[Any], element_oid: int, encode: Any) -> bytes:
+def _array(items: list[Any], element_oid: int, encode: Callable[[Any], bytes]) -> bytes:
     if not items:
         return _ARRAY_HEAD.pack(0, 0, element_oid, 0, 0)[:12]
     parts = [_ARRAY_HEAD.pack(1, 0, element_oid, len(items), 1)]
@@ -101,42 +101,26 @@ def _array(items: list[Any], element_oid: int, encode: Any) -> bytes:
     return b"".join(parts)
 
 
-class _TextArrayDumper(Dumper):
-    format = Format.BINARY
-    oid = 1009  # text[]
+def _array_dumper(array_oid: int, element_oid: int, encode: Callable[[Any], bytes]) -> type[Dumper]:
+    """A binary dumper for one of the array types above."""
 
-    def dump(self, obj: Any) -> bytes:
-        return _array(obj, 25, str.encode)
+    class ArrayDumper(Dumper):
+        format = Format.BINARY
+        oid = array_oid
 
+        def dump(self, obj: Any) -> bytes:
+            return _array(obj, element_oid, encode)
 
-class _BytesArrayDumper(Dumper):
-    format = Format.BINARY
-    oid = 1001  # bytea[]
-
-    def dump(self, obj: Any) -> bytes:
-        return _array(obj, 17, bytes)
+    return ArrayDumper
 
 
-class _IntArrayDumper(Dumper):
-    format = Format.BINARY
-    oid = 1007  # int4[]
-
-    def dump(self, obj: Any) -> bytes:
-        return _array(obj, 23, _I4.pack)
-
-
-class _FloatArrayDumper(Dumper):
-    format = Format.BINARY
-    oid = 1022  # float8[]
-
-    def dump(self, obj: Any) -> bytes:
-        return _array(obj, 701, _F8.pack)
-
-
-psycopg.adapters.register_dumper(TextArray, _TextArrayDumper)
-psycopg.adapters.register_dumper(BytesArray, _BytesArrayDumper)
-psycopg.adapters.register_dumper(IntArray, _IntArrayDumper)
-psycopg.adapters.register_dumper(FloatArray, _FloatArrayDumper)
+for _cls, _array_oid, _element_oid, _encode in (
+    (TextArray, 1009, 25, str.encode),  # text[]
+    (BytesArray, 1001, 17, bytes),  # bytea[]
+    (IntArray, 1007, 23, _I4.pack),  # int4[]
+    (FloatArray, 1022, 701, _F8.pack),  # float8[]
+):
+    psycopg.adapters.register_dumper(_cls, _array_dumper(_array_oid, _element_oid, _encode))
 
 
 KEY_CHECK_TABLE_SQL = "CREATE TABLE IF NOT EXISTS trustmem_key_check (id SMALLINT PRIMARY KEY, mac BYTEA NOT NULL)"
