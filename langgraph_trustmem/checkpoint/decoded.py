@@ -182,32 +182,51 @@ def snapshot(value: Any) -> tuple[bool, Any]:
 
 
 def _copied(items: list[Any] | tuple[Any, ...]) -> list[Any] | tuple[Any, ...]:
-    out = [_message_copy(m) if isinstance(m, BaseMessage) else m for m in items]
+    """The cache's copy of a list of messages: each message kept as a
+    :class:`_Kept` (its own copy of every field, and which fields a
+    restore must copy again)."""
+    out = [_Kept(m) if isinstance(m, BaseMessage) else m for m in items]
     return out if type(items) is list else tuple(out)
 
 
-def _message_copy(message: BaseMessage) -> BaseMessage:
-    """A copy whose fields, and the dicts and lists nested in them, are its
-    own (what a node edits in place never reaches the cache). pydantic's
-    ``__copy__``, with plain dict copies: a restore copies every message."""
-    fields = message.__dict__.copy()
-    for name, value in fields.items():
-        kind = type(value)
-        if kind in _SCALARS:
-            continue  # most fields: nothing to copy
-        if (kind is dict or kind is list) and not value:
-            fields[name] = kind()
-        else:
-            fields[name] = _plain(value)
-    cls = type(message)
-    copied = cls.__new__(cls)
-    _set(copied, "__dict__", fields)
-    extra = message.__pydantic_extra__
-    _set(copied, "__pydantic_extra__", None if extra is None else extra.copy())
-    _set(copied, "__pydantic_fields_set__", message.__pydantic_fields_set__.copy())
-    private = message.__pydantic_private__
-    _set(copied, "__pydantic_private__", None if private is None else private.copy())
-    return copied
+class _Kept:
+    """A message as the cache keeps it: its fields (scalars shared, dicts and
+    lists its own) and the names of the fields that are not scalars, found
+    once when it is kept, so a restore copies only those."""
+
+    __slots__ = ("cls", "extra", "fields", "fields_set", "mutable", "private")
+
+    def __init__(self, message: BaseMessage) -> None:
+        fields = message.__dict__.copy()
+        mutable = []
+        for name, value in fields.items():
+            if type(value) not in _SCALARS:
+                fields[name] = _plain(value)
+                mutable.append(name)
+        self.cls = type(message)
+        self.fields = fields
+        self.mutable = tuple(mutable)
+        extra = message.__pydantic_extra__
+        self.extra = None if extra is None else _plain(dict(extra))
+        self.fields_set = frozenset(message.__pydantic_fields_set__)
+        private = message.__pydantic_private__
+        self.private = None if private is None else dict(private)
+
+
+    def message(self) -> BaseMessage:
+        """A message of its own for the caller (what a node edits in place
+        never reaches the cache): pydantic's ``__copy__`` with plain dict and
+        list copies of the fields that need one."""
+        fields = self.fields.copy()
+        for name in self.mutable:
+            value = fields[name]
+            fields[name] = type(value)() if not value else _plain(value)
+        copied = self.cls.__new__(self.cls)
+        _set(copied, "__dict__", fields)
+        _set(copied, "__pydantic_extra__", None if self.extra is None else _plain(self.extra))
+        _set(copied, "__pydantic_fields_set__", set(self.fields_set))
+        _set(copied, "__pydantic_private__", None if self.private is None else self.private.copy())
+        return copied
 
 
 _set = object.__setattr__
@@ -241,7 +260,8 @@ def _fresh(value: Any) -> Any:
     if type(value) is _DeltaSnapshot:
         return _DeltaSnapshot(_fresh(value.value))
     if type(value) in (list, tuple):
-        return _copied(value)
+        out = [m.message() if type(m) is _Kept else m for m in value]
+        return out if type(value) is list else tuple(out)
     return value
 
 

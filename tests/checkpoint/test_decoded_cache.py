@@ -500,3 +500,30 @@ async def test_the_async_saver_reads_headers_only_of_what_it_decoded(pg_url, key
         assert saver.decoded.held(tk, "")  # what the next read names
         third = (await saver.aget_tuple(cfg)).checkpoint["channel_values"]
         assert third == first and counting.loads - before == 1  # the header only was decoded
+
+
+def test_a_cached_message_comes_back_equal_and_its_own_every_time():
+    """The cache keeps each message once, analysed (which fields need a copy);
+    every hit hands out an equal message of the same type whose fields, set
+    of fields and extra attributes are its own."""
+    from langgraph_trustmem.checkpoint.decoded import DecodedCache
+
+    messages = [
+        HumanMessage("hi " * 2000, id="h1", additional_kwargs={"trustmem": {"level": "personal"}}),
+        AIMessage("", id="a1", tool_calls=[{"name": "lookup", "args": {"q": "x"}, "id": "c1"}], usage_metadata=None),
+    ]
+    cache = DecodedCache()
+    key = (b"t" * 16, "", "messages", "1", b"n" * 12)
+    cache.keep(key, 5000, messages)  # first decoding: only remembered
+    cache.keep(key, 5000, messages)
+    first = cache.get(key)[1]
+    assert first == messages and [type(m) for m in first] == [HumanMessage, AIMessage]
+    first[0].additional_kwargs["trustmem"]["level"] = "public"
+    first[0].__pydantic_fields_set__.add("name")
+    first[1].tool_calls.append({"name": "other", "args": {}, "id": "c2"})
+    first[1].id = "changed"
+    again = cache.get(key)[1]
+    assert again == messages
+    assert again[0].additional_kwargs["trustmem"]["level"] == "personal"
+    assert again[0].__pydantic_fields_set__ == messages[0].__pydantic_fields_set__
+    assert again[0] is not first[0] and again[0].additional_kwargs is not first[0].additional_kwargs
