@@ -1242,7 +1242,6 @@ _PW_ASIDE = re.compile(
 )
 
 
-_NATO = NATO
 # A password given in halves: "first part X, second part Y", "la primera mitad es X y la segunda Y",
 # "первая часть X, вторая часть Y", "前半部分是X，后半部分是Y".
 _HALVES = re.compile(
@@ -1259,7 +1258,7 @@ def _spelled_password(line: str, low: str) -> bool:
     if _has(low, _NATO_HINTS):
         run = 0
         for w in _WORD_SPLIT.split(low):
-            run = run + 1 if (w in _NATO or w in _DIGIT_WORDS) else 0
+            run = run + 1 if (w in NATO or w in _DIGIT_WORDS) else 0
             if run >= 5:
                 return True
     if not _has(low, _HALF_HINTS):
@@ -1278,7 +1277,7 @@ _ASIDE_HINTS = _hints(
     "so:", "so,", "so it is", "i.e", "ie:", "ie,", "namely", "o sea", "es decir", "c'est-à-dire", "c’est-à-dire", "d.h",
     "d. h", "also:", "also,", "dus:", "dus,", "cioè", "ou seja", "то есть", "—", "–",
 )  # fmt: skip
-_NATO_HINTS = _hints(*_NATO)
+_NATO_HINTS = _hints(*NATO)
 _HALF_HINTS = _hints(
     "half", "part", "mitad", "segunda", "moiti", "partie", "hälfte", "halfte", "teil", "часть", "половин", "частина",
     "前半", "后半", "後半", "앞부분", "뒷부분", "हिस्सा", "الجزء", "yarı", "kısım",

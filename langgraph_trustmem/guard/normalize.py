@@ -264,10 +264,8 @@ _SPOKEN_SYMBOLS = {
     "exclamation": "!", "bang": "!", "at": "@", "dollar": "$", "percent": "%", "ampersand": "&", "and": "&",
 }  # fmt: skip
 _SPOKEN = NATO | _SPOKEN_DIGITS.keys() | _SPOKEN_SYMBOLS.keys()
-_SPOKEN_RUN = re.compile(
-    r"(?i)(?<![\w-])(?:" + "|".join(sorted(map(re.escape, _SPOKEN), key=len, reverse=True)) + r")"
-    r"(?:[\s,;]+(?:" + "|".join(sorted(map(re.escape, _SPOKEN), key=len, reverse=True)) + r")){5,}(?![\w-])"
-)
+_SPOKEN_WORD = "(?:" + "|".join(sorted(map(re.escape, _SPOKEN), key=len, reverse=True)) + ")"
+_SPOKEN_RUN = re.compile(rf"(?i)(?<![\w-]){_SPOKEN_WORD}(?:[\s,;]+{_SPOKEN_WORD}){{5,}}(?![\w-])")
 
 
 def _spoken_char(word: str) -> str:
