@@ -101,6 +101,144 @@ def test_a_paused_redis_costs_a_turn_about_a_second_and_loses_nothing(pg_url, ke
         assert len(saver.get_tuple(cfg).checkpoint["channel_values"]["messages"]) == 14
 
 
+def messages(saver, cfg) -> int:
+    return len(saver.get_tuple(cfg).checkpoint["channel_values"]["messages"])
+
+
+def test_a_write_not_yet_acknowledged_is_what_another_process_reads(pg_url, key, schema, own_redis):
+    """A put sends its Redis write without waiting for the reply; another
+    process reading right after must still get the latest checkpoint, not
+    the entry before it."""
+    cfg = config()
+    with (
+        TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as a,
+        TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as b,
+    ):
+        graph = chat(a)
+        for n in range(1, 6):
+            turns(graph, cfg, 1)
+            assert b.hot.get(b.thread_key(cfg["configurable"]["thread_id"]), "") is not None  # b reads Redis
+            assert messages(b, cfg) == 2 * n
+
+
+def test_a_script_flush_loses_no_write(pg_url, key, schema, own_redis):
+    import redis
+
+    cfg = config()
+    with (
+        TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as a,
+        TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as b,
+    ):
+        graph = chat(a)
+        turns(graph, cfg, 2)
+        redis.Redis.from_url(own_redis.url).script_flush()
+        turns(graph, cfg, 1)
+        assert messages(b, cfg) == 6 and messages(a, cfg) == 6
+        assert a.hot.pending == 0
+
+
+def test_redis_killed_with_a_reply_unread_loses_nothing(pg_url, key, schema, own_redis):
+    cfg = config()
+    with TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as saver:
+        graph = chat(saver)
+        turns(graph, cfg, 2)  # the last write's reply is still unread
+        own_redis.kill()
+        assert messages(saver, cfg) == 4
+        own_redis.start()
+        time.sleep(1.1)
+        turns(graph, cfg, 1)
+        assert messages(saver, cfg) == 6
+
+
+def test_connections_closed_by_redis_cost_no_pause_and_no_stale_read(pg_url, key, schema, own_redis):
+    """CLIENT KILL (an idle timeout, a proxy restart) closes the tier's
+    connection with a write's reply unread: the next call reconnects at
+    once, deletes the entry whose write is in doubt, and nothing stale is
+    read by either process."""
+    import redis
+
+    cfg = config()
+    admin = redis.Redis.from_url(own_redis.url)
+    with (
+        TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as a,
+        TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as b,
+    ):
+        graph = chat(a)
+        for n in range(1, 4):
+            turns(graph, cfg, 1)
+            admin.client_kill_filter(_type="normal", skipme=True)
+            started = time.monotonic()
+            turns(graph, cfg, 1)
+            assert time.monotonic() - started < 0.5
+            assert messages(a, cfg) == 4 * n and messages(b, cfg) == 4 * n
+            assert a.hot.pending == 0
+            tk = a.thread_key(cfg["configurable"]["thread_id"])
+            assert a.hot.get(tk, "") is not None  # Redis serves again, without a pause
+
+
+def test_a_write_redis_refuses_is_owed_and_never_read_back(pg_url, key, schema, own_redis):
+    """Redis refuses the hot tier's writes (an ACL change): the error reply is
+    read only at the next call, which then reads PostgreSQL, and the stale
+    entry is deleted before Redis is used again."""
+    import redis
+
+    cfg = config()
+    admin = redis.Redis.from_url(own_redis.url)
+    with (
+        TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as a,
+        TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as b,
+    ):
+        graph = chat(a)
+        turns(graph, cfg, 2)
+        admin.acl_setuser("default", enabled=True, nopass=True, commands=["-eval"])
+        try:
+            turns(graph, cfg, 1)  # PostgreSQL takes it; Redis refuses, the 4-message entry stays
+            assert messages(a, cfg) == 6
+            assert messages(a, cfg) == 6
+        finally:
+            admin.acl_setuser("default", enabled=True, nopass=True, commands=["+eval"])
+        time.sleep(1.1)
+        assert messages(a, cfg) == 6  # the owed deletion runs first
+        assert a.hot.pending == 0
+        assert messages(b, cfg) == 6
+
+
+def test_a_deletion_right_after_a_write_leaves_nothing_in_redis(pg_url, key, schema, own_redis):
+    """The deletion waits for this process's unacknowledged writes: none can
+    put the erased entry back behind it."""
+    import redis
+
+    admin = redis.Redis.from_url(own_redis.url)
+    with (
+        TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as a,
+        TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as b,
+    ):
+        graph = chat(a)
+        for _ in range(5):
+            cfg = config()
+            turns(graph, cfg, 1)
+            tk = a.thread_key(cfg["configurable"]["thread_id"])
+            a.delete_thread(cfg["configurable"]["thread_id"])
+            assert b.get_tuple(cfg) is None
+            assert not admin.keys(f"trustmem:cp:{tk.hex()}*")
+
+
+async def test_the_async_tier_reads_its_own_and_others_read_it_too(pg_url, key, schema, own_redis):
+    cfg = config()
+    async with (
+        AsyncTrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as a,
+        AsyncTrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as b,
+    ):
+        graph = chat(a)
+        for n in range(1, 4):
+            await graph.ainvoke({"messages": [HumanMessage(f"turn {n}")]}, cfg)
+            for s in (a, b):
+                tup = await s.aget_tuple(cfg)
+                assert len(tup.checkpoint["channel_values"]["messages"]) == 2 * n
+        await a.adelete_thread(cfg["configurable"]["thread_id"])
+        assert await b.aget_tuple(cfg) is None
+
+
 def test_the_store_works_with_redis_down_and_never_serves_a_stale_row(
     pg_url, key, store_schema, index, own_redis, workdir
 ):
