@@ -776,12 +776,11 @@ def _owe(fence: RedisFence, failed: list[bytes], error: _LinkError | None = None
     """Writes that may not have run (``failed``) leave their threads' entries
     owed a deletion. A connection closed under the tier (a restart, a
     failover) costs no pause: the next call reconnects, and the fence checks
-    the server's lifetime and deletes what is owed before Redis is used
-    again. A refused write or any other failure leaves Redis alone for a
-    while."""
+    the server's lifetime first: the same server is owed the deletions, a
+    new one holds nothing that is served. A refused write or any other
+    failure leaves Redis alone for a while."""
     if error is not None and error.closed:
-        fence.owe(failed)
-        fence.on_connect()
+        fence.closed(failed)
         log.warning("hot tier connection closed; reconnecting")
     elif error is not None or failed:
         fence.failed(failed)
