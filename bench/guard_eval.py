@@ -37,8 +37,12 @@
   round, so it is tuning data now.
 * heldout10: ``tests/data/secrets_heldout10/heldout10.jsonl``, written by a seventh helper
   that never saw the guard, committed frozen (33bca85) and measured on the guard as it
-  stood before the tenth round; never tuned on: the held-out figure of record (its README
-  says how it was made).
+  stood before the tenth round; the held-out figure of record of the tenth round, then its
+  misses were read and tuned on in the eleventh round, so it is tuning data now.
+* heldout11: ``tests/data/secrets_heldout11/heldout11.jsonl``, written by an eighth helper
+  that never saw the guard or any other corpus, committed frozen (216da22) and measured on
+  the guard as it stood before the eleventh round; never tuned on: the held-out figure of
+  record (its README says how it was made).
 
 Each record is checked exactly as ``TrustStore.put`` checks it:
 ``Guard().check(value, namespace=..., key=...)``. A secret counts as caught when the check
@@ -51,7 +55,7 @@ texts.
     python bench/guard_eval.py --json out.json
     python bench/guard_eval.py --misses tuning  # what a corpus misses / flags
 
-Missed records of the held-out corpus are never printed unless ``--misses heldout10`` is
+Missed records of the held-out corpus are never printed unless ``--misses heldout11`` is
 given, which is meant for the final report only.
 """
 
@@ -172,8 +176,13 @@ def heldout9_corpus() -> list[Record]:
 
 
 def heldout10_corpus() -> list[Record]:
-    """The tenth held-out corpus: frozen, never tuned on."""
+    """The tenth held-out corpus (frozen; its misses were read in the eleventh round)."""
     return _jsonl(DATA / "secrets_heldout10" / "heldout10.jsonl")
+
+
+def heldout11_corpus() -> list[Record]:
+    """The eleventh held-out corpus: frozen, never tuned on."""
+    return _jsonl(DATA / "secrets_heldout11" / "heldout11.jsonl")
 
 
 CORPORA = {
@@ -189,6 +198,7 @@ CORPORA = {
     "heldout8": heldout8_corpus,
     "heldout9": heldout9_corpus,
     "heldout10": heldout10_corpus,
+    "heldout11": heldout11_corpus,
 }
 
 

@@ -237,9 +237,22 @@ def _unaccented(text: str) -> str:
     return unicodedata.normalize("NFC", _LATIN_MARKS.sub("", unicodedata.normalize("NFKD", text)))
 
 
+# A short run of character codes in brackets, as a PIN is hidden ("fromCharCode(49, 52, 57,
+# 52)", "[48, 49, 54, 54]"); the detectors decode long runs (normalize.char_codes).
+_BRACKETED_CODES = re.compile(r"[\[(]\s*((?:\d{2,3}\s*,\s*){3,}\d{2,3})\s*[\])]")
+
+
+def _chars(m: re.Match[str]) -> str:
+    chars = char_codes(m.group(1))
+    return m.group() if chars is None or " " in chars else f" {chars} "
+
+
 def _fold(text: str) -> str:
     """Accents off, keycap emoji as digits, the arrows people type as separators, spaced
-    characters closed up, short base64 decoded ("Debit PIN in base64: NjQ0OQ==")."""
+    characters closed up, character codes and short base64 decoded ("Debit PIN in base64:
+    NjQ0OQ==")."""
+    if "," in text:
+        text = _BRACKETED_CODES.sub(_chars, text)
     if not text.isascii():
         text = _unaccented(_KEYCAP.sub("", text))
         text = text.replace("→", ":").replace("←", ":").replace("ı", "i").replace("ł", "l").replace("Ł", "L")
@@ -320,6 +333,12 @@ _OPENS = (
     r"|bankkortet|kapi|kasa|asma kilit|dolap|banka karti|kredi karti|pintu|gerbang|brankas|gembok|loker"
     r"|kartu atm|kartu debit|kartu kredit|vchod|vchodu|brana|trezor|zamek|skrinka|skrzynk"
     r"|klatki|keller|fahrradkeller|tiefgarage|fietsenstalling"
+    # a phone or a tablet, and what unlocking is called: "código de desbloqueo de mi móvil"
+    r"|my phone|mobile|cell ?phone|smartphone|handy|handys|movil|celular|telefono|telefone|tablet"
+    r"|ipad|laptop|desbloqueo|desbloqueio|sblocco|deverrouillage|entsperr\w*|ontgrendel\w*|odblokowani\w*"
+    r"|bike room|bike shed|bike store|bike storage|mailbox|letterbox|postbox|storage room|cellar|basement|voicemail"
+    r"|voice mail|buzon de voz|mobilbox|messagerie|segreteria"
+    r"|car park|parking garage|laundry room|server room"
     r"|дверь|двер|домофон|подъезд|сигнализац|сейф|замок|банковской карт"
 )
 _CODE = (
@@ -333,10 +352,10 @@ _IS = r"(?:is|are|was|its|it's|it’s|c'est|c’est|la|est|ist|lautet|es|e|era|e
 
 _CJK_OPENS = (
     r"警報|金庫|ドア|玄関のドア|キーボックス|大门|家门|房门|门锁|保险箱|保險箱|报警器|报警|警报|银行卡|銀行卡"
-    r"|현관문|도어락|금고|경보기|키박스"
+    r"|현관문|도어락|금고|경보기|키박스|スマホ|携帯|アイフォン|iphone|手机|手機|핸드폰|휴대폰"
 )
 # "number" (号码, 番号, 번호) is not "code": an outpatient number, a house number.
-_CJK_CODE = r"コード|暗証番号|密码|密碼|비밀번호|비번|암호"
+_CJK_CODE = r"コード|パスコード|暗証番号|密码|密碼|비밀번호|비번|암호"
 _COMPOUND = (
     r"(?:tur|tor|haus|haustur|deur|poort|hek|alarm|safe|tresor|kluis|port|dorr|dor|larm|garage|toegangs|zugangs"
     r"|eingangs|schloss|kassaskaps|kassakaappi|ovi|portti|halytys|puhelin|sim|pin|bank|kaart|karten|kort|porta)"
@@ -385,13 +404,15 @@ _PIN_CUE = re.compile(
     r"(?<![\w-])(?:pin|pins|pin code|pincode|pin-code|pin-kod|pin-koden|pin-koodi|p1n|пин|пин-код|pin kodu"
     r"|пін|पिन|পিন|پین|clave de acceso|clave acceso|clave (?:de )?firma|clave (?:de )?cajero|clave secreta"
     r"|numero secreto|codigo secreto|geheimzahl|code secret|الرقم السري|رقم سري|الرمز السري|רמז סודי|קוד סודי"
-    r")(?!\w)|暗証番号"
+    r"|passcode|pass code|unlock code|unlock pin|(?<!social )security number|secret number|entsperrcode"
+    r"|cvv2?|cvc2?|prufziffer|kartenprufnummer|cryptogramme|code de securite|codigo de seguridad"
+    r")(?!\w)|暗証番号|パスコード"
 )
 _OTP_CUE = re.compile(
     r"(?<!\w)(?:otp|2fa|mfa|one[- ]time (?:pass)?code|verification code|verify code|login code"
-    r"|recovery code|backup code|steam guard(?: code)?|wiederherstellungscode|code de recuperation"
+    r"|recovery codes?|backup[- ]codes?|steam guard(?: code)?|wiederherstellungscodes?|code de recuperation"
     r"|codigo de recuperacion|codice di recupero|herstelcode"
-    r"|log-?in code|sign[- ]in code|auth(?:entication)? code|security code|sms code|code sms|codigo sms"
+    r"|log-?in code|sign[- ]in code|auth(?:entication|enticator)? code|security code|sms code|code sms|codigo sms"
     r"|code[^.\n\d]{0,30}\b(?:par|per|by|via|por|tramite|p[aå])\s+sms|sms[- ]code"
     r"|verificatiecode|inlogcode|verifizierungscode|bestatigungscode|anmeldecode|sicherheitscode"
     r"|code de (?:verification|securite|connexion)|codigo de (?:verificacion|verificacao|seguridad|acceso)"
@@ -427,6 +448,7 @@ _WIFI_CUE = re.compile(r"(?<![\w-])(?:wifi|wi-fi|wlan|wlan-netz|ssid|network|net
 # Security questions: the answer is a plain word, so only a strong cue and a stated answer count.
 _ANSWER_CUE = re.compile(
     r"(?<!\w)(?:security (?:question|answer)s?|secret (?:question|answer)|recovery questions?|memorable word"
+
     r"|respuesta (?:de seguridad|secreta)|pregunta de seguridad|resposta (?:secreta|de seguranca)"
     r"|pergunta secreta|pregunta secreta|domanda segreta|geheimfrage|vraag van de bank"
     r"|pergunta de seguranca|reponse (?:secrete|de securite)|question secrete|sicherheitsfrage|sicherheitsantwort"
@@ -470,8 +492,13 @@ _COMBO = re.compile(r"(?<![\w.:/-])(\d{1,2})([- ])(\d{1,2})\2(\d{1,2})(?![\w.:/-
 # for an authenticator app ("yk7c gsb6 rigg g3gz").
 _RECOVERY_VALUE = re.compile(r"(?<![\w-])(?:[a-z0-9]{4,6}-){2,}[a-z0-9]{4,6}(?![\w-])")
 _SETUP_KEY = re.compile(r"(?<![\w-])(?:[a-z2-7]{4} ){3,}[a-z2-7]{4}(?![\w-])")
+# A one-time code of letters and digits announced after its name ("Steam Guard code: KVX9W"),
+# and backup codes printed as a row of short random words ("hppjakvi vs9068e9 whdjfvse").
+_OTP_ALNUM = re.compile(rf"^\s*(?:[:=]|(?<!\w){_IS}(?!\w))?\s*([a-z0-9]{{5,8}})(?![\w-])")
+_CODE_ROW = re.compile(r"^[^:=\n\d]{0,30}?[:=]?\s*((?:[a-z0-9]{6,10}[\s,;]+){2,}[a-z0-9]{6,10})(?![\w-])")
 _YEAR = re.compile(r"(?:19|20)\d\d")
-_ANNOUNCED = re.compile(r"[:=]\s*$")
+# announced: after a colon or a line break, or right after the cue ("PIN 1920", "code is 1930")
+_ANNOUNCED = re.compile(rf"(?:[:=]|\n)\s*$|^\s*(?:{_IS}(?!\w)\s*)?$")
 # What a number right after or before it says it is not a code.
 _UNIT_AFTER = re.compile(
     r"\s*(?:%|€|\$|£|x\b|h\b|am\b|pm\b|uhr\b|hrs?\b|hours?|min|minutes?|sec|seconds?|days?|weeks?|months?|years?"
@@ -497,6 +524,7 @@ _NOT_CODE_BEFORE = re.compile(
     r"|lagenhet|lgh|huisnummer|mieszkanie|mieszkania|daire|asunto|wohnung|interno|apartamento|piso|andar|block|blok"
     r"|desk|wing|port|zamowienie|zamowienia|rezerwacja|rezerwacji|الطلب|طلب|동|호|층"
     r"|installed|installiert|instalado|expires|expiry|valid|changed|updated|replaced"
+    r"|ending|ending in|ends in|ends with|final|last|last four|letzte|terminant par|terminada en|termina em|eindigend op"
     # scripts written without spaces: the word may be glued to the one before it
     r")\s*[:.#=]?\s*$|(?:房间|房間|号室|호실|楼号|号楼|栋|单元|番号|末尾)\s*[:.#=]?\s*$"
 )
@@ -537,7 +565,7 @@ def _code_value(seg: str, least: int = 3, announced: bool = False) -> bool:
 
 
 _PW_TRIM = ".,;:!?)]}>'\"`"
-_URLISH = re.compile(r"(?i)^(?:https?|www\.|[\w.-]+@[\w.-]+|[\w-]+\.(?:com|org|net|io|de|fr|nl|es|it)\b)")
+_URLISH = re.compile(r"(?i)^(?:https?|www\.|[\w.-]+@[\w-]+\.[\w.-]+|[\w-]+\.(?:com|org|net|io|de|fr|nl|es|it)\b)")
 
 
 def _passwordish(token: str) -> bool:
@@ -561,7 +589,7 @@ _TRIGGERS = frozenset(
     """
     password passwort kennwort passwd pwd pw pass p@ss passphrase passcode mdp contrasena contrasenya clave
     passwrod pasword passowrd paswd kodeord adgangskode passord cassaforte tresor caja fuerte coffre kluis
-    kassaskap sejf cofre brankas geheimzahl steam
+    kassaskap sejf cofre brankas geheimzahl steam cvv cvv2 cvc cvc2 passe voicemail prufziffer
     senha wachtwoord haslo losenord losen sifre sifrem sifresi sandi parol parola пароль heslo khau
     salasana jelszo lozinka geslo wpa wpa2 l0gin wifi wi-fi wlan ssid rede pin pins pincode p1n пин пін पिन
     পিন پین code codes codigo codice kod kode koden kodu koodi kodas код combo combination combinaison
@@ -677,6 +705,8 @@ _AFTER = 48  # how far after a cue a code may sit
 _DEVICE_AFTER = 32
 _BEFORE = 14  # and before it, joined by a few words ("9547 is the alarm code")
 _JOINED_BEFORE = re.compile(r"^[^\W\d]*(?:\s+[^\W\d]+){0,3}\s*$")
+# A line that is a code, then what it is: "5599 : my Wells Fargo debit card PIN".
+_CODE_FIRST = re.compile(r"^[^\d\n]{0,40}?(?P<val>[#*]?\d{3,10}[#*]?)\s*(?:[:=\-–—#]+|//)\s*[^\d\n]*$")
 # After a password cue, the value: right after a colon or "=", after up to two words, after
 # up to four words and "is" (in the languages above), or after any words up to a colon.
 _PW_AFTER = (
@@ -688,6 +718,8 @@ _PW_AFTER = (
     ),
     re.compile(r"^[^\d:=\n]{0,40}?[:=]\s*(?P<val>[^\s,;\"'`]{6,64})"),
     re.compile(r"^\s*\([^()\n]{1,40}\)\s*[:=]?\s*(?P<val>[^\s,;\"'`()]{6,64})"),  # "WLAN-Schlüssel (TIM-4471) X"
+    # a sentence about it first: "The wifi password is the dog's name and the year: Ziggy2012"
+    re.compile(r"^[^\d:=\n]{41,80}?[:=]\s*(?P<val>[^\s,;\"'`]{6,64})"),
 )
 # After a word that names a password only sometimes ("pass", "clave"), the value must be
 # announced right after it: "pass: X", "pass is X", "clave del wifi: X".
@@ -709,15 +741,40 @@ def cued_secret(lines: Iterable[str]) -> str | None:
     joined = _plain("\n".join(lines))
     if not _triggered(joined) and not _triggered(respelled(joined)):  # "psasword": password
         return None
-    folded = [_with_digits(respelled(_fold(raw))) for raw in lines]
-    for text in folded:
+    # one text, so a line can give the value the line before names ("my SIM PIN", "2120")
+    for text in ("\n".join(_with_digits(respelled(_fold(raw))) for raw in lines),):
         low = text.lower()
         cased = text if len(low) == len(text) else low  # offsets must agree
         low = low.replace("_", " ")
-        for start, end in _segments(low):
+        spans = list(_segments(low))
+        for i, (start, end) in enumerate(spans):
             kind = _segment_kind(cased[start:end], low[start:end])
             if kind:
                 return kind
+            if i + 1 < len(spans):
+                kind = _next_segment_kind(cased, low, (start, end), spans[i + 1])
+                if kind:
+                    return kind
+    return None
+
+
+# A password given in the sentence after the one naming it: "I reset my Hulu password. New
+# one is K0@l@888@".
+_ANAPHOR = re.compile(
+    r"(?:and |so )?(?:(?:the )?new one(?: is|:)|(?:it'?s|it is) now|now it'?s|now it is|(?:i )?changed it to)"
+    r"\s*:?\s+(?P<val>[^\s,;\"'`]{6,64})"
+)
+
+
+def _next_segment_kind(cased: str, low: str, cur: tuple[int, int], nxt: tuple[int, int]) -> str | None:
+    """A value the next segment holds for a cue this one ends with: a code on the line
+    after its name ("my SIM PIN\\n2120"), a password in the sentence after."""
+    (start, end), (nstart, nend) = cur, nxt
+    if "\n" in low[end:nstart] and nend - nstart <= 24 and _DIGIT.search(low, nstart, nend):
+        return _segment_kind(cased[start:nend], low[start:nend])
+    vm = _ANAPHOR.match(low, nstart, nend)
+    if vm and _PASSWORD_CUE.search(low, start, end) and _passwordish(cased[vm.start("val") : vm.end("val")].rstrip(_PW_TRIM)):
+        return PASSWORD
     return None
 
 
@@ -777,7 +834,28 @@ def _segment_kind(seg: str, low: str) -> str | None:
         vm = _ANSWER.match(seg[m.end() : m.end() + 90])
         if vm and not _negated(low, m) and vm.group("val").split()[0].lower() not in _NOT_ANSWERS:
             return SECURITY_ANSWER
+    for m in _WORD_CUE.finditer(low):
+        vm = _WORD_AFTER.match(seg[m.end() : m.end() + 40])
+        if vm and not _negated(low, m) and vm.group("val").lower() not in _NOT_ANSWERS:
+            return SECURITY_ANSWER
+    for m in _APP_PASSWORD.finditer(low):
+        if _APP_PASSWORD_VALUE.search(low[m.end() : m.end() + 90]):
+            return PASSWORD
     return None
+
+
+# A word that is itself the secret: a bank's security word, a family's code word.
+_WORD_CUE = re.compile(
+    r"(?<!\w)(?:security word|secret word|code ?word|safe ?word|pass ?word for pickup|password word"
+    r"|mot de code|codewort|kennwort fur|palabra (?:clave|secreta)|parola (?:d'ordine|segreta)|palavra secreta)(?!\w)"
+)
+_WORD_AFTER = re.compile(rf"^\s*(?:[:=]|(?:\s+{_W}){{0,3}}?\s+{_IS}(?!\w))\s*['\"‘“]?(?P<val>[^\W\d_]{{3,24}})(?![\w@.])")
+# An app password as Google and Apple print it: four groups of four letters.
+_APP_PASSWORD = re.compile(
+    r"(?<!\w)(?:app|application|app-specific|app specific|anwendungs|applikations)[ -]?"
+    r"(?:password|passwort|kennwort|passcode|contrasena|senha|mot de passe|wachtwoord|losenord)(?!\w)"
+)
+_APP_PASSWORD_VALUE = re.compile(r"(?<![\w-])[a-z]{4}([ -])[a-z]{4}\1[a-z]{4}\1[a-z]{4}(?![\w-])")
 
 
 _NOT_ANSWERS = frozenset(
@@ -809,7 +887,7 @@ def _code_kind(low: str) -> str | None:
                 low[m.start() : m.end()].rsplit(" ", 1)[0] + " "
             ):
                 continue
-            after = low[m.end() : m.end() + _AFTER]
+            after = _window_after(low, m.end(), _AFTER)
             if _code_value(after, 4 if cue is _PASSWORD_CUE else 3, cue is _PIN_CUE or cue is _LOCK_CUE):
                 return kind
             if cue is _LOCK_CUE and (combo := _COMBO.search(after)) and not _date_like(combo):
@@ -823,11 +901,23 @@ def _code_kind(low: str) -> str | None:
                 for v in _SETUP_KEY.finditer(after)
             ):
                 return kind
+            if cue is _OTP_CUE and (vm := _OTP_ALNUM.match(after)) and _DIGIT.search(vm.group(1)) and re.search(
+                r"[a-z]", vm.group(1)
+            ):
+                return kind
+            if (
+                cue is _OTP_CUE
+                and (vm := _CODE_ROW.match(low[m.end() : m.end() + 120]))
+                and sum(bool(_DIGIT.search(c) and re.search(r"[a-z]", c)) for c in vm.group(1).split()) >= 2
+            ):
+                return kind
             if cue is _OTP_CUE and re.search(r"code|recovery|backup|wiederherstell|recuper|herstel", m.group()) and any(
                 sum(bool(_DIGIT.search(g) and re.search(r"[a-z]", g)) for g in v.group().split("-")) >= 2
                 for v in _RECOVERY_VALUE.finditer(after)
             ):
                 return kind  # "NZGAK-C85EV-ZGVKL-1H86S-3OS0M", not a host "web01-prod-east"
+            if (vm := _CODE_FIRST.match(low[: m.start()])) and _code_value(low[: vm.end("val")], 3, announced=True):
+                return kind
             before = _window_before(low, m.start(), _BEFORE)
             vm = _CODE_VALUE.search(before)
             if vm and _JOINED_BEFORE.match(before[vm.end() :]) and _code_value(before):
@@ -840,6 +930,19 @@ def _code_kind(low: str) -> str | None:
         if vm and not _negated(low, m) and _code_value(vm.group("val"), 4):
             return PIN
     return None
+
+
+def _window_after(low: str, start: int, width: int) -> str:
+    """Up to ``width`` characters after ``start``, never ending inside a word or a number
+    (a cut "2026 edition" is not a code "202")."""
+    end = min(len(low), start + width)
+    while end < len(low) and low[end - 1].isalnum() and low[end].isalnum():
+        end += 1
+    if low[start:end].rstrip().endswith((":", "=")):  # a value announced at the edge
+        end = min(len(low), end + 16)
+    elif low[end - 1 : end].isdigit():
+        end = min(len(low), end + 12)  # and what follows a number: "2026 edition", "922 km"
+    return low[start:end]
 
 
 def _window_before(low: str, end: int, width: int) -> str:
@@ -1148,6 +1251,8 @@ def pointed_secret(value: Any, labels: list[str]) -> str | None:
         if code and not _YEAR.fullmatch(code.group(1)) and (named or stub or bare):
             return PIN
         if _HEX_ID.fullmatch(label):
+            if pointers and is_key and len(label) >= 32 and (bare or _RECORD_TOKEN.search(low)):
+                return detectors.GENERIC  # "see key", and the key is a 32-digit hex token
             continue  # an id the app made up (``mem_c6ffba10``, a UUID)
         if pointers and _RECORD_TOKEN.search(low) and (
             detectors._looks_random(label, 16) or re.fullmatch(r"0x[0-9a-fA-F]{64}", label)

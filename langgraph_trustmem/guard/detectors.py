@@ -1015,6 +1015,14 @@ _POLICY = re.compile(
 _PUBLIC_PEM = re.compile(
     r"-----BEGIN ((?:[A-Z0-9]+ )*(?:CERTIFICATE|PUBLIC KEY)(?: REQUEST)?)-----.*?-----END \1-----", re.DOTALL
 )
+# An SSH public key, its body the key blob for its algorithm ("AAAAC3NzaC1lZDI1NTE5" is
+# ssh-ed25519's): public, and nothing else can be written in its place.
+_SSH_PUBLIC = re.compile(
+    r"(?:ssh-rsa AAAAB3NzaC1yc2E|ssh-dss AAAAB3NzaC1kc3M|ssh-ed25519 AAAAC3NzaC1lZDI1NTE5"
+    r"|ecdsa-sha2-nistp(?:256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTY|384 AAAAE2VjZHNhLXNoYTItbmlzdHAzODQ"
+    r"|521 AAAAE2VjZHNhLXNoYTItbmlzdHA1MjE)|sk-ssh-ed25519@openssh\.com AAAAGnNrLXNzaC1lZDI1NTE5QG9wZW5zc2guY29t)"
+    r"[A-Za-z0-9+/]{16,}={0,3}"
+)
 _SHOWN_RUN = re.compile(r"[A-Za-z0-9]{12,}")
 
 
@@ -1038,7 +1046,7 @@ def without_doc_values(text: str, testing: bool = False) -> str:
     """``text`` with what is no one's secret replaced before the scan: the documentation's
     well-known example values (jwt.io's sample token, AWS's example key pair, a gateway's
     test card where the text says it is one), masked values, AWS resource names, references
-    to a secret kept elsewhere, and certificates and public keys. Each keeps what an
+    to a secret kept elsewhere, and certificates and public keys (PEM and SSH). Each keeps what an
     evasion would hide in it: a default in a reference, a token in a resource name or in a
     masked value, a private key under a certificate's header. ``testing``: the memory
     says elsewhere (a field name, another field) that it is about testing."""
@@ -1057,6 +1065,8 @@ def without_doc_values(text: str, testing: bool = False) -> str:
         text = _TF_REFERENCE.sub(lambda m: m.group() if _tf_token(m.group(1)) else "<secret>", text)
     if "(?=" in text or _POLICY_UNIT.search(text):
         text = _POLICY.sub("...", text)
+    if " AAAA" in text:
+        text = _SSH_PUBLIC.sub("[public]", text)
     if "-----BEGIN" in text:  # a private key's body under a certificate's header stays
         text = _PUBLIC_PEM.sub(lambda m: m.group() if _DER_PRIVATE.search(m.group()) else "[public]", text)
     if testing or _TEST_CONTEXT.search(text):  # before the views join digit runs up, away from the words
@@ -1590,6 +1600,10 @@ _ID_PREFIXES = frozenset(
     """.split()
 )
 _UUID_HEX = re.compile(r"[0-9a-f]{12}4[0-9a-f]{3}[89ab][0-9a-f]{15}")
+# A memory store's own keys: "mem_" and a hex id (a random one is not text; hex of a token
+# decodes, and the decoded view is read).
+_MEMORY_KEY_PREFIXES = frozenset("mem mems memo memory memories note notes fact facts entry entries".split())
+_HEX_ID = re.compile(r"[0-9a-f]{32}|[0-9a-f]{40}")
 
 
 #: Internal: a vendor-style token was seen. It is reported as GENERIC only when nothing else
@@ -1616,6 +1630,8 @@ def _scan_prefixed_tokens(line: str, low: str, found: set[str]) -> None:
             continue
         first = re.split(r"[_\-.]", prefix, maxsplit=1)[0].lower()
         if first in _ID_PREFIXES or re.fullmatch(r"v\d+", first) or _UUID_HEX.fullmatch(body):
+            continue
+        if first in _MEMORY_KEY_PREFIXES and _HEX_ID.fullmatch(body) and m.start() == 0 and m.end() == len(line):
             continue
         if _PUBLIC_TOKEN.fullmatch(m.group()):
             continue

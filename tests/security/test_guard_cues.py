@@ -55,9 +55,40 @@ REFUSED = [
     # a security question's answer, stated
     ({"text": "Bank security question, first pet's name = Biscuit"}, "security question answer"),
     ({"text": "Respuesta de seguridad: Valparaiso"}, "security question answer"),
+    # a phone's or a room's code, in the words people use for unlocking
+    ({"text": "el código de desbloqueo del móvil es 3317"}, "PIN"),
+    ({"text": "Il codice di sblocco del tablet è 90412"}, "PIN"),
+    ({"text": "Entsperrcode vom Handy lautet 7720"}, "PIN"),
+    ({"text": "the bike room code is 1984, then the key button"}, "PIN"),
+    ({"text": "カミさんのスマホのパスコードは 551902"}, "PIN"),
+    # a code on the line after its name, or before it with a separator
+    ({"text": "work phone PIN\n0486"}, "PIN"),
+    ({"text": "7741 - the storage room code"}, "PIN"),
+    ({"text": "PIN for the replacement card that came in the mail: 3360"}, "PIN"),
+    # a card's security code, the card's last digits before it
+    ({"text": "CVV of the card ending 5521 is 804"}, "PIN"),
+    ({"text": "Prüfziffer der neuen Karte: 316"}, "PIN"),
+    # recovery codes (plural), backup codes in a row, an alphanumeric one-time code
+    ({"text": "GitHub recovery codes: 9f3k2-ab81x 77qpc-0zz1m"}, "2FA secret"),
+    ({"text": "backup codes for Proton: q8ra62kt  m3vv0x9p  hh4c1tte"}, "2FA secret"),
+    ({"text": "Battle.net authenticator code: 7QK4M"}, "one-time code"),
+    # character codes, a code word, an app password, a password given a sentence later
+    ({"text": "locker code as char codes: [50, 57, 48, 51]"}, "PIN"),
+    ({"text": "the family code word is marmalade"}, "security question answer"),
+    ({"text": "iCloud app-specific password: wxqz-plmt-rbva-kduc"}, "password"),
+    ({"text": "Changed the router password today. New one is Heron+Lake42"}, "password"),
 ]
 
 PASSES = [
+    # codes and numbers that open nothing, near the words of the eleventh round's cues
+    {"text": "The phone code for Portugal is +351"},
+    {"text": "PIN for the new card arrives by post within 5 days: 2026 edition"},
+    {"text": "Our ticket 55021 - the user never got the OTP code, fixed now"},
+    {"text": "The CVV is the 3 digits on the back of the card"},
+    {"text": "Recovery codes are printed and kept in the fireproof box"},
+    {"text": "I reset my password yesterday. New one is in the password manager."},
+    {"text": "Voicemail box is full again, 12 messages"},
+    {"text": "the code word for the surprise party is a secret, ask Dana"},
     # talk about credentials with no credential in it
     "Remind me to change the garage door code next week",
     "The new password policy needs at least 12 characters and a symbol",
@@ -125,7 +156,7 @@ def test_a_named_credential_with_its_value_is_refused(guard, value, kind):
     with pytest.raises(SecretRejected) as err:
         guard.check(value, namespace=("memories", "u1"), key="m1")
     assert kind in err.value.kinds
-    assert not any(ch.isdigit() for ch in str(err.value))  # names the kind, never the value
+    assert not any(ch.isdigit() for ch in str(err.value).replace("2FA", ""))  # the kind, never the value
 
 
 @pytest.mark.parametrize("value", PASSES)

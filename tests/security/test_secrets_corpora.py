@@ -4,9 +4,9 @@ The figures are those of ``bench/guard_eval.py`` (recorded in ``bench/README.md`
 record is checked as ``TrustStore.put`` checks it, a refusal or a redaction counts as
 caught for a secret and as a false positive for a benign memory. No server is needed.
 
-Corpora: the tuning corpus and the first nine held-out corpora (``secrets_heldout`` to
-``secrets_heldout9``) have had their misses read and tuned on; the tenth
-(``secrets_heldout10``), written by a helper that never saw the guard and committed frozen
+Corpora: the tuning corpus and the first ten held-out corpora (``secrets_heldout`` to
+``secrets_heldout10``) have had their misses read and tuned on; the eleventh
+(``secrets_heldout11``), written by a helper that never saw the guard and committed frozen
 before it was first run, is the held-out figure of record.
 """
 
@@ -151,18 +151,36 @@ def test_ninth_heldout_corpus_is_tuning_data_now(guard):
     assert report.fp_rate <= 0.002, [r.id for r, _ in fps]
 
 
-def test_tenth_heldout_corpus(guard):
+def test_tenth_heldout_corpus_is_tuning_data_now(guard):
     """Written by a seventh helper that never saw the guard, committed frozen (33bca85)
     before it was first run. Measured before the tenth round (0.800 recall, 0.668 on
-    evasions, 0.026 false positives) and after it: 0.804 / 0.668 / 0.024, after the
-    round's review mends 0.804 / 0.668 / 0.022. The targets are not met. Asserted as measured, so a regression shows; its records are never read to
-    choose rules."""
-    report, _, _ = guard_eval.evaluate("heldout10", guard_eval.heldout10_corpus(), guard, timing=False)
+    evasions, 0.026 false positives) and after it (0.804 / 0.668 / 0.022); its misses
+    were read and tuned on in the eleventh round (codes of phones and rooms, codes on the
+    line after their name or before it, CVVs, plural recovery codes, code words, app
+    passwords, character codes, SSH public keys): 0.863 / 0.721 / 0.020. Held to what was
+    measured."""
+    report, misses, fps = guard_eval.evaluate("heldout10", guard_eval.heldout10_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
-    assert report.recall >= 0.80  # target TARGET_RECALL: not met
-    assert report.recall_hard >= 0.66
-    assert report.fp_rate <= 0.023  # target TARGET_FP: not met
+    assert report.recall >= 0.86, [r.id for r in misses]
+    assert report.recall_hard >= 0.72, [r.id for r in misses]
+    assert report.fp_rate <= 0.021, [r.id for r, _ in fps]
+
+
+def test_eleventh_heldout_corpus(guard):
+    """Written by an eighth helper that never saw the guard or any other corpus, committed
+    frozen (216da22) before it was first run. Measured before the eleventh round: 0.808
+    recall, 0.724 on evasions, 0.193 false positives, nearly all of them one cause (a
+    memory key of ``mem_`` and 32 hex digits read as a vendor's token; the refused key also
+    made records count as caught). After the round: 0.782 / 0.677 / 0.011 (the key fix
+    alone: 0.769 / 0.665 / 0.011). The targets are not met. Asserted as measured, so a
+    regression shows; its records are never read to choose rules."""
+    report, _, _ = guard_eval.evaluate("heldout11", guard_eval.heldout11_corpus(), guard, timing=False)
+    assert report.secrets >= 300 and report.benign >= 300
+    assert report.errors == 0
+    assert report.recall >= 0.78  # target TARGET_RECALL: not met
+    assert report.recall_hard >= 0.67
+    assert report.fp_rate <= 0.012  # target TARGET_FP: not met
 
 
 def test_second_tuning_corpus(guard):
@@ -179,7 +197,7 @@ def test_second_tuning_corpus(guard):
     assert report.fp_rate <= 0.001, [r.id for r, _ in fps]
 
 
-@pytest.mark.parametrize("corpus", ["heldout", "heldout10"])
+@pytest.mark.parametrize("corpus", ["heldout", "heldout11"])
 def test_speed_per_200_char_memory(guard, corpus):
     """A regression guard only, far above the measured figure: the speed
     target (TARGET_MS) is checked by ``bench/guard_eval.py`` on an idle
