@@ -616,10 +616,15 @@ class _Unread:
         if not ok:
             failed.extend(tks)
 
+    def all(self) -> list[bytes]:
+        """Every thread with a reply unread, forgotten: the connection is gone."""
+        tks = [tk for sent in self.tks for tk in sent]
+        self.tks.clear()
+        return tks
+
     def lost(self, exc: BaseException, failed: list[bytes], connected: bool) -> _LinkError:
         """The connection broke: no unread write is known to have run."""
-        while self.tks:
-            failed.extend(self.tks.popleft())
+        failed.extend(self.all())
         return _LinkError(failed, closed=connected and isinstance(exc, _CLOSED_ERRORS))
 
 
@@ -630,13 +635,16 @@ class _Link:
     its own writes, and a failed write is found before anything else is read
     or deleted (it is then owed, as if it had failed at once)."""
 
-    def __init__(self, client: Any) -> None:
+    def __init__(self, client: Any, fence: RedisFence) -> None:
         self.pool = client.connection_pool
+        self.fence = fence
         self.conn: Any = None
         self.lock = threading.Lock()
         self.unread = _Unread()
 
-    def _run(self, send: tuple[Any, ...] | None, read: bool) -> tuple[Any, list[bytes]]:
+    def _run(
+        self, send: tuple[Any, ...] | None, read: bool, tks: Sequence[bytes] = ()
+    ) -> tuple[Any, list[bytes]]:
         """Read every unread reply, then send ``send`` and read its reply if
         ``read``; the reply and the threads whose writes failed. Raises
         :class:`_LinkError`."""
@@ -659,11 +667,18 @@ class _Link:
                     reply = self.conn.read_response(disconnect_on_error=True)
             return reply, failed
         except REDIS_ERRORS as exc:
-            if self.conn is not None:
-                self.conn.disconnect()
-                self.pool.release(self.conn)
-                self.conn = None
+            self._drop()
             raise self.unread.lost(exc, failed, connected) from None
+        except BaseException:  # interrupted mid-exchange: no reply can be matched to its command now
+            self._drop()
+            self.fence.closed([*failed, *self.unread.all(), *tks])
+            raise
+
+    def _drop(self) -> None:
+        if self.conn is not None:
+            self.conn.disconnect()
+            self.pool.release(self.conn)
+            self.conn = None
 
     def settle(self) -> list[bytes]:
         """Read every unread reply; the threads whose writes failed."""
@@ -674,7 +689,7 @@ class _Link:
         """Send a write of ``tks``; its reply is read later."""
         with self.lock:
             try:
-                failed = self._run(args, False)[1]
+                failed = self._run(args, False, tks)[1]
             except _LinkError as exc:
                 exc.failed.extend(tks)
                 raise
@@ -696,13 +711,16 @@ class _Link:
 class _AsyncLink:
     """Async twin of :class:`_Link` (``redis.asyncio``)."""
 
-    def __init__(self, client: Any) -> None:
+    def __init__(self, client: Any, fence: RedisFence) -> None:
         self.pool = client.connection_pool
+        self.fence = fence
         self.conn: Any = None
         self.lock = asyncio.Lock()
         self.unread = _Unread()
 
-    async def _run(self, send: tuple[Any, ...] | None, read: bool) -> tuple[Any, list[bytes]]:
+    async def _run(
+        self, send: tuple[Any, ...] | None, read: bool, tks: Sequence[bytes] = ()
+    ) -> tuple[Any, list[bytes]]:
         failed: list[bytes] = []
         connected = self.conn is not None
         try:
@@ -722,11 +740,20 @@ class _AsyncLink:
                     reply = await self.conn.read_response(disconnect_on_error=True)
             return reply, failed
         except REDIS_ERRORS as exc:
-            if self.conn is not None:
-                await self.conn.disconnect()
-                await self.pool.release(self.conn)
-                self.conn = None
+            await self._drop()
             raise self.unread.lost(exc, failed, connected) from None
+        except BaseException:  # cancelled mid-exchange: no reply can be matched to its command now
+            conn, self.conn = self.conn, None
+            self.fence.closed([*failed, *self.unread.all(), *tks])
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(_release(self.pool, conn))
+            raise
+
+    async def _drop(self) -> None:
+        if self.conn is not None:
+            await _release(self.pool, self.conn)
+            self.conn = None
 
     async def settle(self) -> list[bytes]:
         async with self.lock:
@@ -735,7 +762,7 @@ class _AsyncLink:
     async def send(self, tks: Sequence[bytes], *args: Any) -> list[bytes]:
         async with self.lock:
             try:
-                failed = (await self._run(args, False))[1]
+                failed = (await self._run(args, False, tks))[1]
             except _LinkError as exc:
                 exc.failed.extend(tks)
                 raise
@@ -751,6 +778,11 @@ class _AsyncLink:
             if self.conn is not None:
                 await self.pool.release(self.conn)
                 self.conn = None
+
+
+async def _release(pool: Any, conn: Any) -> None:
+    await conn.disconnect()
+    await pool.release(conn)
 
 
 def _reply_errors() -> tuple[tuple[type[BaseException], ...], tuple[type[BaseException], ...]]:
@@ -804,7 +836,7 @@ class RedisHotTier:
         self.codec = _RedisCodec(keyring, prefix)
         self._errors = REDIS_ERRORS
         self.fence = RedisFence()
-        self.link = _Link(client)
+        self.link = _Link(client, self.fence)
         watch_connections(client, self.fence, is_async=False)
 
     @property
@@ -913,7 +945,7 @@ class AsyncRedisHotTier:
         self.codec = _RedisCodec(keyring, prefix)
         self._errors = REDIS_ERRORS
         self.fence = RedisFence()
-        self.link = _AsyncLink(client)
+        self.link = _AsyncLink(client, self.fence)
         watch_connections(client, self.fence, is_async=True)
 
     @property

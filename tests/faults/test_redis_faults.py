@@ -4,6 +4,7 @@ comes back, and no call fails or hangs."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 
@@ -237,6 +238,38 @@ async def test_the_async_tier_reads_its_own_and_others_read_it_too(pg_url, key, 
                 assert len(tup.checkpoint["channel_values"]["messages"]) == 2 * n
         await a.adelete_thread(cfg["configurable"]["thread_id"])
         assert await b.aget_tuple(cfg) is None
+
+
+async def test_a_call_cancelled_mid_reply_leaves_no_reply_to_the_next_one(pg_url, key, schema, own_redis):
+    """A task cancelled while the tier waits for Redis's answer (a request
+    timeout, a client gone), once while it reads the replies of earlier
+    writes and once while it reads its own: no reply is ever read as another
+    command's, nothing stale is read, and the next calls do not stall."""
+    cfg = config()
+    async with AsyncTrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as saver:
+        graph = chat(saver)
+        n = 1
+        await graph.ainvoke({"messages": [HumanMessage("first")]}, cfg)
+        for drained in (False, True):
+            if drained:
+                assert await saver.aget_tuple(cfg) is not None  # every earlier reply read
+            own_redis.pause()
+            try:
+                task = asyncio.create_task(saver.aget_tuple(cfg))
+                await asyncio.sleep(0.2)  # Redis does not answer
+                task.cancel()
+                with pytest.raises(asyncio.CancelledError):
+                    await task
+            finally:
+                own_redis.resume()
+            for _ in range(3):
+                n += 1
+                started = time.monotonic()
+                await graph.ainvoke({"messages": [HumanMessage(f"turn {n}")]}, cfg)
+                tup = await saver.aget_tuple(cfg)
+                assert time.monotonic() - started < 0.8
+                assert len(tup.checkpoint["channel_values"]["messages"]) == 2 * n
+        assert saver.hot.pending == 0
 
 
 def test_the_store_works_with_redis_down_and_never_serves_a_stale_row(
