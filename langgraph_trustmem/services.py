@@ -242,7 +242,6 @@ class RedisFence:
     def __init__(self) -> None:
         self.epoch: str | None = None
         self.pending: set[Any] = set()
-        self.doubtful: dict[str, set[Any]] = {}  # lifetime -> writes in doubt in it
         self.lock = threading.Lock()
         self.down_until = 0.0
 
@@ -254,17 +253,6 @@ class RedisFence:
             self.epoch = None
             self.pending.update(tks)
             self.down_until = time.monotonic() + self.COOLDOWN
-
-    def closed(self, tks: Iterable[Any]) -> None:
-        """The connection closed with these writes unacknowledged: owed only if the server
-        turns out to be the same lifetime (a dropped connection); a restarted server holds
-        nothing from before that is ever served, so nothing is owed there."""
-        with self.lock:
-            if self.epoch is None:
-                self.pending.update(tks)
-            else:
-                self.doubtful.setdefault(self.epoch, set()).update(tks)
-            self.epoch = None
 
     def owe(self, tks: Iterable[Any]) -> None:
         """Redis was skipped for these threads: their entries may be stale."""
@@ -290,7 +278,7 @@ class RedisFence:
             return False
         try:
             if self.epoch is None:
-                self._known(run_id(client.info("server")))
+                self.epoch = run_id(client.info("server"))
             owed = self.owed()
             if owed:
                 settle(owed)
@@ -307,7 +295,7 @@ class RedisFence:
             return False
         try:
             if self.epoch is None:
-                self._known(run_id(await client.info("server")))
+                self.epoch = run_id(await client.info("server"))
             owed = self.owed()
             if owed:
                 await settle(owed)
@@ -317,13 +305,6 @@ class RedisFence:
             self.failed(())
             log.warning("%s unavailable; reading PostgreSQL", what)
             return False
-
-    def _known(self, epoch: str) -> None:
-        """The server's lifetime is known again: writes in doubt in it are owed."""
-        with self.lock:
-            self.epoch = epoch
-            self.pending.update(self.doubtful.pop(epoch, ()))
-            self.doubtful.clear()
 
     def current(self, entry: Any) -> Any:
         """The entry if it was written in the server's current lifetime."""

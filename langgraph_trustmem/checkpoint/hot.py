@@ -25,7 +25,6 @@ Rules every implementation keeps:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import ctypes
 import functools
 import hashlib
@@ -33,7 +32,7 @@ import logging
 import sys
 import threading
 import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, cast
@@ -588,255 +587,19 @@ class _RedisCodec:
         return [self.key(tk, ""), f"{self.prefix}cpns:{tk.hex()}", *members]
 
 
-
-class _LinkError(Exception):
-    """The tier's connection failed. ``failed``: the threads whose writes
-    may not have run (sent, reply unread). ``closed``: an open connection was
-    closed under it (a restart, a failover), so reconnecting at once is
-    worth it; otherwise (a timeout, a refused connect) Redis is left alone
-    for a while."""
-
-    def __init__(self, failed: list[bytes], closed: bool) -> None:
-        super().__init__("hot tier connection failed")
-        self.failed = failed
-        self.closed = closed
-
-
-class _Unread:
-    """Which threads' writes still have a reply to read on the tier's own
-    connection, oldest first (the twins' shared bookkeeping)."""
-
-    def __init__(self) -> None:
-        self.tks: deque[Sequence[bytes]] = deque()
-
-    def read(self, ok: bool, failed: list[bytes]) -> None:
-        """The oldest reply came back: an error reply (an ACL refusal, out of
-        memory) means that write did not run."""
-        tks = self.tks.popleft()
-        if not ok:
-            failed.extend(tks)
-
-    def all(self) -> list[bytes]:
-        """Every thread with a reply unread, forgotten: the connection is gone."""
-        tks = [tk for sent in self.tks for tk in sent]
-        self.tks.clear()
-        return tks
-
-    def lost(self, exc: BaseException, failed: list[bytes], connected: bool) -> _LinkError:
-        """The connection broke: no unread write is known to have run."""
-        failed.extend(self.all())
-        return _LinkError(failed, closed=connected and isinstance(exc, _CLOSED_ERRORS))
-
-
-class _Link:
-    """The sync tier's own Redis connection. A write is sent and its reply
-    read at the next call on this connection, so a put does not wait for
-    Redis. Redis runs one connection's commands in order: this process reads
-    its own writes, and a failed write is found before anything else is read
-    or deleted (it is then owed, as if it had failed at once)."""
-
-    def __init__(self, client: Any, fence: RedisFence) -> None:
-        self.pool = client.connection_pool
-        self.fence = fence
-        self.conn: Any = None
-        self.lock = threading.Lock()
-        self.unread = _Unread()
-
-    def _run(
-        self, send: tuple[Any, ...] | None, read: bool, tks: Sequence[bytes] = ()
-    ) -> tuple[Any, list[bytes]]:
-        """Read every unread reply, then send ``send`` and read its reply if
-        ``read``; the reply and the threads whose writes failed. Raises
-        :class:`_LinkError`."""
-        failed: list[bytes] = []
-        connected = self.conn is not None
-        try:
-            if self.conn is None:
-                self.conn = self.pool.get_connection()
-                connected = True
-            while self.unread.tks:
-                try:
-                    self.conn.read_response(disconnect_on_error=True)
-                    self.unread.read(True, failed)
-                except _REPLY_ERRORS:
-                    self.unread.read(False, failed)
-            reply = None
-            if send is not None:
-                self.conn.send_command(*send)
-                if read:
-                    reply = self.conn.read_response(disconnect_on_error=True)
-            return reply, failed
-        except REDIS_ERRORS as exc:
-            self._drop()
-            raise self.unread.lost(exc, failed, connected) from None
-        except BaseException:  # interrupted mid-exchange: no reply can be matched to its command now
-            self._drop()
-            self.fence.closed([*failed, *self.unread.all(), *tks])
-            raise
-
-    def _drop(self) -> None:
-        if self.conn is not None:
-            self.conn.disconnect()
-            self.pool.release(self.conn)
-            self.conn = None
-
-    def settle(self) -> list[bytes]:
-        """Read every unread reply; the threads whose writes failed."""
-        with self.lock:
-            return self._run(None, False)[1]
-
-    def send(self, tks: Sequence[bytes], *args: Any) -> list[bytes]:
-        """Send a write of ``tks``; its reply is read later."""
-        with self.lock:
-            try:
-                failed = self._run(args, False, tks)[1]
-            except _LinkError as exc:
-                exc.failed.extend(tks)
-                raise
-            self.unread.tks.append(tks)
-            return failed
-
-    def call(self, *args: Any) -> tuple[Any, list[bytes]]:
-        """A command whose reply is needed now, after every unread one."""
-        with self.lock:
-            return self._run(args, True)
-
-    def close(self) -> None:
-        with self.lock:
-            if self.conn is not None:
-                self.pool.release(self.conn)
-                self.conn = None
-
-
-class _AsyncLink:
-    """Async twin of :class:`_Link` (``redis.asyncio``)."""
-
-    def __init__(self, client: Any, fence: RedisFence) -> None:
-        self.pool = client.connection_pool
-        self.fence = fence
-        self.conn: Any = None
-        self.lock = asyncio.Lock()
-        self.unread = _Unread()
-
-    async def _run(
-        self, send: tuple[Any, ...] | None, read: bool, tks: Sequence[bytes] = ()
-    ) -> tuple[Any, list[bytes]]:
-        failed: list[bytes] = []
-        connected = self.conn is not None
-        try:
-            if self.conn is None:
-                self.conn = await self.pool.get_connection()
-                connected = True
-            while self.unread.tks:
-                try:
-                    await self.conn.read_response(disconnect_on_error=True)
-                    self.unread.read(True, failed)
-                except _REPLY_ERRORS:
-                    self.unread.read(False, failed)
-            reply = None
-            if send is not None:
-                await self.conn.send_command(*send)
-                if read:
-                    reply = await self.conn.read_response(disconnect_on_error=True)
-            return reply, failed
-        except REDIS_ERRORS as exc:
-            await self._drop()
-            raise self.unread.lost(exc, failed, connected) from None
-        except BaseException:  # cancelled mid-exchange: no reply can be matched to its command now
-            conn, self.conn = self.conn, None
-            self.fence.closed([*failed, *self.unread.all(), *tks])
-            if conn is not None:
-                with contextlib.suppress(Exception):
-                    await asyncio.shield(_release(self.pool, conn))
-            raise
-
-    async def _drop(self) -> None:
-        if self.conn is not None:
-            await _release(self.pool, self.conn)
-            self.conn = None
-
-    async def settle(self) -> list[bytes]:
-        async with self.lock:
-            return (await self._run(None, False))[1]
-
-    async def send(self, tks: Sequence[bytes], *args: Any) -> list[bytes]:
-        async with self.lock:
-            try:
-                failed = (await self._run(args, False, tks))[1]
-            except _LinkError as exc:
-                exc.failed.extend(tks)
-                raise
-            self.unread.tks.append(tks)
-            return failed
-
-    async def call(self, *args: Any) -> tuple[Any, list[bytes]]:
-        async with self.lock:
-            return await self._run(args, True)
-
-    async def close(self) -> None:
-        async with self.lock:
-            if self.conn is not None:
-                await self.pool.release(self.conn)
-                self.conn = None
-
-
-async def _release(pool: Any, conn: Any) -> None:
-    await conn.disconnect()
-    await pool.release(conn)
-
-
-def _reply_errors() -> tuple[tuple[type[BaseException], ...], tuple[type[BaseException], ...]]:
-    import redis  # noqa: PLC0415
-
-    return (redis.ResponseError,), (redis.ConnectionError,)
-
-
-# An error reply: the command failed, the connection is fine. A closed
-# connection (redis-py raises ConnectionError for EOF and resets; a timeout
-# is TimeoutError, not one of these).
-_REPLY_ERRORS, _CLOSED_ERRORS = _reply_errors()
-
-
-def _as_mapping(raw: Any) -> Mapping[bytes, bytes]:
-    """HGETALL's reply as a mapping (RESP2 answers a flat list)."""
-    if isinstance(raw, dict):
-        return raw
-    return dict(zip(raw[::2], raw[1::2], strict=True)) if raw else {}
-
-
-def _owe(fence: RedisFence, failed: list[bytes], error: _LinkError | None = None) -> None:
-    """Writes that may not have run (``failed``) leave their threads' entries
-    owed a deletion. A connection closed under the tier (a restart, a
-    failover) costs no pause: the next call reconnects, and the fence checks
-    the server's lifetime first: the same server is owed the deletions, a
-    new one holds nothing that is served. A refused write or any other
-    failure leaves Redis alone for a while."""
-    if error is not None and error.closed:
-        fence.closed(failed)
-        log.warning("hot tier connection closed; reconnecting")
-    elif error is not None or failed:
-        fence.failed(failed)
-        log.warning("hot tier failed; reading PostgreSQL, its entries owed a deletion")
-
-
 class RedisHotTier:
     """Hot entries in Redis (sync client). Redis errors never fail a call:
     reads go to PostgreSQL, and writes and deletions that fail are owed
     (see :class:`~langgraph_trustmem.services.RedisFence`): nothing older than the last acknowledged write,
-    and nothing deleted, is ever served, whatever Redis does.
-
-    Entries are read and written on one connection of the tier's own
-    (:class:`_Link`): a put sends its write and returns; the reply is read at
-    the tier's next call, before anything is read or deleted. Scripts go whole
-    with EVAL (Redis keeps them compiled by hash), so no script flush or
-    restart can make a write fail with NOSCRIPT."""
+    and nothing deleted, is ever served, whatever Redis does."""
 
     def __init__(self, client: Any, keyring: KeyRing, prefix: str = "trustmem:") -> None:
         self.client = client
         self.codec = _RedisCodec(keyring, prefix)
+        self._put = client.register_script(_PUT_LUA)
+        self._add = client.register_script(_ADD_WRITES_LUA)
         self._errors = REDIS_ERRORS
         self.fence = RedisFence()
-        self.link = _Link(client, self.fence)
         watch_connections(client, self.fence, is_async=False)
 
     @property
@@ -849,24 +612,15 @@ class RedisHotTier:
         deletion is done."""
         return self.fence.ready(self.client, self._drop_now, "hot tier")
 
-    def _send(self, tk: bytes, *args: Any) -> None:
-        try:
-            _owe(self.fence, self.link.send([tk], *args))
-        except _LinkError as exc:
-            _owe(self.fence, exc.failed, exc)
-
     def get(self, tk: bytes, ns: str) -> HotEntry | None:
         if not self._ready():
             return None
         try:
-            raw, failed = self.link.call("HGETALL", self.codec.key(tk, ns))
-        except _LinkError as exc:
-            _owe(self.fence, exc.failed, exc)
+            return self.fence.current(self.codec.decode(tk, ns, self.client.hgetall(self.codec.key(tk, ns))))
+        except self._errors:
+            self.fence.failed(())
+            log.warning("hot tier unavailable; reading PostgreSQL")
             return None
-        if failed:  # an entry may be stale: PostgreSQL answers until it is dropped
-            _owe(self.fence, failed)
-            return None
-        return self.fence.current(self.codec.decode(tk, ns, _as_mapping(raw)))
 
     def put(
         self,
@@ -884,7 +638,11 @@ class RedisHotTier:
         keys, args = self.codec.encode(
             tk, ns, replace(entry, epoch=self.fence.epoch), keep, ttl, prev, populate
         )
-        self._send(tk, "EVAL", _PUT_LUA, len(keys), *keys, *args)
+        try:
+            self._put(keys=keys, args=args)
+        except self._errors:
+            log.warning("hot tier write failed; its entry is owed a deletion")
+            self.fence.failed([tk])
 
     def add_writes(
         self,
@@ -901,7 +659,11 @@ class RedisHotTier:
             self.fence.owe([tk])
             return
         keys, args = self.codec.writes_call(tk, ns, checkpoint_id, writes, ttl, upsert)
-        self._send(tk, "EVAL", _ADD_WRITES_LUA, len(keys), *keys, *args)
+        try:
+            self._add(keys=keys, args=args)
+        except self._errors:
+            log.warning("hot tier write failed; its entry is owed a deletion")
+            self.fence.failed([tk])
 
     def drop(self, tks: Iterable[bytes]) -> None:
         """Delete threads' entries (leaving tombstones); on a Redis error the
@@ -917,12 +679,6 @@ class RedisHotTier:
             self.fence.failed(tks)
 
     def _drop_now(self, tks: Sequence[bytes]) -> None:
-        # Every write this process sent runs before the deletion: none can
-        # put an erased entry back.
-        try:
-            self.fence.owe(self.link.settle())
-        except _LinkError as exc:
-            self.fence.owe(exc.failed)
         for tk in tks:
             members = self.client.smembers(f"{self.codec.prefix}cpns:{tk.hex()}")
             pipe = self.client.pipeline(transaction=True)
@@ -931,9 +687,6 @@ class RedisHotTier:
             pipe.execute()
 
     def close(self) -> None:
-        with contextlib.suppress(_LinkError):  # replies of a closing process: nothing reads them
-            self.link.settle()
-        self.link.close()
         self.client.close()
 
 
@@ -943,9 +696,10 @@ class AsyncRedisHotTier:
     def __init__(self, client: Any, keyring: KeyRing, prefix: str = "trustmem:") -> None:
         self.client = client
         self.codec = _RedisCodec(keyring, prefix)
+        self._put = client.register_script(_PUT_LUA)
+        self._add = client.register_script(_ADD_WRITES_LUA)
         self._errors = REDIS_ERRORS
         self.fence = RedisFence()
-        self.link = _AsyncLink(client, self.fence)
         watch_connections(client, self.fence, is_async=True)
 
     @property
@@ -955,24 +709,16 @@ class AsyncRedisHotTier:
     async def _ready(self) -> bool:
         return await self.fence.aready(self.client, self._drop_now, "hot tier")
 
-    async def _send(self, tk: bytes, *args: Any) -> None:
-        try:
-            _owe(self.fence, await self.link.send([tk], *args))
-        except _LinkError as exc:
-            _owe(self.fence, exc.failed, exc)
-
     async def aget(self, tk: bytes, ns: str) -> HotEntry | None:
         if not await self._ready():
             return None
         try:
-            raw, failed = await self.link.call("HGETALL", self.codec.key(tk, ns))
-        except _LinkError as exc:
-            _owe(self.fence, exc.failed, exc)
+            raw = await self.client.hgetall(self.codec.key(tk, ns))
+            return self.fence.current(self.codec.decode(tk, ns, raw))
+        except self._errors:
+            self.fence.failed(())
+            log.warning("hot tier unavailable; reading PostgreSQL")
             return None
-        if failed:
-            _owe(self.fence, failed)
-            return None
-        return self.fence.current(self.codec.decode(tk, ns, _as_mapping(raw)))
 
     async def aput(
         self,
@@ -990,7 +736,11 @@ class AsyncRedisHotTier:
         keys, args = self.codec.encode(
             tk, ns, replace(entry, epoch=self.fence.epoch), keep, ttl, prev, populate
         )
-        await self._send(tk, "EVAL", _PUT_LUA, len(keys), *keys, *args)
+        try:
+            await self._put(keys=keys, args=args)
+        except self._errors:
+            log.warning("hot tier write failed; its entry is owed a deletion")
+            self.fence.failed([tk])
 
     async def aadd_writes(
         self,
@@ -1007,7 +757,11 @@ class AsyncRedisHotTier:
             self.fence.owe([tk])
             return
         keys, args = self.codec.writes_call(tk, ns, checkpoint_id, writes, ttl, upsert)
-        await self._send(tk, "EVAL", _ADD_WRITES_LUA, len(keys), *keys, *args)
+        try:
+            await self._add(keys=keys, args=args)
+        except self._errors:
+            log.warning("hot tier write failed; its entry is owed a deletion")
+            self.fence.failed([tk])
 
     async def adrop(self, tks: Iterable[bytes]) -> None:
         tks = list(tks)
@@ -1021,10 +775,6 @@ class AsyncRedisHotTier:
             self.fence.failed(tks)
 
     async def _drop_now(self, tks: Sequence[bytes]) -> None:
-        try:
-            self.fence.owe(await self.link.settle())
-        except _LinkError as exc:
-            self.fence.owe(exc.failed)
         for tk in tks:
             members = await self.client.smembers(f"{self.codec.prefix}cpns:{tk.hex()}")
             pipe = self.client.pipeline(transaction=True)
@@ -1033,7 +783,4 @@ class AsyncRedisHotTier:
             await pipe.execute()
 
     async def aclose(self) -> None:
-        with contextlib.suppress(_LinkError):
-            await self.link.settle()
-        await self.link.close()
         await self.client.aclose()
