@@ -70,6 +70,12 @@ _TRAILING_PUNCT = re.compile(r"(?<=[A-Za-z0-9_\-=/+]{16})([.,:!?)\]}>]+)(?=\s|$)
 # A label this short and plain holds no secret our line detectors could find (token formats
 # need 20 characters or a keyword and a separator); the engine and field rules still see it.
 _PLAIN_LABEL = re.compile(r"[A-Za-z0-9_.@\-]{1,15}")
+# A memory key an app made up: a word and a hex id (``mem_`` + ``uuid4().hex``, a SHA-1).
+# Read as an id, not as an unknown vendor's token.
+_STORE_HEX_KEY = re.compile(
+    r"(?:mem|mems|memo|memory|memories|note|notes|fact|facts|entry|entries|item|items|rec|record)[_\-]"
+    r"([0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{64})"
+)
 _EXPIRY = re.compile(r"(?:0[1-9]|1[0-2])\s*/\s*(?:\d{2}|20\d{2})")
 
 
@@ -269,6 +275,9 @@ class Guard:
         lookups): scan them, and read each label as the field name of the next one."""
         labels = [label for label in labels if isinstance(label, str)]
         for i, label in enumerate(labels):
+            if (store_key := _STORE_HEX_KEY.fullmatch(label)) is not None:
+                check.full.append(store_key.group(1))  # an id; hex of a token still decodes and is read
+                continue
             if _PLAIN_LABEL.fullmatch(label):
                 check.tokens.append(label)
             else:

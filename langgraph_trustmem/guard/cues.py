@@ -38,7 +38,7 @@ from langgraph_trustmem.guard.detectors import (
     _has,
 )
 from langgraph_trustmem.guard.fields import SECURITY_ANSWER
-from langgraph_trustmem.guard.normalize import _CHAR_CODES, char_codes, spelled_out
+from langgraph_trustmem.guard.normalize import _CHAR_CODES, _CHAR_HINT, char_codes, spelled_out
 
 __all__ = ["cued_secret", "document", "pointed_secret", "record_secret", "respelled"]
 
@@ -251,7 +251,7 @@ def _fold(text: str) -> str:
     """Accents off, keycap emoji as digits, the arrows people type as separators, spaced
     characters closed up, character codes and short base64 decoded ("Debit PIN in base64:
     NjQ0OQ==")."""
-    if "," in text:
+    if "," in text and _CHAR_HINT.search(text):
         text = _BRACKETED_CODES.sub(_chars, text)
     if not text.isascii():
         text = _unaccented(_KEYCAP.sub("", text))
@@ -333,11 +333,11 @@ _OPENS = (
     r"|bankkortet|kapi|kasa|asma kilit|dolap|banka karti|kredi karti|pintu|gerbang|brankas|gembok|loker"
     r"|kartu atm|kartu debit|kartu kredit|vchod|vchodu|brana|trezor|zamek|skrinka|skrzynk"
     r"|klatki|keller|fahrradkeller|tiefgarage|fietsenstalling"
-    # a phone or a tablet, and what unlocking is called: "código de desbloqueo de mi móvil"
-    r"|my phone|mobile|cell ?phone|smartphone|handy|handys|movil|celular|telefono|telefone|tablet"
-    r"|ipad|laptop|desbloqueo|desbloqueio|sblocco|deverrouillage|entsperr\w*|ontgrendel\w*|odblokowani\w*"
-    r"|bike room|bike shed|bike store|bike storage|mailbox|letterbox|postbox|storage room|cellar|basement|voicemail"
-    r"|voice mail|buzon de voz|mobilbox|messagerie|segreteria"
+    # what unlocking a phone is called ("código de desbloqueo de mi móvil"), phones by
+    # names no other thing has, rooms and boxes a code opens
+    r"|de desbloqueo|de desbloqueio|di sblocco|de deverrouillage|entsperr\w*|ontgrendel\w*|odblokowani\w*"
+    r"|smartphone|ipad|bike room|bike shed|bike storage|mailbox|letterbox|storage room|voicemail|voice mail"
+    r"|buzon de voz|mobilbox"
     r"|car park|parking garage|laundry room|server room"
     r"|дверь|двер|домофон|подъезд|сигнализац|сейф|замок|банковской карт"
 )
@@ -401,11 +401,10 @@ _SAFE_VALUE = re.compile(
     r"\s*:?\s*)(?P<val>[#*]?\d{4,10}[#*]?)(?![\d.,/-])"
 )
 _PIN_CUE = re.compile(
-    r"(?<![\w-])(?:pin|pins|pin code|pincode|pin-code|pin-kod|pin-koden|pin-koodi|p1n|пин|пин-код|pin kodu"
+    r"(?<![\w-])(?:pin(?![ -]?pad)|pins|pin code|pincode|pin-code|pin-kod|pin-koden|pin-koodi|p1n|пин|пин-код|pin kodu"
     r"|пін|पिन|পিন|پین|clave de acceso|clave acceso|clave (?:de )?firma|clave (?:de )?cajero|clave secreta"
     r"|numero secreto|codigo secreto|geheimzahl|code secret|الرقم السري|رقم سري|الرمز السري|רמז סודי|קוד סודי"
-    r"|passcode|pass code|unlock code|unlock pin|(?<!social )security number|secret number|entsperrcode"
-    r"|cvv2?|cvc2?|prufziffer|kartenprufnummer|cryptogramme|code de securite|codigo de seguridad"
+    r"|passcode|pass code|unlock code|unlock pin|(?<!social )security number|entsperrcode"
     r")(?!\w)|暗証番号|パスコード"
 )
 _OTP_CUE = re.compile(
@@ -484,7 +483,7 @@ _CUE_ANY = re.compile(
 # A code: three to ten digits (a trailing letter or # allowed), not part of a longer number,
 # a decimal, a date or a time.
 _CODE_VALUE = re.compile(
-    r"(?<![A-Za-z0-9_.:/+#-])(?<!\d,)(?:[#*]|g-(?=\d{6}(?!\d))|[a-z](?=\d{4}))?(\d{3,10})[#*a-z]?(?![A-Za-z0-9_]|[.,:/-]\d)"
+    r"(?<![A-Za-z0-9_.:/+#£€$¥₹-])(?<!\d,)(?:[#*]|g-(?=\d{6}(?!\d))|[a-z](?=\d{4}))?(\d{3,10})[#*a-z]?(?![A-Za-z0-9_]|[.,:/-]\d)"
 )
 # A combination lock's numbers: "29-33-01", "15 26 18" (not a date).
 _COMBO = re.compile(r"(?<![\w.:/-])(\d{1,2})([- ])(\d{1,2})\2(\d{1,2})(?![\w.:/-]|[ -]\d)")
@@ -494,7 +493,10 @@ _RECOVERY_VALUE = re.compile(r"(?<![\w-])(?:[a-z0-9]{4,6}-){2,}[a-z0-9]{4,6}(?![
 _SETUP_KEY = re.compile(r"(?<![\w-])(?:[a-z2-7]{4} ){3,}[a-z2-7]{4}(?![\w-])")
 # A one-time code of letters and digits announced after its name ("Steam Guard code: KVX9W"),
 # and backup codes printed as a row of short random words ("hppjakvi vs9068e9 whdjfvse").
-_OTP_ALNUM = re.compile(rf"^\s*(?:[:=]|(?<!\w){_IS}(?!\w))?\s*([a-z0-9]{{5,8}})(?![\w-])")
+_OTP_ALNUM = re.compile(r"^\s*(?:[:=]|is|es|est|ist|lautet|e)?\s*([a-z0-9]{5,8})(?![\w-])")
+# a device or a product's name is not a code: "pixel8a", "win11", "yubikey5" (a word, then
+# digits), where a code's letters are random ("kvx9w")
+_PRODUCT_NAME = re.compile(r"[a-z]*[aeiouy][a-z]*\d{1,3}[a-z]{0,2}")
 _CODE_ROW = re.compile(r"^[^:=\n\d]{0,30}?[:=]?\s*((?:[a-z0-9]{6,10}[\s,;]+){2,}[a-z0-9]{6,10})(?![\w-])")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 # announced: after a colon or a line break, or right after the cue ("PIN 1920", "code is 1930")
@@ -565,7 +567,7 @@ def _code_value(seg: str, least: int = 3, announced: bool = False) -> bool:
 
 
 _PW_TRIM = ".,;:!?)]}>'\"`"
-_URLISH = re.compile(r"(?i)^(?:https?|www\.|[\w.-]+@[\w-]+\.[\w.-]+|[\w-]+\.(?:com|org|net|io|de|fr|nl|es|it)\b)")
+_URLISH = re.compile(r"(?i)^(?:https?|www\.|[\w.-]+@[\w-]+(?:\.[\w-]+)*(?![\w.@-])|[\w-]+\.(?:com|org|net|io|de|fr|nl|es|it)\b)")
 
 
 def _passwordish(token: str) -> bool:
@@ -590,6 +592,7 @@ _TRIGGERS = frozenset(
     password passwort kennwort passwd pwd pw pass p@ss passphrase passcode mdp contrasena contrasenya clave
     passwrod pasword passowrd paswd kodeord adgangskode passord cassaforte tresor caja fuerte coffre kluis
     kassaskap sejf cofre brankas geheimzahl steam cvv cvv2 cvc cvc2 passe voicemail prufziffer
+    kartenprufnummer cryptogramme parola wiederherstellungscodes codewort
     senha wachtwoord haslo losenord losen sifre sifrem sifresi sandi parol parola пароль heslo khau
     salasana jelszo lozinka geslo wpa wpa2 l0gin wifi wi-fi wlan ssid rede pin pins pincode p1n пин пін पिन
     পিন پین code codes codigo codice kod kode koden kodu koodi kodas код combo combination combinaison
@@ -706,7 +709,9 @@ _DEVICE_AFTER = 32
 _BEFORE = 14  # and before it, joined by a few words ("9547 is the alarm code")
 _JOINED_BEFORE = re.compile(r"^[^\W\d]*(?:\s+[^\W\d]+){0,3}\s*$")
 # A line that is a code, then what it is: "5599 : my Wells Fargo debit card PIN".
-_CODE_FIRST = re.compile(r"^[^\d\n]{0,40}?(?P<val>[#*]?\d{3,10}[#*]?)\s*(?:[:=\-–—#]+|//)\s*[^\d\n]*$")
+_CODE_FIRST = re.compile(
+    r"^(?:[^\W\d]{1,20}:\s*)?[\s*•>-]*(?P<val>[#*]?\d{3,10}[#*]?)\s*(?:[:=\-–—#]+|//)\s*[^\d\n]*$"
+)  # (after the field's name the document gives a line: "text: 5599 : ...")
 # After a password cue, the value: right after a colon or "=", after up to two words, after
 # up to four words and "is" (in the languages above), or after any words up to a colon.
 _PW_AFTER = (
@@ -719,7 +724,10 @@ _PW_AFTER = (
     re.compile(r"^[^\d:=\n]{0,40}?[:=]\s*(?P<val>[^\s,;\"'`]{6,64})"),
     re.compile(r"^\s*\([^()\n]{1,40}\)\s*[:=]?\s*(?P<val>[^\s,;\"'`()]{6,64})"),  # "WLAN-Schlüssel (TIM-4471) X"
     # a sentence about it first: "The wifi password is the dog's name and the year: Ziggy2012"
-    re.compile(r"^[^\d:=\n]{41,80}?[:=]\s*(?P<val>[^\s,;\"'`]{6,64})"),
+    re.compile(
+        r"^(?![^:=\n]*\b(?:name|ssid|network|netzwerk|user|username|login|email|account|id)\b)"
+        r"[^\d:=\n]{41,80}?[:=]\s*(?P<val>[^\s,;\"'`]{6,64})"
+    ),
 )
 # After a word that names a password only sometimes ("pass", "clave"), the value must be
 # announced right after it: "pass: X", "pass is X", "clave del wifi: X".
@@ -773,9 +781,17 @@ def _next_segment_kind(cased: str, low: str, cur: tuple[int, int], nxt: tuple[in
     if "\n" in low[end:nstart] and nend - nstart <= 24 and _DIGIT.search(low, nstart, nend):
         return _segment_kind(cased[start:nend], low[start:nend])
     vm = _ANAPHOR.match(low, nstart, nend)
-    if vm and _PASSWORD_CUE.search(low, start, end) and _passwordish(cased[vm.start("val") : vm.end("val")].rstrip(_PW_TRIM)):
+    if vm and _CHANGED_PASSWORD.search(low, start, end) and _passwordish(cased[vm.start("val") : vm.end("val")]):
         return PASSWORD
     return None
+
+
+# A sentence saying a password itself was changed (not a manager, a policy, a network's
+# security mode).
+_CHANGED_PASSWORD = re.compile(
+    r"(?:reset|changed|updated|new)\s+(?:my|the|our|his|her)?\s*(?:\w+\s+){0,2}?(?:password|passwort|passcode|pin|mot de passe"
+    r"|contrasena|senha|wachtwoord|haslo|sifre|kennwort)(?!\s*(?:manager|policy|rules|requirements|doc|reset|hint|field))"
+)
 
 
 def _segments(text: str) -> Iterator[tuple[int, int]]:
@@ -846,16 +862,20 @@ def _segment_kind(seg: str, low: str) -> str | None:
 
 # A word that is itself the secret: a bank's security word, a family's code word.
 _WORD_CUE = re.compile(
-    r"(?<!\w)(?:security word|secret word|code ?word|safe ?word|pass ?word for pickup|password word"
-    r"|mot de code|codewort|kennwort fur|palabra (?:clave|secreta)|parola (?:d'ordine|segreta)|palavra secreta)(?!\w)"
+    r"(?<!\w)(?:security word|code ?word|safe ?word|password word|mot de code|codewort|kennwort fur"
+    r"|parola d'ordine)(?!\w)"
 )
-_WORD_AFTER = re.compile(rf"^\s*(?:[:=]|(?:\s+{_W}){{0,3}}?\s+{_IS}(?!\w))\s*['\"‘“]?(?P<val>[^\W\d_]{{3,24}})(?![\w@.])")
+_WORD_AFTER = re.compile(
+    rf"^\s*(?:[:=]|(?:\s+{_W}){{0,3}}?\s+{_IS}(?!\w))\s*['\"‘“]?(?P<val>[^\W\d_]{{3,24}})(?![\w@]|\.\w)"
+)
 # An app password as Google and Apple print it: four groups of four letters.
 _APP_PASSWORD = re.compile(
     r"(?<!\w)(?:app|application|app-specific|app specific|anwendungs|applikations)[ -]?"
     r"(?:password|passwort|kennwort|passcode|contrasena|senha|mot de passe|wachtwoord|losenord)(?!\w)"
 )
-_APP_PASSWORD_VALUE = re.compile(r"(?<![\w-])[a-z]{4}([ -])[a-z]{4}\1[a-z]{4}\1[a-z]{4}(?![\w-])")
+_APP_PASSWORD_VALUE = re.compile(
+    r"(?:[:=]|(?<!\w)is)\s*['\"]?[a-z]{4}([ -])[a-z]{4}\1[a-z]{4}\1[a-z]{4}(?![\w-]|[ -][a-z])"
+)
 
 
 _NOT_ANSWERS = frozenset(
@@ -870,6 +890,14 @@ _NOT_A_CODE = re.compile(
     r"|referral|tax|sort|bar|qr|source|colou?r|icd|cpt|billing|product|tracking|booking|confirmation|course|class"
     r"|airport|station|language|currency|access (?:to the|for the) course)[ -]?$"
 )
+
+
+# A card's security code, its value announced ("CVV of the card ending 5521 is 804"), not
+# any number near the word ("CVV2 mismatch declines were 312").
+_CVV_CUE = re.compile(
+    r"(?<!\w)(?:cvv2?|cvc2?|cvn|prufziffer|kartenprufnummer|cryptogramme|card security code)(?!\w)"
+)
+_CVV_VALUE = re.compile(rf"(?:[:=]|(?<!\w){_IS}(?!\w))\s*(?P<val>\d{{3,4}})(?![\d.,/:-])")
 
 
 def _code_kind(low: str) -> str | None:
@@ -901,8 +929,13 @@ def _code_kind(low: str) -> str | None:
                 for v in _SETUP_KEY.finditer(after)
             ):
                 return kind
-            if cue is _OTP_CUE and (vm := _OTP_ALNUM.match(after)) and _DIGIT.search(vm.group(1)) and re.search(
-                r"[a-z]", vm.group(1)
+            if (
+                cue is _OTP_CUE
+                and "code" in m.group()
+                and (vm := _OTP_ALNUM.match(after))
+                and _DIGIT.search(vm.group(1))
+                and re.search(r"[a-z]", vm.group(1))
+                and not _PRODUCT_NAME.fullmatch(vm.group(1))
             ):
                 return kind
             if (
@@ -916,12 +949,16 @@ def _code_kind(low: str) -> str | None:
                 for v in _RECOVERY_VALUE.finditer(after)
             ):
                 return kind  # "NZGAK-C85EV-ZGVKL-1H86S-3OS0M", not a host "web01-prod-east"
-            if (vm := _CODE_FIRST.match(low[: m.start()])) and _code_value(low[: vm.end("val")], 3, announced=True):
+            if (vm := _CODE_FIRST.match(low[: m.start()])) and _code_value(vm.group("val"), 3):
                 return kind
             before = _window_before(low, m.start(), _BEFORE)
             vm = _CODE_VALUE.search(before)
             if vm and _JOINED_BEFORE.match(before[vm.end() :]) and _code_value(before):
                 return kind
+    for m in _CVV_CUE.finditer(low):
+        vm = _CVV_VALUE.search(_window_after(low, m.end(), _AFTER))
+        if vm and not _negated(low, m):
+            return detectors.CARD_CODE
     for m in _DEVICE_CUE.finditer(low):
         if not _negated(low, m) and _code_value(low[m.end() : m.end() + _DEVICE_AFTER], announced=True):
             return PIN
@@ -1251,8 +1288,8 @@ def pointed_secret(value: Any, labels: list[str]) -> str | None:
         if code and not _YEAR.fullmatch(code.group(1)) and (named or stub or bare):
             return PIN
         if _HEX_ID.fullmatch(label):
-            if pointers and is_key and len(label) >= 32 and (bare or _RECORD_TOKEN.search(low)):
-                return detectors.GENERIC  # "see key", and the key is a 32-digit hex token
+            if bare and is_key and len(label) >= 32 and not detectors._UUID_HEX.fullmatch(label.lower()):
+                return detectors.GENERIC  # only "see key", and the key is a hex token, not a UUID
             continue  # an id the app made up (``mem_c6ffba10``, a UUID)
         if pointers and _RECORD_TOKEN.search(low) and (
             detectors._looks_random(label, 16) or re.fullmatch(r"0x[0-9a-fA-F]{64}", label)

@@ -1015,13 +1015,16 @@ _POLICY = re.compile(
 _PUBLIC_PEM = re.compile(
     r"-----BEGIN ((?:[A-Z0-9]+ )*(?:CERTIFICATE|PUBLIC KEY)(?: REQUEST)?)-----.*?-----END \1-----", re.DOTALL
 )
-# An SSH public key, its body the key blob for its algorithm ("AAAAC3NzaC1lZDI1NTE5" is
-# ssh-ed25519's): public, and nothing else can be written in its place.
+# An SSH public key: its body the key blob of its algorithm ("AAAAC3NzaC1lZDI1NTE5" names
+# ssh-ed25519), then the key of that algorithm's length. Public; a value written in its place
+# must keep the blob's header and length.
 _SSH_PUBLIC = re.compile(
-    r"(?:ssh-rsa AAAAB3NzaC1yc2E|ssh-dss AAAAB3NzaC1kc3M|ssh-ed25519 AAAAC3NzaC1lZDI1NTE5"
-    r"|ecdsa-sha2-nistp(?:256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTY|384 AAAAE2VjZHNhLXNoYTItbmlzdHAzODQ"
-    r"|521 AAAAE2VjZHNhLXNoYTItbmlzdHA1MjE)|sk-ssh-ed25519@openssh\.com AAAAGnNrLXNzaC1lZDI1NTE5QG9wZW5zc2guY29t)"
-    r"[A-Za-z0-9+/]{16,}={0,3}"
+    r"(?:ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI[A-Za-z0-9+/]{43}"
+    r"|ssh-rsa AAAAB3NzaC1yc2EAAAA[A-Za-z0-9+/]{340,}={0,2}"
+    r"|ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBB[A-Za-z0-9+/]{78,87}={0,2}"
+    r"|ecdsa-sha2-nistp384 AAAAE2VjZHNhLXNoYTItbmlzdHAzODQAAAAIbmlzdHAzODQAAABhB[A-Za-z0-9+/]{120,128}={0,2}"
+    r"|ecdsa-sha2-nistp521 AAAAE2VjZHNhLXNoYTItbmlzdHA1MjEAAAAIbmlzdHA1MjEAAACFB[A-Za-z0-9+/]{170,176}={0,2})"
+    r"(?![A-Za-z0-9+/=])"
 )
 _SHOWN_RUN = re.compile(r"[A-Za-z0-9]{12,}")
 
@@ -1600,10 +1603,6 @@ _ID_PREFIXES = frozenset(
     """.split()
 )
 _UUID_HEX = re.compile(r"[0-9a-f]{12}4[0-9a-f]{3}[89ab][0-9a-f]{15}")
-# A memory store's own keys: "mem_" and a hex id (a random one is not text; hex of a token
-# decodes, and the decoded view is read).
-_MEMORY_KEY_PREFIXES = frozenset("mem mems memo memory memories note notes fact facts entry entries".split())
-_HEX_ID = re.compile(r"[0-9a-f]{32}|[0-9a-f]{40}")
 
 
 #: Internal: a vendor-style token was seen. It is reported as GENERIC only when nothing else
@@ -1630,8 +1629,6 @@ def _scan_prefixed_tokens(line: str, low: str, found: set[str]) -> None:
             continue
         first = re.split(r"[_\-.]", prefix, maxsplit=1)[0].lower()
         if first in _ID_PREFIXES or re.fullmatch(r"v\d+", first) or _UUID_HEX.fullmatch(body):
-            continue
-        if first in _MEMORY_KEY_PREFIXES and _HEX_ID.fullmatch(body) and m.start() == 0 and m.end() == len(line):
             continue
         if _PUBLIC_TOKEN.fullmatch(m.group()):
             continue

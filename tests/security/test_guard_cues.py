@@ -66,8 +66,8 @@ REFUSED = [
     ({"text": "7741 - the storage room code"}, "PIN"),
     ({"text": "PIN for the replacement card that came in the mail: 3360"}, "PIN"),
     # a card's security code, the card's last digits before it
-    ({"text": "CVV of the card ending 5521 is 804"}, "PIN"),
-    ({"text": "Prüfziffer der neuen Karte: 316"}, "PIN"),
+    ({"text": "CVV of the card ending 5521 is 804"}, "card security code"),
+    ({"text": "Prüfziffer der neuen Karte: 316"}, "card security code"),
     # recovery codes (plural), backup codes in a row, an alphanumeric one-time code
     ({"text": "GitHub recovery codes: 9f3k2-ab81x 77qpc-0zz1m"}, "2FA secret"),
     ({"text": "backup codes for Proton: q8ra62kt  m3vv0x9p  hh4c1tte"}, "2FA secret"),
@@ -89,6 +89,23 @@ PASSES = [
     {"text": "I reset my password yesterday. New one is in the password manager."},
     {"text": "Voicemail box is full again, 12 messages"},
     {"text": "the code word for the surprise party is a secret, ask Dana"},
+    # the eleventh round's review: ordinary memories its first rules refused
+    {"text": "Dell laptop model code 9315 is the one with the 12th gen CPU."},
+    {"text": "Segreteria studenti: codice esame 30211, aula 4."},
+    {"text": "The white tablet with imprint code IP 190 is ibuprofen"},
+    {"text": "Commande 448812 : le code SMS est arrivé, livraison mardi."},
+    {"text": "1998 — Dad installed the garage door keypad code panel himself."},
+    {"text": "The CVV2 mismatch declines were 312 last month, up from 250."},
+    {"text": "Turned on 2FA on pixel8a today."},
+    {"text": "MFA: okta42 tenant migrated"},
+    {"text": "The Wordle secret word yesterday was CRANE"},
+    {"text": "App password help page: then tick mail when done"},
+    {"text": "Switched password managers last month. New one is 1Password."},
+    {"text": "Our router was on WPA2. Now it's WPA3-Personal."},
+    {"text": "Arduino Mega analog pins (54, 55, 56, 57) are A0-A3."},
+    {"text": "Password for pi@raspberrypi is still the factory default"},
+    {"text": "The wifi password is printed on the sticker under the router, network name: Vodafone-5G2X"},
+    {"text": "Shopping: card reader with PIN pad\n£120 at Argos"},
     # talk about credentials with no credential in it
     "Remind me to change the garage door code next week",
     "The new password policy needs at least 12 characters and a symbol",
@@ -214,3 +231,25 @@ def test_the_document_joins_pieces_only_after_a_named_credential():
     assert "card PIN: 1675" in doc
     assert cued_secret(doc) == "PIN"
     assert not any(line.endswith("1675") for line in document({"label": "scores", "a": "16", "b": "75"}))
+
+
+def test_a_memory_key_of_a_word_and_hex_is_an_id_but_a_token_under_it_is_not(guard):
+    """``mem_`` + ``uuid4().hex`` is how apps name memories: not a token. A token hex'd into
+    the key, a ``mem_``-shaped token in the value, and a "see key" pointing at a hex token
+    are still read; a "see key" under a UUID is not."""
+    import secrets
+    import uuid
+
+    for key in (f"mem_{uuid.uuid4().hex}", f"mem_{secrets.token_hex(20)}", f"note-{secrets.token_hex(16)}"):
+        guard.check({"text": "Prefers window seats"}, namespace=("memories", "u1"), key=key)
+    guard.check("See key", namespace=("memories", "u1"), key=uuid.uuid4().hex)
+    refused = [
+        ("note", "mem_" + ("ghp_" + "Zq81Lm0XcV4bN7tR2yW5pK9sD3fG6hJ1aE8u").encode().hex()),
+        ("Datadog API key\nmem_" + secrets.token_hex(16), "mem_1a2b3c4d"),
+        ("see key", "mem_" + secrets.token_hex(16)),
+        ("my bank password: ssh-rsa AAAAB3NzaC1yc2EHunter2Secret99x", "mem_1a2b3c4d"),
+    ]
+    for value, key in refused:
+        with pytest.raises(SecretRejected):
+            guard.check(value, namespace=("memories", "u1"), key=key)
+
