@@ -302,6 +302,12 @@ def full_views(text: str, depth: int = 2) -> list[str]:
         folded = re.sub(r"\\\n[ \t]*", "", folded)
     if folded != text:
         out.append(folded)
+    # a value cut into string literals joined by "+", or written a character at a time: read
+    # whole where it stands, so the words around it still name it
+    if ("+" in folded or "' '" in folded or '" "' in folded) and _CONCAT.search(folded):
+        out.append(_CONCAT.sub("", folded))
+    if _ONE_AT_A_TIME.search(folded):
+        out.append(_ONE_AT_A_TIME.sub(lambda m: m.group()[::2], folded))
     if len(text) >= 20 and any(
         h in text for h in ("rot", "ROT", "orse", "hift", "every", "evers", "ackwards", "cnff", "frperg", "gbxra", "pbagen",
                             "drowssap", "terces", "nekot", "aesartnoc", "nip ym")
@@ -345,6 +351,8 @@ _WRAPPED = re.compile(
 # String literals joined in code: "hf_Dkyy" + "aqST", 'sk_' 'live...' (possessive: no
 # backtracking over long runs of blanks).
 _CONCAT = re.compile(r"([\"'`])\s*+(?:\+\s*+)?\1")
+# A value written one character at a time with one separator: "h-f-i-W-C-k-1-g-2-x".
+_ONE_AT_A_TIME = re.compile(r"(?<![\w-])[A-Za-z0-9~#%+!@$&*?^]([-,.·•|/])(?:[A-Za-z0-9~#%+!@$&*?^]\1){6,}[A-Za-z0-9~#%+!@$&*?^](?![\w-])")
 
 
 def _rejoin(run: str, sep: str) -> str | None:
@@ -368,7 +376,7 @@ def token_views(text: str) -> list[str]:
             joined = re.sub(r"[\s\\>]+", "", m.group())
             if len(joined) >= 20:
                 out.append(joined)
-    if ("+" in text or "' '" in text or '" "' in text or "\n" in text) and _CONCAT.search(text):
+    if "\n" in text and _CONCAT.search(text):  # literals on lines of their own (joined in full_views otherwise)
         out.append(_CONCAT.sub("", text))
     if not _DIGIT.search(text):
         # token formats hold a digit, or mixed case and a separator ("glpat-...", "xoxb-..."):

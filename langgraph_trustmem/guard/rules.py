@@ -32,7 +32,8 @@ Three groups:
   development keys) and formats its rules only report next to a keyword that used to be
   Python regexes of the guard (Anthropic keys of other lengths, OpenAI project keys without
   ``T3BlbkFJ``, Stripe webhook secrets, Hugging Face, Vault, Mailgun, Square, Tailscale,
-  Notion, Airtable, Heroku, Facebook, New Relic, Alibaba, Contentful, Dropbox, Tavily).
+  Notion, Airtable, Heroku, Facebook, New Relic, Alibaba, Contentful, Dropbox, Tavily), and
+  webhook URLs whose path is the secret (Zapier, Make, IFTTT, Mattermost, Teams).
 
 Each rule names the kind a refusal reports; kinds are constants, never text from a value.
 """
@@ -218,6 +219,19 @@ EXTENSION_RULES: tuple[Rule, ...] = (
          _START + r"(00[A-Za-z0-9]{13}![A-Za-z0-9._\-]{80,260})" + _END, ("!",), 'entropy(finding["secret"]) < 3.5'),
     Rule("supabase-secret-key-bare", "Supabase key", "Supabase secret API key",
          _START + r"(sb_secret_[A-Za-z0-9_\-]{31})" + _END, ("sb_secret_",), generated=True),
+    # -- webhook URLs whose path is the secret (anyone holding one can post) -------------------
+    Rule("zapier-catch-hook", "webhook URL", "Zapier catch hook",
+         r"hooks\.zapier\.com/hooks/catch/(\d{4,12}/[A-Za-z0-9]{5,16})", ("hooks.zapier.com",)),
+    Rule("make-webhook", "webhook URL", "Make (Integromat) scenario webhook",
+         r"hook\.(?:[a-z]{2}\d\.)?(?:make|integromat)\.com/([a-z0-9]{32})" + _END, ("make.com", "integromat.com"),
+         'entropy(finding["secret"]) < 3.5'),
+    Rule("ifttt-maker-key", "webhook URL", "IFTTT Maker webhooks key",
+         r"maker\.ifttt\.com/(?:trigger/[^/\s]+/(?:json/)?with/key|use)/([A-Za-z0-9_\-]{20,24})" + _END,
+         ("maker.ifttt.com",)),
+    Rule("mattermost-incoming-webhook", "webhook URL", "Mattermost incoming webhook",
+         r"https?://[^\s/]+/hooks/([a-z0-9]{26})" + _END, ("/hooks/",), 'entropy(finding["secret"]) < 3.5'),
+    Rule("teams-incoming-webhook", "webhook URL", "Microsoft Teams (Office 365 connector) incoming webhook",
+         r"webhook(?:b2)?/[0-9a-f\-]{36}@[0-9a-f\-]{36}/IncomingWebhook/([0-9a-f]{32})/", ("incomingwebhook",)),
 )  # fmt: skip
 
 #: Rule id -> kind named in a refusal, for the rules above.

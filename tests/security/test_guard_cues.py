@@ -253,3 +253,37 @@ def test_a_memory_key_of_a_word_and_hex_is_an_id_but_a_token_under_it_is_not(gua
         with pytest.raises(SecretRejected):
             guard.check(value, namespace=("memories", "u1"), key=key)
 
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        'ZAP_HOOK: "https://hooks.zapier.com/hooks/catch/8812345/u7x2kq9/"',
+        "export MAKE_HOOK=https://hook.eu1.make.com/q8w3n1v7z0x4c6b2m5l9k3j7h1g5f2d8",
+        'ifttt = "https://maker.ifttt.com/trigger/door/with/key/d9Kx2-LqP0v8ZrT3wYb6_m"',
+        "MM_WEBHOOK=https://chat.example.org/hooks/x3k9m2p8q7w1e5r4t6y0u2i8o9",
+        "teams: https://acme.webhook.office.com/webhookb2/0f8fad5b-d9cb-469f-a165-70867728950e@"
+        "7c9e6679-7425-40de-944b-e07fc1f90ae7/IncomingWebhook/9b2f4c1e7a3d5f8b0c6e2a4d7f1b3c5e/"
+        "6fa459ea-ee8a-3ca4-894e-db77e160355e",
+        # a value cut into string literals, or written one character at a time
+        'const secret = "q8W" + "x2LmN4pR7" + "tY1wZ9aB3" + "cD6eF0gH5"; // the Acme API key',
+        "ACME_API_KEY one character at a time: q-8-W-x-2-L-m-N-4-p-R-7-t-Y-1-w",
+    ],
+)
+def test_webhook_urls_and_values_cut_up_are_refused(guard, value):
+    with pytest.raises(SecretRejected):
+        guard.check({"text": value}, namespace=("memories", "u1"), key="m1")
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "The Zapier docs explain hooks at https://zapier.com/help/create/code-webhooks",
+        "https://chat.example.org/hooks is where incoming hooks are configured",
+        'greeting = "Hello, " + "world" + "!"',
+        "spell it for the kids: e-l-e-p-h-a-n-t-s",
+    ],
+)
+def test_webhook_talk_and_joined_words_pass(guard, value):
+    stored, redacted = guard.check({"text": value}, namespace=("memories", "u1"), key="m1")
+    assert redacted == []

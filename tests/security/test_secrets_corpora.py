@@ -158,12 +158,14 @@ def test_tenth_heldout_corpus_is_tuning_data_now(guard):
     were read and tuned on in the eleventh round (codes of phones and rooms, codes on the
     line after their name or before it, CVVs, plural recovery codes, code words, app
     passwords, character codes, SSH public keys): 0.863 / 0.721 / 0.020, and after the
-    round's review mends 0.854 / 0.702 / 0.020. Held to what was measured."""
+    round's review mends 0.854 / 0.702 / 0.020, and with values cut into string literals or
+    written a character at a time read whole, and webhook URLs, 0.865 / 0.718 / 0.020. Held
+    to what was measured."""
     report, misses, fps = guard_eval.evaluate("heldout10", guard_eval.heldout10_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
-    assert report.recall >= 0.85, [r.id for r in misses]
-    assert report.recall_hard >= 0.70, [r.id for r in misses]
+    assert report.recall >= 0.86, [r.id for r in misses]
+    assert report.recall_hard >= 0.71, [r.id for r in misses]
     assert report.fp_rate <= 0.021, [r.id for r, _ in fps]
 
 
@@ -173,14 +175,15 @@ def test_eleventh_heldout_corpus(guard):
     recall, 0.724 on evasions, 0.193 false positives, nearly all of them one cause (a
     memory key of ``mem_`` and 32 hex digits read as a vendor's token; the refused key also
     made records count as caught). After the round: 0.783 / 0.680 / 0.011 (the key fix
-    alone: 0.769 / 0.665 / 0.011), and after the round's review mends 0.780 / 0.680 / 0.011.
-    The targets are not met. Asserted as measured, so a
+    alone: 0.769 / 0.665 / 0.011), after the round's review mends 0.780 / 0.680 / 0.011,
+    and with cut-up values read whole and webhook URLs 0.785 / 0.685 / 0.011. The targets
+    are not met. Asserted as measured, so a
     regression shows; its records are never read to choose rules."""
     report, _, _ = guard_eval.evaluate("heldout11", guard_eval.heldout11_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
     assert report.recall >= 0.78  # target TARGET_RECALL: not met
-    assert report.recall_hard >= 0.67
+    assert report.recall_hard >= 0.68
     assert report.fp_rate <= 0.012  # target TARGET_FP: not met
 
 
