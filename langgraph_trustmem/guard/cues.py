@@ -447,7 +447,6 @@ _WIFI_CUE = re.compile(r"(?<![\w-])(?:wifi|wi-fi|wlan|wlan-netz|ssid|network|net
 # Security questions: the answer is a plain word, so only a strong cue and a stated answer count.
 _ANSWER_CUE = re.compile(
     r"(?<!\w)(?:security (?:question|answer)s?|secret (?:question|answer)|recovery questions?|memorable word"
-
     r"|respuesta (?:de seguridad|secreta)|pregunta de seguridad|resposta (?:secreta|de seguranca)"
     r"|pergunta secreta|pregunta secreta|domanda segreta|geheimfrage|vraag van de bank"
     r"|pergunta de seguranca|reponse (?:secrete|de securite)|question secrete|sicherheitsfrage|sicherheitsantwort"
@@ -750,19 +749,19 @@ def cued_secret(lines: Iterable[str]) -> str | None:
     if not _triggered(joined) and not _triggered(respelled(joined)):  # "psasword": password
         return None
     # one text, so a line can give the value the line before names ("my SIM PIN", "2120")
-    for text in ("\n".join(_with_digits(respelled(_fold(raw))) for raw in lines),):
-        low = text.lower()
-        cased = text if len(low) == len(text) else low  # offsets must agree
-        low = low.replace("_", " ")
-        spans = list(_segments(low))
-        for i, (start, end) in enumerate(spans):
-            kind = _segment_kind(cased[start:end], low[start:end])
+    text = "\n".join(_with_digits(respelled(_fold(raw))) for raw in lines)
+    low = text.lower()
+    cased = text if len(low) == len(text) else low  # offsets must agree
+    low = low.replace("_", " ")
+    spans = list(_segments(low))
+    for i, (start, end) in enumerate(spans):
+        kind = _segment_kind(cased[start:end], low[start:end])
+        if kind:
+            return kind
+        if i + 1 < len(spans):
+            kind = _next_segment_kind(cased, low, (start, end), spans[i + 1])
             if kind:
                 return kind
-            if i + 1 < len(spans):
-                kind = _next_segment_kind(cased, low, (start, end), spans[i + 1])
-                if kind:
-                    return kind
     return None
 
 
