@@ -114,7 +114,7 @@ def test_another_process_reads_the_latest_write_even_over_a_slower_path(pg_url, 
     from .servers import SlowPath
 
     cfg = config()
-    slow = SlowPath(int(own_redis.url.rsplit(":", 1)[1].split("/")[0]), 0.02)
+    slow = SlowPath(own_redis.port, 0.02)
     with (
         TrustCheckpointSaver.from_conn_string(pg_url, redis_url=slow.url(own_redis.url), key=key) as a,
         TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as b,
