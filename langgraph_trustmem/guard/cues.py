@@ -1080,6 +1080,7 @@ def _leaves(value: Any, name: str, out: list[tuple[str, str]], depth: int) -> bo
 
 def _record_kind(leaves: list[tuple[str, str]]) -> str | None:
     named: list[str] = []
+    code_named: list[str] = []  # an item naming a PIN or a code: {"desc": "my voicemail PIN", "v": "7838"}
     pieces: list[str] = []
     wholes: list[str] = []
     labelled = False  # the pieces carry labels of their own ("part 2/4: ...")
@@ -1101,6 +1102,9 @@ def _record_kind(leaves: list[tuple[str, str]]) -> str | None:
                 if piece is not None:
                     pieces.append(piece)
                 continue
+            if piece is None and _CODE_NAMES.search(low) and not _NEGATED.search(low):
+                code_named.append(low)
+                continue
         key = field.replace("-", "_").lower()
         if _NOT_PIECE_KEY.match(key) or _DATE.search(text):
             continue
@@ -1117,6 +1121,9 @@ def _record_kind(leaves: list[tuple[str, str]]) -> str | None:
                 wholes.append("".join(chunks))  # "07eaa c51fb 7c9d6 227fc": spaced into groups
             elif _CHAR_CODES.fullmatch(text) and (chars := char_codes(text)) is not None:
                 wholes.append(chars)
+    if not named and len(code_named) == 1 and len(wholes) == 1 and _CODE_WHOLE.fullmatch(wholes[0]):
+        if _code_value(wholes[0], 3, announced=True):  # the record's own value field holds the code
+            return ONE_TIME_CODE if _OTP_CUE.search(code_named[0]) else PIN
     if len(named) != 1:
         return _code_list(leaves) if not named else None  # a list of notes about credentials
     if _CODES_CUE.search(named[0]) and (kind := _code_list(leaves, named=True)):
@@ -1145,6 +1152,9 @@ def _record_kind(leaves: list[tuple[str, str]]) -> str | None:
     return None
 
 
+# What names a PIN or a lock's or one-time code in a record, and a value of a code's shape.
+_CODE_NAMES = re.compile(f"(?:{_PIN_CUE.pattern})|(?:{_LOCK_CUE.pattern})|(?:{_OTP_CUE.pattern})")
+_CODE_WHOLE = re.compile(r"[#*]?\d{3,10}[#*]?")
 # What names a credential in a record: a service's key or token, a password, a wallet's
 # key or words, backup codes, a card (not "key" or "seed" alone: a house key, seed packets).
 _RECORD_NAMES = re.compile(

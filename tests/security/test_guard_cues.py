@@ -77,6 +77,9 @@ REFUSED = [
     ({"text": "the family code word is marmalade"}, "security question answer"),
     ({"text": "iCloud app-specific password: wxqz-plmt-rbva-kduc"}, "password"),
     ({"text": "Changed the router password today. New one is Heron+Lake42"}, "password"),
+    # a record whose one item names a PIN or a code and whose value field holds it
+    ({"desc": "my voicemail PIN", "v": "5521", "ts": "2025-10-08T02:27:25Z"}, "PIN"),
+    ({"payload": '{"desc": "the login code the bank just sent", "v": "482913"}'}, "one-time code"),
 ]
 
 PASSES = [
@@ -106,6 +109,10 @@ PASSES = [
     {"text": "Password for pi@raspberrypi is still the factory default"},
     {"text": "The wifi password is printed on the sticker under the router, network name: Vodafone-5G2X"},
     {"text": "Shopping: card reader with PIN pad\n£120 at Argos"},
+    {"desc": "door code changed last week", "v": "2024"},
+    {"title": "PIN pad model", "value": "4421"},
+    {"note": "zip code of the office", "value": "90210"},
+    {"label": "error code", "value": "404"},
     # talk about credentials with no credential in it
     "Remind me to change the garage door code next week",
     "The new password policy needs at least 12 characters and a symbol",

@@ -159,8 +159,8 @@ def test_tenth_heldout_corpus_is_tuning_data_now(guard):
     line after their name or before it, CVVs, plural recovery codes, code words, app
     passwords, character codes, SSH public keys): 0.863 / 0.721 / 0.020, and after the
     round's review mends 0.854 / 0.702 / 0.020, and with values cut into string literals or
-    written a character at a time read whole, and webhook URLs, 0.865 / 0.718 / 0.020. Held
-    to what was measured."""
+    written a character at a time read whole, webhook URLs and records naming a PIN, 0.867 /
+    0.724 / 0.020. Held to what was measured."""
     report, misses, fps = guard_eval.evaluate("heldout10", guard_eval.heldout10_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
