@@ -696,10 +696,15 @@ _SEGMENT = re.compile(r"(?<=[.!?;])\s+(?=\S)|\n")
 # Talk about a credential rather than the credential: forgotten, blocked, to be changed, asked
 # about (in the cue lexicon's main languages).
 _NEGATED = re.compile(
-    r"(?<![^\W\d_])(?:forgot|forget|reset|resetting|change (?:the|my|your)|changed|rotate|rotating|update|policy|rules?"
-    r"|requirements?|manager|must|should|need(?:s|ed)? to|minimum|at least|expire|expires|expired|hint"
-    r"|don'?t (?:share|store)|never (?:share|store|save)|without|blocked|locked out|lost|stolen|reminder"
-    r"|remind|about|ask|asked|call (?:the|my)|to ?do|set (?:it |them )?up|setup(?! key)|error|compliance|inspection"
+    # English words whole ("musteri", "Mustang" and "asking price" do not say "must" or "ask")
+    r"(?<![^\W\d_])(?:(?:forgot|forgotten|forget|forgets|forgetting|reset|resets|resetting|change (?:the|my|your)"
+    r"|changed|rotate|rotates"
+    r"|rotated|rotating|updated?|updates|updating|policy|policies|rules?|requirements?|managers?|must|should"
+    r"|need(?:s|ed)? to|minimum|at least|expire|expires|expired|expiring|hints?|don'?t (?:share|store)"
+    r"|never (?:share|store|save)|without|blocked|locked out|lost|stolen|reminders?|remind|reminded|reminds|about"
+    r"|ask|asks|asked|asking|call (?:the|my)|to ?do|set (?:it |them )?up|setup(?! key)|errors?|compliance"
+    r"|inspections?)(?![^\W\d_])"
+    # stems in other languages, any ending
     r"|vergessen|gesperrt|oublie|bloque|olvide|bloqueado|esqueci|dimenticat|bloccat|vergeten|geblokkeerd"
     r"|zapomnial|zablokowan|glomt|glemt|unuttum|lupa|diblokir|забыл|заблокирован)"
 )

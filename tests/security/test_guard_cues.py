@@ -80,6 +80,9 @@ REFUSED = [
     # a record whose one item names a PIN or a code and whose value field holds it
     ({"desc": "my voicemail PIN", "v": "5521", "ts": "2025-10-08T02:27:25Z"}, "PIN"),
     ({"payload": '{"desc": "the login code the bank just sent", "v": "482913"}'}, "one-time code"),
+    # words that only start like talk about a credential ("must", "ask") do not make it talk
+    ({"text": "Ziraat internet şubesi: müşteri no 55120931, şifre 714205"}, "PIN"),
+    ({"text": "the Mustang's alarm code is 5180"}, "PIN"),
 ]
 
 PASSES = [
@@ -110,6 +113,7 @@ PASSES = [
     {"text": "The wifi password is printed on the sticker under the router, network name: Vodafone-5G2X"},
     {"text": "Shopping: card reader with PIN pad\n£120 at Argos"},
     {"desc": "door code changed last week", "v": "2024"},
+    {"text": "She forgets her card PIN every month, asked the bank for 3 reminders"},
     {"title": "PIN pad model", "value": "4421"},
     {"note": "zip code of the office", "value": "90210"},
     {"label": "error code", "value": "404"},
