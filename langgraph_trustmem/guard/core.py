@@ -24,7 +24,7 @@ from re import Pattern
 from typing import Any
 
 from langgraph_trustmem.errors import ConfigurationError, SecretRejected
-from langgraph_trustmem.guard import cues, detectors
+from langgraph_trustmem.guard import chat, cues, detectors
 from langgraph_trustmem.guard.detectors import (
     card_spans,
     compile_patterns,
@@ -236,6 +236,7 @@ class Guard:
                     cues.cued_secret(cues.document(value, names))
                     or cues.record_secret(value)
                     or cues.pointed_secret(value, names)
+                    or chat.answered_secret(value)
                 )
                 if kind:
                     found = {kind}
@@ -410,6 +411,8 @@ class Guard:
             items = [self._walk(v, check, path, seen) for v in value]
             if not isinstance(value, (set, frozenset)):
                 self._join(value, check, path)
+                if (said := chat.messages(value)) is not None:  # a token sent a piece a message
+                    self._join([text for _, text in said], check, path)
             if isinstance(value, list):
                 return items
             if isinstance(value, tuple) and hasattr(value, "_fields"):

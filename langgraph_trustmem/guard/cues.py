@@ -288,7 +288,7 @@ _DIGIT_WORDS.update({"dwie": "2", "ぜろ": "0", "〇": "0", "きゅう": "9"})
 # A run of digits and digit words, one per token, separated by spaces, commas or dashes.
 _TOKEN = r"(?:\d|" + "|".join(sorted(map(re.escape, _DIGIT_WORDS), key=len, reverse=True)) + ")"
 _SPELLED_RUN = re.compile(rf"(?<![\w']){_TOKEN}(?:(?:\s*[,\-./]\s*|\s+){_TOKEN}){{2,11}}(?![\w'])")
-_SPELLED_CJK = re.compile(r"[零〇一二三四五六七八九]{3,10}|(?:(?:ゼロ|いち|に|さん|よん|ご|ろく|なな|はち|きゅう|れい|しち)\s*){3,10}")
+_SPELLED_CJK = re.compile(r"[零〇一二三四五六七八九](?:[、，,]?[零〇一二三四五六七八九]){2,9}|(?:(?:ゼロ|いち|に|さん|よん|ご|ろく|なな|はち|きゅう|れい|しち)\s*){3,10}")
 _ONE_TOKEN = re.compile(_TOKEN)
 
 
@@ -337,7 +337,8 @@ _OPENS = (
     # names no other thing has, rooms and boxes a code opens
     r"|de desbloqueo|de desbloqueio|di sblocco|de deverrouillage|entsperr\w*|ontgrendel\w*|odblokowani\w*"
     r"|smartphone|ipad|bike room|bike shed|bike storage|mailbox|letterbox|storage room|voicemail|voice mail"
-    r"|buzon de voz|mobilbox"
+    r"|buzon de voz|mobilbox|messagerie vocale|segreteria telefonica|correio de voz|sprachbox|poczta glosowa"
+    r"|casier|cacifo|armario|kastje|шкафчик\w*|шкаф\w*"
     r"|car park|parking garage|laundry room|server room"
     r"|дверь|двер|домофон|подъезд|сигнализац|сейф|замок|банковской карт"
 )
@@ -346,7 +347,7 @@ _CODE = (
     r"|combinazione|combinacao|combinatie|kombinacja|kombinasi|codigo|codice|kod|kode|koden|kodu|koodi|kodas"
     r"|clave|senha|heslo|sifre|sifresi|код"
 )
-_W = r"[^\W\d_]+(?:['’][^\W\d_]+)?"  # a word ("dell'allarme")
+_W = r"[^\W\d_]+(?:['’-][^\W\d_]+)*"  # a word ("dell'allarme", "Instagram-account")
 # "is", in the languages the cues are in
 _IS = r"(?:is|are|was|its|it's|it’s|c'est|c’est|la|est|ist|lautet|es|e|era|este|adalah|ialah|jest|wynosi|to|je|er|ar|on|olan|это|は|是|는|은)"
 
@@ -365,7 +366,7 @@ _COMPOUND = (
 # other, either way round ("door code", "code de la porte", "Kod alarmu", "Türcode").
 _LOCK_CUE = re.compile(
     rf"(?<!\w)(?:(?:{_OPENS})(?:\s+{_W}){{0,3}}?\s*[,\-:]?\s*(?:{_CODE})(?!\w)"
-    rf"|(?:{_CODE})(?:\s+{_W}){{0,3}}?\s+(?:{_OPENS})\w*|{_COMPOUND}(?!\w)"
+    rf"|(?:{_CODE})(?:\s+{_W}){{0,3}}?\s+(?:[^\W\d_]{{1,4}}['’])?(?:{_OPENS})\w*|{_COMPOUND}(?!\w)"
     r"|ma (?:cua|cong|the|khoa|ket sat|pin|bao dong|khoa cua)\w*)"
     r"|(?:金庫|ロッカー|保险箱|保險箱|금고)の?\s?(?:番号|号码|號碼|번호)"
     r"|(?:رمز|كود|الرمز|رقم)\s+(?:ال)?(?:باب|بوابة|البوابة|إنذار|انذار|الإنذار|خزنة|الخزنة|خزنه)"
@@ -429,7 +430,10 @@ _PASSWORD_CUE = re.compile(
     r"|kata sandi|sandi|parol|parola|пароль|heslo|mat khau|salasana|jelszo|lozinka|geslo|wifi key|wlan key"
     r"|(?:wifi|wi-fi|wlan|network|netzwerk|red|reseau|rete|netwerk|siec|natverk)[ -]?(?:key|schlussel|clave|cle"
     r"|chiave|sleutel|klucz|nyckel|kennwort|pass)|network key|wpa key|wpa2|パスワード|密码|密碼|비밀번호|비번|암호"
-    r"|पासवर्ड|l0gin|كلمة مرور|كلمة المرور|كلمة السر|رمز عبور|סיסמה|סיסמא|รหัสผ่าน|συνθηματικο|κωδικος προσβασης)(?![\w-])"
+    r"|पासवर्ड|l0gin|كلمة مرور|كلمة المرور|كلمة السر|رمز عبور|סיסמה|סיסמא|รหัสผ่าน|συνθηματικο|κωδικος προσβασης"
+    r"|passcode|creds|mima|bimilbeonho|pasuwado|ramz-?e? ?(?:oboor|obur)"
+    # compounds ("adminlösenordet", "beheerderswachtwoord", "Inloggningslösenordet")
+    r"|[^\W\d_]{2,20}?(?:losenord|losenordet|passordet|kodeordet|wachtwoord|passwort|kennwort|adgangskoden|haslo))(?![\w-])"
 )
 # Words that name a password only when a value is announced (": X", "is X"), not one
 # written right after them ("boarding pass KL1234", "clave fiscal", "parola chiave").
@@ -485,7 +489,7 @@ _CODE_VALUE = re.compile(
     r"(?<![A-Za-z0-9_.:/+#£€$¥₹-])(?<!\d,)(?:[#*]|g-(?=\d{6}(?!\d))|[a-z](?=\d{4}))?(\d{3,10})[#*a-z]?(?![A-Za-z0-9_]|[.,:/-]\d)"
 )
 # A combination lock's numbers: "29-33-01", "15 26 18" (not a date).
-_COMBO = re.compile(r"(?<![\w.:/-])(\d{1,2})([- ])(\d{1,2})\2(\d{1,2})(?![\w.:/-]|[ -]\d)")
+_COMBO = re.compile(r"(?<![\w.:/-])(\d{1,2})([- ])(\d{1,2})\2(\d{1,2})(?![\w:/-]|\.\d|[ -]\d)")
 # A recovery code as services print it ("NZGAK-C85EV-ZGVKL-1H86S-3OS0M"), and a setup key
 # for an authenticator app ("yk7c gsb6 rigg g3gz").
 _RECOVERY_VALUE = re.compile(r"(?<![\w-])(?:[a-z0-9]{4,6}-){2,}[a-z0-9]{4,6}(?![\w-])")
@@ -516,7 +520,7 @@ _NOT_CODE_BEFORE = re.compile(
     r"|flight|vlucht|flug|vuelo|vol|train|bus|tram|line|platform|gleis|gate [a-z]|seat|row|order|ticket|invoice"
     r"|booking|reservation|reference|ref|confirmation|tracking|case|claim|policy|account|acct|customer"
     r"|member|membership|patient|mrn|zip|postal|post|postcode|plz|cp|cap|area|ext|extension|tel|phone"
-    r"|fax|model|version|v|build|error|status|chapter|page|p\.|year|anno|ano|jahr|since|from|until|to|at|by"
+    r"|fax|model|version|v|build|error|status|chapter|page|p\.|year|anno|ano|jahr|since|from|until|(?<=\d )to|(?<=\d)to|(?<=up )to|at|by"
     r"|in|on|around|about|ca\.|approx|every|each|per|up|level|step|size|grade|class|route|exit|km|mile"
     r"|sku|item|product|batch|lot|serial|icd|cpt|room no|bed|ward|floor|etage|piso|nummer|for|price|priced"
     r"|costs?|paid|total|amount|qty|quantity|dose|count|age|weight|height|pack|stock|rating|score|points|rank"
@@ -566,7 +570,11 @@ def _code_value(seg: str, least: int = 3, announced: bool = False) -> bool:
 
 
 _PW_TRIM = ".,;:!?)]}>'\"`"
-_URLISH = re.compile(r"(?i)^(?:https?|www\.|[\w.-]+@[\w-]+(?:\.[\w-]+)*(?![\w.@-])|[\w-]+\.(?:com|org|net|io|de|fr|nl|es|it)\b)")
+# A link, an address, a user at a host ("pi@raspberrypi"; not "K@n3lbull3892", a password).
+_URLISH = re.compile(
+    r"(?i)^(?:https?|www\.|[\w.-]+@[\w-]+(?:\.[\w-]+)+(?![\w.@-])|[\w.-]+@[a-z][a-z-]*(?![^\s,;:)\]])"
+    r"|[\w-]+\.(?:com|org|net|io|de|fr|nl|es|it)\b)"
+)
 
 
 def _passwordish(token: str) -> bool:
@@ -604,10 +612,13 @@ _TRIGGERS = frozenset(
     pertanyaan hoi контрольный контрольная контрольное контрольные answer maiden pet birth born school
     teacher cua cong khoa xac ket bao blik tan mtan smstan sms-tan pushtan push-tan chiptan sejfu szyfr cassetta
     chiavi boite cles nyckelbox nyckelboxen nyckelskap nyckelskapet schlusselbox llaves chaves sleutelkastje
-    klucze nokkelboks avainboksi anahtar
+    klucze nokkelboks avainboksi anahtar creds mima bimilbeonho pasuwado ramz-e
     """.split()
 )
-_TRIGGER_ENDINGS = ("code", "kod", "koden", "kode", "koodi", "pass", "password", "wort")
+_TRIGGER_ENDINGS = (
+    "code", "kod", "koden", "kode", "koodi", "pass", "password", "wort", "losenord", "losenordet", "wachtwoord",
+    "passord", "passordet", "kodeord", "kodeordet", "haslo",
+)
 
 
 _TRIGGER_CJK = re.compile(
@@ -716,11 +727,16 @@ _JOINED_BEFORE = re.compile(r"^[^\W\d]*(?:\s+[^\W\d]+){0,3}\s*$")
 _CODE_FIRST = re.compile(
     r"^(?:[^\W\d]{1,20}:\s*)?[\s*•>-]*(?P<val>[#*]?\d{3,10}[#*]?)\s*(?:[:=\-–—#]+|//)\s*[^\d\n]*$"
 )  # (after the field's name the document gives a line: "text: 5599 : ...")
+# "now" after "is" ("is nu", "ist jetzt", "est maintenant").
+_NOW = (
+    r"(?:\s+(?:now|nu|jetzt|nun|ahora|maintenant|desormais|agora|ora|adesso|teraz|nyt|na|simdi|sekarang"
+    r"|теперь|сейчас))?"
+)
 # After a password cue, the value: right after a colon or "=", after up to two words, after
 # up to four words and "is" (in the languages above), or after any words up to a colon.
 _PW_AFTER = (
     re.compile(r"^\s*[:=]\s*(?P<val>[^\s,;\"'`]{6,64})"),
-    re.compile(rf"^\s+(?:{_W}\s+){{0,4}}?{_IS}\s*:?\s+(?P<val>[^\s,;\"'`]{{6,64}})"),
+    re.compile(rf"^\s+(?:{_W}\s+|\([^()\n]{{1,30}}\)\s+){{0,4}}?{_IS}{_NOW}\s*:?\s+(?P<val>[^\s,;\"'`]{{6,64}})"),
     re.compile(
         r"^\s+(?:(?!(?:with|using|via|in|on|at|by|to|into|as|like|than|from|field|hash)\b)[^\W\d]+\s+){0,3}"
         r"(?P<val>[^\s,;\"'`]{6,64})"
@@ -741,7 +757,9 @@ _PW_AFTER_WEAK = (
     _PW_AFTER[3],
 )
 # Further from its cue, only a value no one would take for a word counts.
-_PW_FAR = re.compile(rf"^\s+(?:{_W}\s+){{0,8}}?{_IS}\s*:?\s+(?P<val>[^\s,;\"'`]{{8,64}})")
+_PW_FAR = re.compile(
+    rf"^\s+(?:{_W}\s+|\([^()\n]{{1,30}}\)\s+){{0,8}}?{_IS}{_NOW}\s*:?\s+(?P<val>[^\s,;\"'`]{{8,64}})"
+)
 # An answer stated: "= Bruno", ": Sapporo", "is 'Escort'".
 _ANSWER = re.compile(rf"^[^:=\n]{{0,50}}?(?:[:=]\s*['\"‘“]?|\b{_IS}\s+['\"‘“])(?P<val>[^\W\d_][\w'’ -]{{1,30}})")
 _WIFI_PAIR = re.compile(r"^[^/\n]{0,40}?\S\s*/\s*(?P<val>[^\s,;\"'`]{6,64})")
@@ -773,8 +791,15 @@ def cued_secret(lines: Iterable[str]) -> str | None:
 # A password given in the sentence after the one naming it: "I reset my Hulu password. New
 # one is K0@l@888@".
 _ANAPHOR = re.compile(
-    r"(?:and |so )?(?:(?:the )?new one(?: is|:)|(?:it'?s|it is) now|now it'?s|now it is|(?:i )?changed it to)"
-    r"\s*:?\s+(?P<val>[^\s,;\"'`]{6,64})"
+    r"(?:and |so )?(?:(?:the )?new one(?: is|:)|(?:it'?s|it is) now|now it'?s|now it is|(?:i )?changed it to"
+    r"|la nueva(?: es)?|el nuevo(?: es)?|la nouvelle(?: est)?|le nouveau(?: est)?|(?:das|der) neue(?: ist| lautet)?"
+    r"|het nieuwe(?: is)?|a nova(?: e)?|o novo(?: e)?|la nuova(?: e)?|il nuovo(?: e)?|nowe(?: to)?|yenisi)"
+    r"\s*:?\s+(?P<val>[^\s,;\"'`])"  # (read whole from the text as written: _token_at)
+)
+# A password given in the sentence after a request naming it: "Can you keep my Etsy
+# password? It's 9Mh@$Kuw7&cC4."
+_GIVEN = re.compile(
+    r"(?:here it is|here you go|it'?s|it is|c'est|es|ist|e|is|ar|er|to|hier)\s*:?\s+(?P<val>[^\s,;\"'`])"
 )
 
 
@@ -785,16 +810,32 @@ def _next_segment_kind(cased: str, low: str, cur: tuple[int, int], nxt: tuple[in
     if "\n" in low[end:nstart] and nend - nstart <= 24 and _DIGIT.search(low, nstart, nend):
         return _segment_kind(cased[start:nend], low[start:nend])
     vm = _ANAPHOR.match(low, nstart, nend)
-    if vm and _CHANGED_PASSWORD.search(low, start, end) and _passwordish(cased[vm.start("val") : vm.end("val")]):
+    if vm and _CHANGED_PASSWORD.search(low, start, end) and _passwordish(_token_at(cased, vm.start("val"))):
         return PASSWORD
+    vm = _GIVEN.match(low, nstart, nend)
+    if vm and _strong(_token_at(cased, vm.start("val"))):
+        cue = _PASSWORD_CUE.search(low, start, end)
+        if cue and cue.group() not in _WEAK_PW_CUES and not _negated(low[start:end], cue, 10):
+            return PASSWORD
     return None
+
+
+_TOKEN_AT = re.compile(r"[^\s,;\"'`]{1,64}")
+
+
+def _token_at(cased: str, pos: int) -> str:
+    """The value at ``pos`` as written (the lower-cased text reads "_" as a space)."""
+    m = _TOKEN_AT.match(cased, pos)
+    return m.group() if m else ""
 
 
 # A sentence saying a password itself was changed (not a manager, a policy, a network's
 # security mode).
 _CHANGED_PASSWORD = re.compile(
-    r"(?:reset|changed|updated|new)\s+(?:my|the|our|his|her)?\s*(?:\w+\s+){0,2}?(?:password|passwort|passcode|pin|mot de passe"
-    r"|contrasena|senha|wachtwoord|haslo|sifre|kennwort)(?!\s*(?:manager|policy|rules|requirements|doc|reset|hint|field))"
+    r"(?:reset|changed|updated|new|cambi\w*|modifi\w*|geandert|zmienil\w*|mudei|alterei|veranderd|gewijzigd)"
+    r"\s+(?:my|the|our|his|her|la|le|el|mi|mon|ma|a|o|mein|meine|het|mijn)?\s*(?:\w+\s+){0,2}?(?:password|passwort"
+    r"|passcode|pin|mot de passe|contrasena|senha|wachtwoord|haslo|sifre|kennwort)"
+    r"(?!\s*(?:manager|policy|rules|requirements|doc|reset|hint|field))"
 )
 
 
@@ -806,8 +847,24 @@ def _segments(text: str) -> Iterator[tuple[int, int]]:
     yield start, len(text)
 
 
-def _negated(low: str, m: re.Match[str]) -> bool:
-    return _NEGATED.search(low[max(0, m.start() - 30) : m.end() + 30]) is not None
+def _negated(low: str, m: re.Match[str], after: int = 30) -> bool:
+    """Whether the clause of the cue ``m`` talks about the credential rather than gives it.
+    A clause before it says nothing of the value after it ("in case I forget, the alarm
+    code is 1184"; "Jakbym znowu zapomniał, kod do alarmu to 118475")."""
+    return _NEGATED.search(_clause(low, m.start(), m.end(), 30, after)) is not None
+
+
+# Where a clause ends: a comma, a semicolon, a dash between spaces, a bracket, a colon or a
+# full stop before a space.
+_CLAUSE_END = re.compile(r"[,;!?()\[\]–—]|\s-\s|[.:](?=\s|$)")
+
+
+def _clause(low: str, start: int, end: int, before: int, after: int) -> str:
+    """Up to ``before`` characters before the span and ``after`` after it, within its
+    clause."""
+    head = low[max(0, start - before) : start]
+    cut = [m.end() for m in _CLAUSE_END.finditer(head)]
+    return (head[cut[-1] :] if cut else head) + low[start:end] + low[end : end + after]
 
 
 _DIGIT = re.compile(r"\d")
@@ -822,10 +879,12 @@ def _segment_kind(seg: str, low: str) -> str | None:
             return kind
     if "://" in low:
         return None  # a link or a connection string: the detectors read those
+    if not low.isascii() and (kind := _cjk_kind(seg, low)):
+        return kind
     wifi = _WIFI_CUE.search(low) is not None
     cues = [*_PASSWORD_CUE.finditer(low), *(_WIFI_KEY.finditer(low) if wifi else ())]
     for m in cues:
-        if _NEGATED.search(low[max(0, m.start() - 30) : m.end() + 10]):
+        if _negated(low, m, 10):
             continue
         rest = seg[m.end() : m.end() + 120]
         weak = m.group() in _WEAK_PW_CUES
@@ -861,6 +920,37 @@ def _segment_kind(seg: str, low: str) -> str | None:
     for m in _APP_PASSWORD.finditer(low):
         if _APP_PASSWORD_VALUE.search(low[m.end() : m.end() + 90]):
             return PASSWORD
+    return None
+
+
+# In Chinese, Japanese and Korean the cue is glued to the words around it and the value
+# follows a copula or a colon after a few more characters ("公司VPN密码是WCI@...",
+# "新しいのはharbo89!pKKZです", "비밀번호는 604260이야", "密码锁的号码，现在是6837").
+_CJK_PASSWORD = re.compile(r"密码|密碼|口令|パスワード|비밀번호|비번|암호")
+_CJK_CODE_CUE = re.compile(
+    r"暗証番号|パスコード|解除コード|認証コード|確認コード|验证码|驗證碼|인증번호|(?:사물함|자물쇠|금고|도어락)\s*번호"
+)
+_CJK_VALUE = re.compile(
+    r"(?:[^\x00-\x7f。！？]|[ ,]){0,16}?(?:是|为|為|は|が|는|은|:|：|=)\s*(?P<val>[!-~]{3,64})"
+)
+# A number of something, not a code: digits, characters, minutes, days, times.
+_CJK_UNIT = re.compile(r"\s*(?:位|个|個|分|天|日|次|秒|元|円|원|자|文字|桁|回|時間|小时|시간|일|번|개)")
+
+
+def _cjk_kind(seg: str, low: str) -> str | None:
+    """A password or a code named in Chinese, Japanese or Korean with its value after it."""
+    for cue, password in ((_CJK_PASSWORD, True), (_CJK_CODE_CUE, False)):
+        for m in cue.finditer(low):
+            vm = _CJK_VALUE.match(seg, m.end())
+            if not vm:
+                continue
+            val = vm.group("val").rstrip(_PW_TRIM)
+            digits = re.fullmatch(r"[#*]?(\d{3,10})[#*]?", val)
+            if digits and not _CJK_UNIT.match(seg, vm.end("val")):
+                if len(digits.group(1)) >= (4 if password else 3):
+                    return PIN
+            elif password and _passwordish(val):
+                return PASSWORD
     return None
 
 
@@ -1100,6 +1190,9 @@ def _record_kind(leaves: list[tuple[str, str]]) -> str | None:
             low = _plain(head).replace("_", " ")
             if _PUBLIC.search(low):
                 return None  # about a key meant to be seen
+            if piece is None and _names_code_only(low) and not _NEGATED.search(low):
+                code_named.append(low)  # "tablet passcode": a PIN's name, though "passcode" names passwords too
+                continue
             if _RECORD_NAMES.search(low) and not _NOT_CREDENTIAL.search(low) and _strongly_named(low):
                 if detectors._NOT_SECRET_CONTEXT.search(low) or _NEGATED.search(low):
                     return None  # a hash or an id, or talk about a credential
@@ -1155,6 +1248,17 @@ def _record_kind(leaves: list[tuple[str, str]]) -> str | None:
         if password and _passwordish(value) and (len(pieces) >= 2 and (labelled or value not in wholes)):
             return PASSWORD
     return None
+
+
+def _names_code_only(low: str) -> bool:
+    """Names a PIN or a code, and no password (but a passcode), token, card or list of codes."""
+    return (
+        _CODE_NAMES.search(low) is not None
+        and _PASSWORD_CUE.search(_PIN_CUE.sub(" ", low)) is None
+        and _RECORD_TOKEN.search(low) is None
+        and _CARD_CUE.search(low) is None
+        and _CODES_CUE.search(low) is None
+    )
 
 
 # What names a PIN or a lock's or one-time code in a record, and a value of a code's shape.

@@ -83,6 +83,28 @@ REFUSED = [
     # words that only start like talk about a credential ("must", "ask") do not make it talk
     ({"text": "Ziraat internet şubesi: müşteri no 55120931, şifre 714205"}, "PIN"),
     ({"text": "the Mustang's alarm code is 5180"}, "PIN"),
+    # twelfth round: a clause about forgetting before the cue does not make it talk
+    ({"text": "In case I forget again, the shed lock code is 3390"}, "PIN"),
+    ({"text": "Gdybym zapomniała, kod do bramy to 61184"}, "PIN"),
+    # "to" announces a code after a code's name ("kod ... to 4471"); after a number it is a range
+    ({"text": "Set the gate code to 7719 for the summer"}, "PIN"),
+    # an elided article before the thing a code opens, a combination at a sentence's end
+    ({"text": "Il codice dell'antifurto è 30917"}, "PIN"),
+    ({"text": "Koden till skåpet i omklädningsrummet 22-14-9."}, "PIN"),
+    ({"text": "le code de la messagerie vocale : 6672"}, "PIN"),
+    # Chinese, Japanese, Korean: the cue glued to its neighbours, the value after a copula
+    ({"text": "家里WiFi密码是Panda!2291，别告诉别人"}, "password"),
+    ({"text": "ルーターのパスワードを変えたので新しいのはmomiji22#Kです"}, "password"),
+    ({"text": "현관 도어락 비밀번호는 738201이야"}, "password"),
+    ({"text": "车库门的密码是四、四、七、一"}, "PIN"),
+    # compounds, "is now", a bracket before "is", a password given the sentence after
+    ({"text": "Skrivarens adminlösenordet: Kvarn77!tak"}, "password"),
+    ({"text": "Het wachtwoord van het gast-netwerk is nu molen-Brug-58"}, "password"),
+    ({"text": "Le mot de passe du NAS (celui du salon) est Ch@teau917"}, "password"),
+    ({"text": "Could you hold on to my Steam password? It's Vx9!kettle-Rain"}, "password"),
+    ({"text": "Cambié la contraseña del router; la nueva es Lirio_88x"}, "password"),
+    ({"text": "Hulu creds river_stone_tall_62"}, "password"),
+    ({"text": "school app passcode m4ple-Tree9"}, "password"),
 ]
 
 PASSES = [
@@ -171,6 +193,19 @@ PASSES = [
     {"question": "Which card has the PIN reminder?", "answer": "Visa", "last4": "4821"},
     {"rx": "49745080", "refill": "18795134", "qty": "30", "days": "90"},
     {"todo": ["To do: call bank about card PIN", "Ibuprofen", "400", "tomorrow"]},
+    # twelfth round: the same cues with no credential beside them
+    "In case I forget again, the shed lock code is on the fridge",
+    "Raise the limit from 1000 to 2000 on the door code panel",
+    "Messagerie pro : code d'erreur 550 quand j'envoie à ce client.",
+    "密码长度至少12位，需要包含大写字母",
+    "验证码有效期为5分钟",
+    "パスワードは定期的に変更すること",
+    "비밀번호는 3개월마다 바꿔야 해",
+    "Het wachtwoord van het gast-netwerk is nu korter",
+    "SSH password login for deploy@buildbox is disabled, keys only",
+    "Could you hold on to my Steam password? It's in the vault",
+    "Hulu creds are in the family vault",
+    {"desc": "passcode changed", "v": "yesterday"},
 ]
 
 

@@ -1,0 +1,90 @@
+"""A memory that is a conversation (``guard/chat.py``): one message asks for a credential and
+a reply after it is the value, or the value arrives a piece per message. Replies that are
+talk, or answers to other questions, pass.
+
+Every case goes through ``Guard.check`` as ``TrustStore.put`` calls it; the phrasings are
+written for this test, not taken from the corpora."""
+
+from __future__ import annotations
+
+import pytest
+
+from langgraph_trustmem.errors import SecretRejected
+from langgraph_trustmem.guard import Guard
+from langgraph_trustmem.guard.chat import messages
+
+REFUSED = [
+    # a code asked for, the reply only the code (strings "Name: text", or records)
+    (["Maya: what's the code for the storage unit?", "Raj: 80417", "Maya: ty"], "PIN"),
+    ([{"from": "Ilse", "text": "Schickst du mir den Code vom Fahrradschloss?"}, {"from": "Tom", "text": "ist 5092"}], "PIN"),
+    (["Lea: le code du portail c'est quoi déjà ?", "Noé: 7741B"], "PIN"),
+    (["Ana: combinação do cadeado?", "Rui: 12-31-07, não contes a ninguém"], "PIN"),
+    ([{"sender": "Min", "message": "창고 자물쇠 번호 알려줘"}, {"sender": "Jun", "message": "5521이야"}], "PIN"),
+    (["Wei: 把门禁的密码发我", "Lin: 是20931"], "PIN"),
+    # a password asked for in any language; the reply the password and a few words
+    (["Kim: what's the password for the NAS again?", "Sam: it's Otter#Pond88 - keep it to yourself"], "password"),
+    ([{"role": "user", "content": "Qual é a senha do roteiro da sala?"}, {"role": "assistant", "content": "é Caju!2231"}], "password"),
+    (["Eva: wat was het beheerwachtwoord van de printer?", "Bo: tulp-Regen-42"], "password"),
+    (["Aki: プリンターの管理パスワード教えて", "Ren: sakura7-Hoshi!だよ"], "password"),
+    # the asker speaks again with the value after an assistant asks for it
+    (
+        [
+            {"role": "user", "content": "please remember the gate passcode"},
+            {"role": "assistant", "content": "Sure, what is it?"},
+            {"role": "user", "content": "604417"},
+        ],
+        "PIN",
+    ),
+    # the value sent a piece per message
+    (["Jo: send me the admin password?", "Pat: in bits, the chat is logged", "Pat: Bl4ck", "Pat: bird$", "Pat: 77x"], "password"),
+    (["Ola: the deploy token please", "Ivo: splitting it", "Ivo: ghp_R8mT2qLx9", "Ivo: Vw4Kc7Zn1Yb5Hs3Jd6Pf0Ga2Ue8", "Ola: thx"], "GitHub token"),
+]
+
+PASSES = [
+    # the reply is talk, not the value
+    ["Maya: what's the wifi password?", "Raj: it's on the fridge", "Maya: found it, thanks"],
+    ["Kim: what was the door code again?", "Sam: ask Priya, she changed it"],
+    ["Lea: tu as le code de la porte ?", "Noé: je te l'envoie ce soir"],
+    # questions about a credential that a number answers without giving it
+    ["Ana: how many digits is the new PIN?", "Rui: 6"],
+    ["Ana: when did you last change the alarm code?", "Rui: 2023"],
+    ["Bo: how long does the verification code stay valid?", "Eva: 10 minutes"],
+    # codes that open nothing
+    ["Jo: what's the zip code for the office?", "Pat: 94110"],
+    ["Jo: what's the error code on the dishwasher?", "Pat: 4021"],
+    ["Jo: what's the promo code?", "Pat: SPRING25"],
+    # replies to other questions
+    ["Ola: what time is the train?", "Ivo: 18:45, platform 4"],
+    ["Ola: room number at the clinic?", "Ivo: 2041"],
+    [{"from": "Wei", "text": "电话号码是多少？"}, {"from": "Lin", "text": "13812345678"}],
+    # one speaker's list of notes is not a conversation
+    ["password manager: switch to 1Password", "router: reboot weekly", "printer: toner low"],
+]
+
+
+@pytest.fixture(scope="module")
+def guard() -> Guard:
+    return Guard()
+
+
+@pytest.mark.parametrize(("value", "kind"), REFUSED)
+def test_a_credential_given_in_reply_to_a_request_is_refused(guard, value, kind):
+    with pytest.raises(SecretRejected) as err:
+        guard.check(value, namespace=("memories", "u1"), key="m1")
+    assert kind in err.value.kinds
+    assert not any(ch.isdigit() for ch in str(err.value))  # the kind, never the value
+
+
+@pytest.mark.parametrize("value", PASSES)
+def test_talk_about_credentials_and_other_answers_pass(guard, value):
+    stored, redacted = guard.check(value, namespace=("memories", "u1"), key="m1")
+    assert stored == value
+    assert redacted == []
+
+
+def test_messages_reads_speakers_and_leaves_other_lists_alone():
+    assert messages(["Ana: hi", "Bo: hello"]) == [("Ana", "hi"), ("Bo", "hello")]
+    assert messages([{"from": "Ana", "text": "hi"}, {"from": "Bo", "text": "hello"}]) == [("Ana", "hi"), ("Bo", "hello")]
+    assert messages(["eggs", "milk", "bread"]) is None  # no speakers
+    assert messages(["Ana: hi"]) is None  # one message
+    assert messages([{"from": "Ana"}, {"from": "Bo", "text": "x"}]) is None  # a record without a text
