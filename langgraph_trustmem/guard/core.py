@@ -229,7 +229,8 @@ class Guard:
         if self.reject_secrets:
             labels = [*(namespace or ()), *([key] if isinstance(key, str) else [])]
             self._labels(labels, check)
-            found = detectors.resolve(check.secrets | self._secrets(check.full, check.tokens))
+            undone: list[str] = []
+            found = detectors.resolve(check.secrets | self._secrets(check.full, check.tokens, undone))
             if not found:  # the last line: a credential named, and a value of its shape beside it
                 names = [x for x in labels if isinstance(x, str)]
                 kind = (
@@ -237,6 +238,7 @@ class Guard:
                     or cues.record_secret(value)
                     or cues.pointed_secret(value, names)
                     or chat.answered_secret(value)
+                    or (cues.cued_secret(undone) if undone else None)  # its disguise undone (morse, rot13...)
                 )
                 if kind:
                     found = {kind}
@@ -246,7 +248,9 @@ class Guard:
 
     # -- scanning --------------------------------------------------------------------------
 
-    def _secrets(self, full: list[str], tokens: list[str]) -> set[str]:
+    def _secrets(self, full: list[str], tokens: list[str], undone: list[str] | None = None) -> set[str]:
+        """The kinds the detectors and the engine find; ``undone`` receives the texts'
+        disguises undone (decoded, folded, rot13'd back...)."""
         found: set[str] = set()
         texts: dict[str, None] = {}
         testing = any(detectors.testing(t) for t in full)  # a field "test_card", a note "Stripe docs"
@@ -255,6 +259,8 @@ class Guard:
         for text in full:
             texts[text] = None
             for view in full_views(text):
+                if undone is not None and view not in texts:
+                    undone.append(view)
                 texts[view] = None
         token_texts: dict[str, None] = dict.fromkeys(tokens)
         for text in texts:

@@ -38,7 +38,7 @@ from langgraph_trustmem.guard.detectors import (
     _has,
 )
 from langgraph_trustmem.guard.fields import SECURITY_ANSWER
-from langgraph_trustmem.guard.normalize import _CHAR_CODES, _CHAR_HINT, char_codes, spelled_out
+from langgraph_trustmem.guard.normalize import _CHAR_CODES, _CHAR_HINT, char_codes, down_a_column, spelled_out
 
 __all__ = ["cued_secret", "document", "pointed_secret", "record_secret", "respelled"]
 
@@ -202,7 +202,7 @@ def _lines(value: Any, name: str, depth: int) -> Iterator[str]:
             if isinstance(inner, (dict, list)):
                 yield from _lines(inner, name, depth + 1)
                 return
-        for line in value.splitlines():
+        for line in (down_a_column(value) if "\n" in value else value).splitlines():
             if line.strip():
                 yield f"{name}: {line}" if name else line
 
@@ -228,6 +228,7 @@ def _decoded(m: re.Match[str]) -> str:
 
 
 # Letters with no decomposition to drop an accent from ("dørkode", "Schloß").
+_DIGITS_APART = re.compile(r"(?<![\w.,:/-])\d([^\w\s'\"`.,:/-])(?:\d\1){2,9}\d(?![\w.,:/-])")
 _UNDECOMPOSED = str.maketrans({"ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "ß": "ss", "đ": "d", "Đ": "D"})
 _LATIN_MARKS = re.compile(r"(?<=[A-Za-z\u00c0-\u024f])[\u0300-\u036f]+")
 
@@ -258,6 +259,8 @@ def _fold(text: str) -> str:
         text = text.replace("→", ":").replace("←", ":").replace("ı", "i").replace("ł", "l").replace("Ł", "L")
         text = text.translate(_UNDECOMPOSED)
     text = text.replace("->", ":").replace("=>", ":").replace("<-", ":")
+    if _DIGITS_APART.search(text):
+        text = _DIGITS_APART.sub(lambda m: m.group()[::2], text)  # "2🔸7🔸4🔸9": 2749
     if " " in text:
         text = _SPACED.sub(lambda m: m.group().replace(" ", ""), text)
         text = spelled_out(text) or text  # "golf echo juliett star ...": gej*...
@@ -765,9 +768,24 @@ _ANSWER = re.compile(rf"^[^:=\n]{{0,50}}?(?:[:=]\s*['\"‘“]?|\b{_IS}\s+['\"�
 _WIFI_PAIR = re.compile(r"^[^/\n]{0,40}?\S\s*/\s*(?P<val>[^\s,;\"'`]{6,64})")
 
 
+# A row of an account list without its header: site, e-mail address, password (after the
+# field name the document gives a line: "text: github,kai@...,...").
+_ACCOUNT_ROW = re.compile(r"^\s*(?:[\w ]{1,30}:\s+)?[\w .&'-]{2,40},\s*[^\s,@]+@[\w-]+(?:\.[\w-]+)+\s*,\s*(?P<val>\S{8,64})\s*$")
+_CLASSES = (re.compile(r"[a-z]"), re.compile(r"[A-Z]"), re.compile(r"\d"), re.compile(r"[^A-Za-z0-9]"))
+
+
+def _account_row(line: str) -> bool:
+    """``line`` is a site, an address and a password no one would take for an id."""
+    m = _ACCOUNT_ROW.match(line)
+    val = m.group("val") if m else ""
+    return _passwordish(val) and sum(c.search(val) is not None for c in _CLASSES) >= 3
+
+
 def cued_secret(lines: Iterable[str]) -> str | None:
     """The kind of the first credential a line names together with a value of its shape."""
     lines = [detectors.without_doc_values(raw) for raw in lines]
+    if any("@" in line and _account_row(line) for line in lines):
+        return PASSWORD
     joined = _plain("\n".join(lines))
     if not _triggered(joined) and not _triggered(respelled(joined)):  # "psasword": password
         return None

@@ -24,7 +24,7 @@ import unicodedata
 import zlib
 from urllib.parse import unquote
 
-__all__ = ["fold", "full_views", "token_views"]
+__all__ = ["down_a_column", "fold", "full_views", "token_views"]
 
 # Cyrillic and Greek letters that look like Latin ones (Unicode's confusables, the common
 # subset). Applied only inside a run that also holds ASCII letters or digits, so Russian
@@ -308,6 +308,8 @@ def full_views(text: str, depth: int = 2) -> list[str]:
         out.append(_CONCAT.sub("", folded))
     if _ONE_AT_A_TIME.search(folded):
         out.append(_ONE_AT_A_TIME.sub(lambda m: m.group()[::2], folded))
+    if "\n" in folded and (column := down_a_column(folded)) != folded:
+        out.append(column)
     if len(text) >= 20 and any(
         h in text for h in ("rot", "ROT", "orse", "hift", "every", "evers", "ackwards", "cnff", "frperg", "gbxra", "pbagen",
                             "drowssap", "terces", "nekot", "aesartnoc", "nip ym")
@@ -343,16 +345,28 @@ _UPPER = re.compile(r"[A-Z]")
 _LOWER = re.compile(r"[a-z]")
 _TOKENISH_LONG = re.compile(r"[A-Za-z0-9_+/=\-]{20,}")
 # A token wrapped over lines: two or more lines that each hold one run and nothing else
-# (an e-mail's "> " quoting aside); the last may be short.
+# (an e-mail's "> " quoting aside); the last may be short. A variable's name with an empty
+# value ("SMTP_PASSWORD=") is a line of its own, not a piece of the next one.
 _WRAPPED = re.compile(
-    r"(?m)(?:^[ \t]*(?:>[ \t]?)*[A-Za-z0-9_+/=\-]{6,100}\\?[ \t]*\n){1,11}"
+    r"(?m)(?:^(?![ \t]*[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+=[ \t]*$)[ \t]*(?:>[ \t]?)*[A-Za-z0-9_+/=\-]{6,100}"
+    r"\\?[ \t]*\n){1,11}"
     r"^[ \t]*(?:>[ \t]?)*[A-Za-z0-9_+/=\-]{1,100}\\?[ \t]*$"
 )
 # String literals joined in code: "hf_Dkyy" + "aqST", 'sk_' 'live...' (possessive: no
 # backtracking over long runs of blanks).
 _CONCAT = re.compile(r"([\"'`])\s*+(?:\+\s*+)?\1")
 # A value written one character at a time with one separator: "h-f-i-W-C-k-1-g-2-x".
-_ONE_AT_A_TIME = re.compile(r"(?<![\w-])[A-Za-z0-9~#%+!@$&*?^]([-,.·•|/])(?:[A-Za-z0-9~#%+!@$&*?^]\1){6,}[A-Za-z0-9~#%+!@$&*?^](?![\w-])")
+# (any one symbol between: "3🔸4🔸8🔸6", not a letter, a digit, a space or a quote)
+_ONE_AT_A_TIME = re.compile(
+    r"(?<![\w-])[A-Za-z0-9~#%+!@$&*?^]([^\w\s'\"`])(?:[A-Za-z0-9~#%+!@$&*?^]\1){4,}[A-Za-z0-9~#%+!@$&*?^](?![\w-])"
+)
+# A value written down a column, a character a line ("(vertical, read down):\nA\nA\nR\n!...").
+_COLUMN = re.compile(r"(?:\n[ \t]*\S[ \t]*(?=\n|$)){6,}")
+
+
+def down_a_column(text: str) -> str:
+    """``text`` with six or more one-character lines in a row joined onto the line above."""
+    return _COLUMN.sub(lambda m: " " + "".join(m.group().split()), text)
 
 
 def _rejoin(run: str, sep: str) -> str | None:

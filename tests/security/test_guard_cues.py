@@ -105,6 +105,12 @@ REFUSED = [
     ({"text": "Cambié la contraseña del router; la nueva es Lirio_88x"}, "password"),
     ({"text": "Hulu creds river_stone_tall_62"}, "password"),
     ({"text": "school app passcode m4ple-Tree9"}, "password"),
+    # a value down a column, digits with a symbol between, an account list without its header
+    ({"text": "NAS admin password (one per line):\nK\ne\nt\nt\nl\ne\n7\n#\nq"}, "password"),
+    ({"text": "shed padlock: 5▪8▪1▪9"}, "PIN"),
+    ({"text": "github,kai@example.org,Wren!4417bay\nsteam,kai@example.org,otter-Cliff-29?"}, "password"),
+    # a disguise undone, then the cue read: a PIN written in morse
+    ({"text": "the garage keypad code in morse, as the kids like it: ....- / ..--- / -.... / ---.."}, "PIN"),
 ]
 
 PASSES = [
@@ -206,6 +212,12 @@ PASSES = [
     "Could you hold on to my Steam password? It's in the vault",
     "Hulu creds are in the family vault",
     {"desc": "passcode changed", "v": "yesterday"},
+    # an env template's empty variables are not one value wrapped over lines
+    "# .env.sample\nMAIL_PASSWORD=\nREDIS_URL=\nWORKERS=4000",
+    # a contact list, numbered steps, a version
+    "dentist,info@smile-clinic.example,Mon-Fri 9-5\nplumber,joe@pipes.example,call first",
+    "steps: 1•2•3•4 then done",
+    "Firmware 1.2.3.4 on the router",
 ]
 
 
