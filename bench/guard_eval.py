@@ -41,8 +41,13 @@
   misses were read and tuned on in the eleventh round, so it is tuning data now.
 * heldout11: ``tests/data/secrets_heldout11/heldout11.jsonl``, written by an eighth helper
   that never saw the guard or any other corpus, committed frozen (216da22) and measured on
-  the guard as it stood before the eleventh round; never tuned on: the held-out figure of
-  record (its README says how it was made).
+  the guard as it stood before the eleventh round; the held-out figure of record of the
+  eleventh round, then its misses were read and tuned on in the twelfth round, so it is
+  tuning data now.
+* heldout12: ``tests/data/secrets_heldout12/heldout12.jsonl``, written by a ninth helper
+  that never saw the guard or any other corpus, committed frozen (6ed1aad) and measured on
+  the guard as it stood before the twelfth round (9731856); never tuned on: the held-out
+  figure of record (its README says how it was made).
 
 Each record is checked exactly as ``TrustStore.put`` checks it:
 ``Guard().check(value, namespace=..., key=...)``. A secret counts as caught when the check
@@ -55,7 +60,7 @@ texts.
     python bench/guard_eval.py --json out.json
     python bench/guard_eval.py --misses tuning  # what a corpus misses / flags
 
-Missed records of the held-out corpus are never printed unless ``--misses heldout11`` is
+Missed records of the held-out corpus are never printed unless ``--misses heldout12`` is
 given, which is meant for the final report only.
 """
 
@@ -181,8 +186,13 @@ def heldout10_corpus() -> list[Record]:
 
 
 def heldout11_corpus() -> list[Record]:
-    """The eleventh held-out corpus: frozen, never tuned on."""
+    """The eleventh held-out corpus (frozen; its misses were read in the twelfth round)."""
     return _jsonl(DATA / "secrets_heldout11" / "heldout11.jsonl")
+
+
+def heldout12_corpus() -> list[Record]:
+    """The twelfth held-out corpus: frozen, never tuned on."""
+    return _jsonl(DATA / "secrets_heldout12" / "heldout12.jsonl")
 
 
 CORPORA = {
@@ -199,6 +209,7 @@ CORPORA = {
     "heldout9": heldout9_corpus,
     "heldout10": heldout10_corpus,
     "heldout11": heldout11_corpus,
+    "heldout12": heldout12_corpus,
 }
 
 

@@ -447,8 +447,8 @@ _WIFI_KEY = re.compile(
 )
 # A strong password named just after it: "kiwi1992& for the wifi", "Tulip#77 is my bank password".
 _PW_BEFORE = re.compile(
-    r"(?P<val>[^\s,;\"'`]{6,64})\s+(?:-\s+)?(?:is|was|for|as|=)\s+(?:(?:the|my|our|that's|thats|it's|its|your)\s+)?"
-    r"(?:[^\W\d]+\s+){0,2}$"
+    r"(?P<val>[^\s,;\"'`]{6,64})\s+(?:-\s+)?(?:is|was|for|as|=|\(?(?:that'?s|that is|this is|it'?s))\s+"
+    r"(?:(?:the|my|our|that's|thats|it's|its|your)\s+)?(?:[^\W\d]+\s+){0,3}$"
 )
 _WIFI_CUE = re.compile(r"(?<![\w-])(?:wifi|wi-fi|wlan|wlan-netz|ssid|network|netzwerk|reseau|red wifi|rede)(?![\w-])")
 # Security questions: the answer is a plain word, so only a strong cue and a stated answer count.
@@ -746,6 +746,8 @@ _PW_AFTER = (
     ),
     re.compile(r"^[^\d:=\n]{0,40}?[:=]\s*(?P<val>[^\s,;\"'`]{6,64})"),
     re.compile(r"^\s*\([^()\n]{1,40}\)\s*[:=]?\s*(?P<val>[^\s,;\"'`()]{6,64})"),  # "WLAN-Schlüssel (TIM-4471) X"
+    # a bracket before the colon: "... every letter shifted +1 (shift back to use): Orchi72.8PdK"
+    re.compile(r"^[^:=\n]{0,100}?\)\s*[:=]\s*(?P<val>[^\s,;\"'`]{6,64})"),
     # a sentence about it first: "The wifi password is the dog's name and the year: Ziggy2012"
     re.compile(
         r"^(?![^:=\n]*\b(?:name|ssid|network|netzwerk|user|username|login|email|account|id)\b)"
@@ -759,6 +761,9 @@ _PW_AFTER_WEAK = (
     re.compile(rf"^\s+{_IS}\s*:?\s+(?P<val>[^\s,;\"'`]{{6,64}})"),
     _PW_AFTER[3],
 )
+# A strong value ending the sentence that names it: "Netflix password we share with my
+# parents (reversed) vH7Bik4FGc#S$y".
+_PW_LAST = re.compile(rf"^\s+(?:{_W}\s+|\([^()\n]{{1,30}}\)\s+){{0,8}}?(?P<val>[^\s,;\"'`]{{8,64}})\s*$")
 # Further from its cue, only a value no one would take for a word counts.
 _PW_FAR = re.compile(
     rf"^\s+(?:{_W}\s+|\([^()\n]{{1,30}}\)\s+){{0,8}}?{_IS}{_NOW}\s*:?\s+(?P<val>[^\s,;\"'`]{{8,64}})"
@@ -910,7 +915,7 @@ def _segment_kind(seg: str, low: str) -> str | None:
             vm = pattern.match(rest)
             if vm and _passwordish(vm.group("val")):
                 return PASSWORD
-        vm = _PW_FAR.match(rest)
+        vm = _PW_FAR.match(rest) or _PW_LAST.match(rest)
         if vm and _strong(vm.group("val")):
             return PASSWORD
         vm = _PW_BEFORE.search(seg[max(0, m.start() - 90) : m.start()])

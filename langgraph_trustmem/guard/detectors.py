@@ -313,6 +313,8 @@ def _passwordish(word: str) -> bool:
     has_symbol = any(not ch.isalnum() and not unicodedata.category(ch).startswith("M") for ch in word[:-1])
     if re.fullmatch(r"\d+[a-z]{1,3}", word):
         return False  # "2nd", "100mg"
+    if not has_digit and not word.isascii() and re.fullmatch(r"[^\W\d_]+(?:[-'’][^\W\d_]+)+", word):
+        return False  # a word with a prefix in another script ("ל-כללית", "to Clalit"), not a password
     return has_alpha and (has_digit or has_symbol)
 
 
@@ -1608,6 +1610,30 @@ _UUID_HEX = re.compile(r"[0-9a-f]{12}4[0-9a-f]{3}[89ab][0-9a-f]{15}")
 #: Internal: a vendor-style token was seen. It is reported as GENERIC only when nothing else
 #: was found (:func:`resolve`), so a token a rule names is not reported twice.
 VENDOR_STYLE = "vendor-style token"
+
+
+# A memory saying its key is public by design: a browser's or a checkout page's key, a
+# search-only key, a Firebase web config (its authDomain beside the key), an id rather than a secret ("Paddle documents
+# client-side tokens as safe to expose"; "key_id ... is the public identifier"), unless the
+# words just before deny it ("not a public key").
+_SAID_PUBLIC = re.compile(
+    r"(?i)(?:search[- _]?only|publishable|client[- ]side (?:key|token)s?"
+    r"|safe (?:to expose|to publish|to share publicly|in the browser|for the browser|in client code)"
+    r"|public (?:project |site |client |web )?(?:key|identifier|id|token)\b|public by design"
+    r"|\bauthDomain\b|used (?:client-side|in (?:the )?(?:browser|frontend|checkout\.js|web page)))"
+)
+# What such a memory may still hold without it being refused: a key no rule names.
+PUBLIC_KINDS = frozenset({GENERIC, "API key or token", "Google API key"})
+
+
+_DENIED = re.compile(r"(?i)\b(?:not|never|isn't|aren't|no longer)\b[^.,;:\n]{0,12}$")
+
+
+def said_public(texts: Iterable[str]) -> bool:
+    """Whether the memory says its key is one meant to be seen (and does not deny it)."""
+    return any(
+        not _DENIED.search(t[max(0, m.start() - 24) : m.start()]) for t in texts for m in _SAID_PUBLIC.finditer(t)
+    )
 
 
 def resolve(found: set[str]) -> set[str]:

@@ -22,6 +22,7 @@ import html
 import re
 import unicodedata
 import zlib
+from collections.abc import Callable
 from urllib.parse import unquote
 
 __all__ = ["down_a_column", "fold", "full_views", "token_views"]
@@ -207,7 +208,23 @@ _MORSE = {
     "--...": "7", "---..": "8", "----.": "9",
 }  # fmt: skip
 _MORSE_RUN = re.compile(r"(?:[.\-]{1,6}[ /]+){2,}[.\-]{1,6}")
-_SHIFT = re.compile(r"(?i)shift(?:ed)?\s+(?:forward|up|right)?\s*by\s+(one|two|three|\d)")
+_SHIFT = re.compile(r"(?i)shift(?:ed)?\s+(?:(?:forward|up|right)?\s*by\s+|\+\s?)(one|two|three|\d)")
+# A run a disguise hides a value in: six characters or more, a digit or a symbol in them
+# (not the words around it, nor their brackets, quotes, commas and apostrophes).
+_WORD_RUN = re.compile(r"(?<!\S)([(\[{'\"“‘]*)(\S+?)([)\]}'\"”’.,;:]*)(?!\S)")
+_VALUE_MARK = re.compile(r"[\d_]|[^\w\s'’-]")
+
+
+def _undone_values(text: str, undo: Callable[[str], str]) -> str:
+    """``text`` with ``undo`` applied to each run that could hide a value."""
+
+    def one(m: re.Match[str]) -> str:
+        core = m.group(2)
+        if len(core) >= 6 and _VALUE_MARK.search(core):
+            return m.group(1) + undo(core) + m.group(3)
+        return m.group()
+
+    return _WORD_RUN.sub(one, text)
 _RUN_LONG = re.compile(r"\S{12,}")
 
 
@@ -237,14 +254,16 @@ def _named_disguises(text: str) -> list[str]:
     out: list[str] = []
     if "rot13" in low or "rot-13" in low or "rot 13" in low or _has_any(low, _ROT13_KEYWORDS):
         out.append(codecs.encode(text, "rot13"))
+        out.append(_undone_values(text, lambda v: codecs.encode(v, "rot13")))
     if "reversed" in low or "backwards" in low or _has_any(low, _REVERSED_KEYWORDS):
         out.append(text[::-1])
+        out.append(_undone_values(text, lambda v: v[::-1]))
     if "morse" in low:
         out.append(_MORSE_RUN.sub(lambda m: "".join(_MORSE.get(c, "") for c in re.split(r"[ /]+", m.group())), text))
     if "shift" in low and (m := _SHIFT.search(text)):
         n = {"one": 1, "two": 2, "three": 3}.get(m.group(1).lower()) or int(m.group(1))
         # only the runs that hold a digit or a symbol: the sentence around them stays readable
-        out.append(re.sub(r"\S*[\d\W_]\S*", lambda t: _shift_back(t.group(), n) if len(t.group()) >= 6 else t.group(), text))
+        out.append(_undone_values(text, lambda v: _shift_back(v, n)))
     if "every other" in low or "every second" in low:
         out.append(_RUN_LONG.sub(lambda m: m.group()[::2], text))
     return out

@@ -109,6 +109,10 @@ REFUSED = [
     ({"text": "NAS admin password (one per line):\nK\ne\nt\nt\nl\ne\n7\n#\nq"}, "password"),
     ({"text": "shed padlock: 5▪8▪1▪9"}, "PIN"),
     ({"text": "github,kai@example.org,Wren!4417bay\nsteam,kai@example.org,otter-Cliff-29?"}, "password"),
+    # a key a vendor's rule names stays refused whatever the memory says of it
+    ({"text": "OpenAI key sk-proj-Q7vX2mLr9TbW4kZc8NpJ3sHf6YdG1uEa5RoVi0Ct it is safe to share publicly"}, "OpenAI key"),
+    # "not a public key" says the opposite
+    ({"text": "The worker's token is not a public key: 9fQ2xLw8ZkR4vT7mN1bYc6HsJ3dPa5Ge"}, "generic API key"),
     # a disguise undone, then the cue read: a PIN written in morse
     ({"text": "the garage keypad code in morse, as the kids like it: ....- / ..--- / -.... / ---.."}, "PIN"),
 ]
@@ -212,6 +216,12 @@ PASSES = [
     "Could you hold on to my Steam password? It's in the vault",
     "Hulu creds are in the family vault",
     {"desc": "passcode changed", "v": "yesterday"},
+    # keys made to be seen, as the memory says: search-only, client-side, a web config
+    {"search": {"appId": "K3XQ7PLM2A", "searchOnlyApiKey": "5c1f0e9d8b7a6c5d4e3f2a1b0c9d8e7f", "note": "search-only, safe in the browser"}},
+    "Checkout page uses the publishable key id rzp_live_Hk29Xb7Qw1Lmz4, the public identifier; the secret stays on the server",
+    {"apiKey": "AIzaSyQ8vX2mLr9TbW4kZc8NpJ3sHf6YdG1uEa5", "authDomain": "garden-club-7f3.firebaseapp.com", "projectId": "garden-club-7f3"},
+    # a word with a prefix in another script is not a password ("I changed the password for Maccabi")
+    "שיניתי את הסיסמה ל-מכבי אתמול",
     # an env template's empty variables are not one value wrapped over lines
     "# .env.sample\nMAIL_PASSWORD=\nREDIS_URL=\nWORKERS=4000",
     # a contact list, numbered steps, a version
@@ -301,10 +311,12 @@ def test_a_memory_key_of_a_word_and_hex_is_an_id_but_a_token_under_it_is_not(gua
     for key in (f"mem_{uuid.uuid4().hex}", f"mem_{secrets.token_hex(20)}", f"note-{secrets.token_hex(16)}"):
         guard.check({"text": "Prefers window seats"}, namespace=("memories", "u1"), key=key)
     guard.check("See key", namespace=("memories", "u1"), key=uuid.uuid4().hex)
+    # fixed tokens: one random 32-hex string in 64 is shaped as a version-4 UUID (an id)
+    token = "7c2e9b41d08f3a6e5b1c9d27f40a8e63"
     refused = [
         ("note", "mem_" + ("ghp_" + "Zq81Lm0XcV4bN7tR2yW5pK9sD3fG6hJ1aE8u").encode().hex()),
-        ("Datadog API key\nmem_" + secrets.token_hex(16), "mem_1a2b3c4d"),
-        ("see key", "mem_" + secrets.token_hex(16)),
+        ("Datadog API key\nmem_" + token, "mem_1a2b3c4d"),
+        ("see key", "mem_" + token),
         ("my bank password: ssh-rsa AAAAB3NzaC1yc2EHunter2Secret99x", "mem_1a2b3c4d"),
     ]
     for value, key in refused:
