@@ -261,6 +261,8 @@ class Guard:
         tokens = [detectors.without_doc_values(t, testing) for t in tokens]
         for text in full:
             texts[text] = None
+            if _PLAIN_WORD.fullmatch(text):
+                continue  # a field's name or a word: nothing to undo
             for view in full_views(text):
                 if undone is not None and view not in texts:
                     undone.append(view)
@@ -270,7 +272,8 @@ class Guard:
             for view in token_views(text):
                 token_texts[view] = None
         for text in texts:
-            scan_text(text, found)
+            if not _PLAIN_WORD.fullmatch(text):
+                scan_text(text, found)
         for text in token_texts:
             scan_tokens_text(text, found)
         for pattern, kind in self._extra:
@@ -432,6 +435,10 @@ class Guard:
 
 
 _DEFAULT: dict[bool, Guard] = {}
+# One lower-case word, capitalised at most ("text", "Fact"): no detector finds a secret in
+# it alone (a token mixes in digits or capitals; a password in a field is the field
+# rules' to read), so the text scans skip it.
+_PLAIN_WORD = re.compile(r"[A-Za-z]?[a-z]{0,23}")
 
 
 def scan_secrets(

@@ -257,6 +257,7 @@ def _fold(text: str) -> str:
     if not text.isascii():
         text = _unaccented(_KEYCAP.sub("", text))
         text = text.replace("→", ":").replace("←", ":").replace("ı", "i").replace("ł", "l").replace("Ł", "L")
+        text = text.replace("،", ",")  # the Arabic comma
         text = text.translate(_UNDECOMPOSED)
     text = text.replace("->", ":").replace("=>", ":").replace("<-", ":")
     if _DIGITS_APART.search(text):
@@ -331,7 +332,7 @@ _OPENS = (
     r"|taquilla|tarjeta de (?:credito|debito)|tarjeta bancaria|porta|portao|portone|cancello|allarme"
     r"|antifurto|cassaforte|lucchetto|armadietto|carta di credito|bancomat|cofre|cadeado|cartao do banco"
     r"|cartao de credito|cartao de debito|deur|voordeur|achterdeur|poort"
-    r"|hek|kluis|sleutelkluisje|sleutelkluis|kluisje|hangslot|pinpas|drzwi|brama|domofon|alarmu|sejf|klodka"
+    r"|hek|kluis|sleutelkluisje|sleutelkluis|kluisje|hangslot|pinpas|drzwi|brama|domofon|alarmu|sejf|klodk\w*"
     r"|szafka|karty (?:platniczej|kredytowej|debetowej)|dorr|porten|grind|larm|larmet|kassaskap|hanglas|skap"
     r"|bankkortet|kapi|kasa|asma kilit|dolap|banka karti|kredi karti|pintu|gerbang|brankas|gembok|loker"
     r"|kartu atm|kartu debit|kartu kredit|vchod|vchodu|brana|trezor|zamek|skrinka|skrzynk"
@@ -343,7 +344,7 @@ _OPENS = (
     r"|buzon de voz|mobilbox|messagerie vocale|segreteria telefonica|correio de voz|sprachbox|poczta glosowa"
     r"|casier|cacifo|armario|kastje|шкафчик\w*|шкаф\w*"
     r"|car park|parking garage|laundry room|server room"
-    r"|дверь|двер|домофон|подъезд|сигнализац|сейф|замок|банковской карт"
+    r"|дверь|двер|домофон|подъезд|сигнализац|сейф|замок|банковской карт|голосов\w* почт\w*"
 )
 _CODE = (
     r"code|codes|pin|pin code|pincode|passcode|combo|combination|combinaison|kombination|combinacion"
@@ -352,7 +353,7 @@ _CODE = (
 )
 _W = r"[^\W\d_]+(?:['’-][^\W\d_]+)*"  # a word ("dell'allarme", "Instagram-account")
 # "is", in the languages the cues are in
-_IS = r"(?:is|are|was|its|it's|it’s|c'est|c’est|la|est|ist|lautet|es|e|era|este|adalah|ialah|jest|wynosi|to|je|er|ar|on|olan|это|は|是|는|은)"
+_IS = r"(?:is|are|was|its|it's|it’s|c'est|c’est|la|est|ist|lautet|es|e|era|este|adalah|ialah|jest|wynosi|to|je|er|ar|on|olan|это|は|是|는|은|هو|هي|الجديدة|الجديد)"
 
 _CJK_OPENS = (
     r"警報|金庫|ドア|玄関のドア|キーボックス|大门|家门|房门|门锁|保险箱|保險箱|报警器|报警|警报|银行卡|銀行卡"
@@ -372,7 +373,7 @@ _LOCK_CUE = re.compile(
     rf"|(?:{_CODE})(?:\s+{_W}){{0,3}}?\s+(?:[^\W\d_]{{1,4}}['’])?(?:{_OPENS})\w*|{_COMPOUND}(?!\w)"
     r"|ma (?:cua|cong|the|khoa|ket sat|pin|bao dong|khoa cua)\w*)"
     r"|(?:金庫|ロッカー|保险箱|保險箱|금고)の?\s?(?:番号|号码|號碼|번호)"
-    r"|(?:رمز|كود|الرمز|رقم)\s+(?:ال)?(?:باب|بوابة|البوابة|إنذار|انذار|الإنذار|خزنة|الخزنة|خزنه)"
+    r"|(?:رمز|كود|الرمز|رقم)\s+(?:فتح\s+)?(?:ال)?(?:باب|بوابة|البوابة|إنذار|انذار|الإنذار|خزنة|الخزنة|خزنه|قفل|خزانة)"
     r"|(?:तिजोरी|दरवाज़े|दरवाजे|अलार्म|लॉकर|गेट)\s*(?:का|की|के)?\s*(?:कोड|पिन|पासवर्ड)"
     rf"|(?:{_CJK_OPENS})[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af ]{{0,5}}?(?:{_CJK_CODE})"
 )
@@ -405,7 +406,7 @@ _SAFE_VALUE = re.compile(
     r"\s*:?\s*)(?P<val>[#*]?\d{4,10}[#*]?)(?![\d.,/-])"
 )
 _PIN_CUE = re.compile(
-    r"(?<![\w-])(?:pin(?![ -]?pad)|pins|pin code|pincode|pin-code|pin-kod|pin-koden|pin-koodi|p1n|пин|пин-код|pin kodu"
+    r"(?<![\w-])(?:pin(?![ -]?pad)|pins|pin code|pincode|pin-code|puk|puk code|puk-code|puk2|pin-kod|pin-koden|pin-koodi|p1n|пин|пин-код|pin kodu"
     r"|пін|पिन|পিন|پین|clave de acceso|clave acceso|clave (?:de )?firma|clave (?:de )?cajero|clave secreta"
     r"|numero secreto|codigo secreto|geheimzahl|code secret|الرقم السري|رقم سري|الرمز السري|רמז סודי|קוד סודי"
     r"|passcode|pass code|unlock code|unlock pin|(?<!social )security number|entsperrcode"
@@ -420,7 +421,7 @@ _OTP_CUE = re.compile(
     r"|verificatiecode|inlogcode|verifizierungscode|bestatigungscode|anmeldecode|sicherheitscode"
     r"|code de (?:verification|securite|connexion)|codigo de (?:verificacion|verificacao|seguridad|acceso)"
     r"|codice (?:di verifica|otp|di sicurezza|di accesso)|kod (?:weryfikacyjny|sms|jednorazowy)"
-    r"|engangskod|engangskoden|verifieringskod|engangskode|dogrulama kodu|tek kullanimlik|kode (?:verifikasi|otp)"
+    r"|engangskod|engangskoden|verifieringskod|verifieringskoden|engangskode|dogrulama kodu|tek kullanimlik|kode (?:verifikasi|otp)"
     r"|ma (?:xac minh|xac thuc|otp)|overovaci kod|jednorazovy kod|код подтверждения|код из смс|одноразовый код"
     r"|인증번호|인증 코드|認証コード|確認コード|ワンタイム|验证码|驗證碼|动态码|動態碼|校验码|确认码|短信码"
     r"|رمز التحقق|رمز التفعيل|كود التحقق|kod(?:u|em)? blik|blik[- ]kod\w*|sms-?tan"
@@ -434,7 +435,9 @@ _PASSWORD_CUE = re.compile(
     r"|(?:wifi|wi-fi|wlan|network|netzwerk|red|reseau|rete|netwerk|siec|natverk)[ -]?(?:key|schlussel|clave|cle"
     r"|chiave|sleutel|klucz|nyckel|kennwort|pass)|network key|wpa key|wpa2|パスワード|密码|密碼|비밀번호|비번|암호"
     r"|पासवर्ड|l0gin|كلمة مرور|كلمة المرور|كلمة السر|رمز عبور|סיסמה|סיסמא|รหัสผ่าน|συνθηματικο|κωδικος προσβασης"
-    r"|passcode|creds|mima|bimilbeonho|pasuwado|ramz-?e? ?(?:oboor|obur)"
+    r"|passcode|creds|mima|bimilbeonho|pasuwado|ramz-?e? ?(?:oboor|obur)|p4ss|p4\$\$|pa\$\$|pa55|p@\$\$|passw0rd"
+    r"|p4ssw0rd|pa55w0rd|s3cr3t|l0g1n|(?:windows|laptop|pc|computer|macbook|imac|router|admin|wifi|wlan)"
+    r" (?:login|log-in|logon|sign-in)"
     # compounds ("adminlösenordet", "beheerderswachtwoord", "Inloggningslösenordet")
     r"|[^\W\d_]{2,20}?(?:losenord|losenordet|passordet|kodeordet|wachtwoord|passwort|kennwort|adgangskoden|haslo))(?![\w-])"
 )
@@ -447,13 +450,14 @@ _WIFI_KEY = re.compile(
 )
 # A strong password named just after it: "kiwi1992& for the wifi", "Tulip#77 is my bank password".
 _PW_BEFORE = re.compile(
-    r"(?P<val>[^\s,;\"'`]{6,64})\s+(?:-\s+)?(?:is|was|for|as|=|\(?(?:that'?s|that is|this is|it'?s))\s+"
+    r"(?P<val>[^\s,;\"'`]{6,64})\s+(?:[-:]\s+)?(?:is|was|for|as|=|\(?(?:that'?s|that is|this is|it'?s))\s+"
     r"(?:(?:the|my|our|that's|thats|it's|its|your)\s+)?(?:[^\W\d]+\s+){0,3}$"
 )
 _WIFI_CUE = re.compile(r"(?<![\w-])(?:wifi|wi-fi|wlan|wlan-netz|ssid|network|netzwerk|reseau|red wifi|rede)(?![\w-])")
 # Security questions: the answer is a plain word, so only a strong cue and a stated answer count.
 _ANSWER_CUE = re.compile(
     r"(?<!\w)(?:security (?:question|answer)s?|secret (?:question|answer)|recovery questions?|memorable word"
+    r"|سؤال الأمان|سؤال الامان|السؤال السري"
     r"|respuesta (?:de seguridad|secreta)|pregunta de seguridad|resposta (?:secreta|de seguranca)"
     r"|pergunta secreta|pregunta secreta|domanda segreta|geheimfrage|vraag van de bank"
     r"|pergunta de seguranca|reponse (?:secrete|de securite)|question secrete|sicherheitsfrage|sicherheitsantwort"
@@ -615,7 +619,7 @@ _TRIGGERS = frozenset(
     pertanyaan hoi контрольный контрольная контрольное контрольные answer maiden pet birth born school
     teacher cua cong khoa xac ket bao blik tan mtan smstan sms-tan pushtan push-tan chiptan sejfu szyfr cassetta
     chiavi boite cles nyckelbox nyckelboxen nyckelskap nyckelskapet schlusselbox llaves chaves sleutelkastje
-    klucze nokkelboks avainboksi anahtar creds mima bimilbeonho pasuwado ramz-e
+    klucze nokkelboks avainboksi anahtar creds mima bimilbeonho pasuwado ramz-e puk puk2 login logon
     """.split()
 )
 _TRIGGER_ENDINGS = (
@@ -627,7 +631,7 @@ _TRIGGER_ENDINGS = (
 _TRIGGER_CJK = re.compile(
     r"コード|番号|パスワード|密码|密碼|码|碼|비밀번호|비번|번호|암호|인증|認証|验证|驗證|秘密|安全|보안|ワンタイム|金庫|금고"
     r"|رمز ال|كود ال|الرقم السري|رقم سري|كلمة سر|كلمة مرور|كلمة المرور|خزن|сейф|парол|пин|код"
-    r"|कोड|तिजोरी|경보기|报警|動態|动态"
+    r"|कोड|तिजोरी|경보기|报警|動態|动态|قفل|الجواب"
 )
 _WORDS = re.compile(r"[^\W_]+(?:[@'-][^\W_]+)*")
 
@@ -639,7 +643,12 @@ def _triggered(low: str) -> bool:
             return True
         if "-" in word and any(w in _TRIGGERS or w.endswith(_TRIGGER_ENDINGS) for w in word.split("-")):
             return True  # "wifi-kodeord", "wlan-schlüssel"
+    if ("$" in low or "0" in low or "3" in low or "4" in low or "5" in low) and _LEET_TRIGGER.search(low):
+        return True  # "p4$$", "s3cr3t", "l0g1n"
     return not low.isascii() and _TRIGGER_CJK.search(low) is not None
+
+
+_LEET_TRIGGER = re.compile(r"p[a4@][s$5]{2}|s3cr3t|passw0rd|l0g1n")
 
 
 # -- slips of the keyboard ------------------------------------------------------------------------
@@ -764,9 +773,34 @@ _PW_AFTER_WEAK = (
 # A strong value ending the sentence that names it: "Netflix password we share with my
 # parents (reversed) vH7Bik4FGc#S$y".
 _PW_LAST = re.compile(rf"^\s+(?:{_W}\s+|\([^()\n]{{1,30}}\)\s+){{0,8}}?(?P<val>[^\s,;\"'`]{{8,64}})\s*$")
+# A passphrase of four to eight plain words announced after the cue ("Masterpasswort für
+# Bitwarden ist enhance dish cram text coast"), ending its sentence or before a capital.
+_PW_WORDS = re.compile(
+    rf"^(?:\s*[:=]|(?:\s+{_W}){{0,4}}?\s+{_IS}(?!\w)|[^\d:=\n]{{0,40}}?[:=])\s*:?\s*"
+    r"(?P<val>[a-z]{3,10}(?: [a-z]{3,10}){3,7})"
+    r"(?=\s*(?:$|[.,;!?)]|\s+[^\sa-z]))"
+)
+# Words a sentence is made of, which a generated passphrase leaves out.
+_PHRASE_WORDS = frozenset(
+    """
+    the and but for with from was were are been being this that these those your our his her their its
+    not yes same also please ask asks asked change changed reset written stored kept saved used use using
+    into onto than then there here what when where which who why how all any some every each other more most
+    very just only still even about after before again always never should would could will can may might must
+    have has had does did done make made like want need know think say said tell told get got give gave
+    """.split()
+)
+
+
+def _diceware(phrase: str) -> bool:
+    """Four or more words none of which a sentence needs: a generated passphrase."""
+    words = phrase.split()
+    return len(words) >= 4 and not _PHRASE_WORDS.intersection(words) and not _NEGATED.search(phrase)
+
+
 # Further from its cue, only a value no one would take for a word counts.
 _PW_FAR = re.compile(
-    rf"^\s+(?:{_W}\s+|\([^()\n]{{1,30}}\)\s+){{0,8}}?{_IS}{_NOW}\s*:?\s+(?P<val>[^\s,;\"'`]{{8,64}})"
+    rf"^\s+(?:{_W},?\s+|\([^()\n]{{1,30}}\)\s+){{0,8}}?{_IS}{_NOW}\s*:?\s+(?P<val>[^\s,;\"'`]{{8,64}})"
 )
 # An answer stated: "= Bruno", ": Sapporo", "is 'Escort'".
 _ANSWER = re.compile(rf"^[^:=\n]{{0,50}}?(?:[:=]\s*['\"‘“]?|\b{_IS}\s+['\"‘“])(?P<val>[^\W\d_][\w'’ -]{{1,30}})")
@@ -918,6 +952,8 @@ def _segment_kind(seg: str, low: str) -> str | None:
         vm = _PW_FAR.match(rest) or _PW_LAST.match(rest)
         if vm and _strong(vm.group("val")):
             return PASSWORD
+        if not weak and (vm := _PW_WORDS.match(rest)) and _diceware(vm.group("val")):
+            return PASSWORD
         vm = _PW_BEFORE.search(seg[max(0, m.start() - 90) : m.start()])
         if vm and _strong(vm.group("val")):
             return PASSWORD
@@ -951,29 +987,48 @@ def _segment_kind(seg: str, low: str) -> str | None:
 # "新しいのはharbo89!pKKZです", "비밀번호는 604260이야", "密码锁的号码，现在是6837").
 _CJK_PASSWORD = re.compile(r"密码|密碼|口令|パスワード|비밀번호|비번|암호")
 _CJK_CODE_CUE = re.compile(
-    r"暗証番号|パスコード|解除コード|認証コード|確認コード|验证码|驗證碼|인증번호|(?:사물함|자물쇠|금고|도어락)\s*번호"
+    r"暗証番号|パスコード|解除コード|認証コード|確認コード|验证码|驗證碼|인증번호"
+    r"|(?:사물함|자물쇠|금고|도어락|경보|보안|ロック|ダイヤルロック)\s*(?:해제\s*)?(?:の\s*)?(?:번호|番号)"
 )
 _CJK_VALUE = re.compile(
     r"(?:[^\x00-\x7f。！？]|[ ,]){0,16}?(?:是|为|為|は|が|는|은|:|：|=)\s*(?P<val>[!-~]{3,64})"
 )
+# A code's value may follow its name after a space alone ("사물함 번호 2644").
+_CJK_CODE_VALUE = re.compile(
+    r"(?:(?:[^\x00-\x7f。！？]|[ ,]){0,16}?(?:是|为|為|は|が|는|은|:|：|=)|\s)\s*(?P<val>[!-~]{3,64})"
+)
+# Another number named between a cue and a value owns the value ("暗証番号の再発行は窓口で、受付番号 4521").
+_CJK_OTHER_NUMBER = re.compile(r"番号|号码|號碼|번호|编号|編號")
+# A lock's own words before a password's: its code may be three digits ("储物柜密码：532").
+_CJK_LOCK_BEFORE = re.compile(r"(?:储物柜|柜|锁|门|保险箱|保險箱|金庫|ロッカー|사물함|자물쇠|금고|도어락)\s*(?:的|の)?\s*$")
+# A security question's answer: "安全问题（…）答案是Biscuit60", "秘密の質問（…）の答えはKowalczyk45".
+_CJK_ANSWER = re.compile(
+    r"(?:安全问题|安全問題|秘密の質問|보안\s*질문)[^。！？\n]{0,40}?(?:答案是|答案为|答案[:：]|答えは|答え[:：]|답은|답[:：])"
+    r"\s*(?P<val>[!-~]{2,40})"
+)
+_CJK_CODE_SHAPE = re.compile(r"[#*]?(\d{3,10})[#*]?|\d{1,2}-\d{1,2}-\d{1,2}|\d{3}-\d{3}")
 # A number of something, not a code: digits, characters, minutes, days, times.
 _CJK_UNIT = re.compile(r"\s*(?:位|个|個|分|天|日|次|秒|元|円|원|자|文字|桁|回|時間|小时|시간|일|번|개)")
 
 
 def _cjk_kind(seg: str, low: str) -> str | None:
-    """A password or a code named in Chinese, Japanese or Korean with its value after it."""
+    """A password, a code or a security answer named in Chinese, Japanese or Korean with
+    its value after it."""
     for cue, password in ((_CJK_PASSWORD, True), (_CJK_CODE_CUE, False)):
         for m in cue.finditer(low):
-            vm = _CJK_VALUE.match(seg, m.end())
-            if not vm:
+            vm = (_CJK_VALUE if password else _CJK_CODE_VALUE).match(seg, m.end())
+            if not vm or (not password and _CJK_OTHER_NUMBER.search(seg, m.end(), vm.start("val"))):
                 continue
             val = vm.group("val").rstrip(_PW_TRIM)
-            digits = re.fullmatch(r"[#*]?(\d{3,10})[#*]?", val)
-            if digits and not _CJK_UNIT.match(seg, vm.end("val")):
-                if len(digits.group(1)) >= (4 if password else 3):
+            code = _CJK_CODE_SHAPE.fullmatch(val)
+            if code and not _CJK_UNIT.match(seg, vm.end("val")):
+                lock = not password or _CJK_LOCK_BEFORE.search(low, 0, m.start()) is not None
+                if not code.group(1) or len(code.group(1)) >= (3 if lock else 4):
                     return PIN
             elif password and _passwordish(val):
                 return PASSWORD
+    if (am := _CJK_ANSWER.search(seg)) and not am.group("val").isdigit():
+        return SECURITY_ANSWER
     return None
 
 
@@ -1109,9 +1164,12 @@ def _window_before(low: str, end: int, width: int) -> str:
 
 
 def _date_like(m: re.Match[str]) -> bool:
-    """Three numbers that could be a date (day, month, year either way round)."""
+    """Three numbers that could be a date (day, month, year either way round; a year is
+    written with two digits, so "2-20-9" is a combination)."""
     a, b, c = int(m.group(1)), int(m.group(3)), int(m.group(4))
-    return (1 <= b <= 12 and (1 <= a <= 31 or 1 <= c <= 31)) or (1 <= a <= 12 and 1 <= b <= 31)
+    if len(m.group(4)) == 2 and ((1 <= a <= 31 and 1 <= b <= 12) or (1 <= a <= 12 and 1 <= b <= 31)):
+        return True  # 18-05-91, 05-18-91
+    return len(m.group(1)) == 2 and 1 <= b <= 12 and 1 <= c <= 31  # 91-05-18 (a year is two or four digits)
 
 
 # -- records ---------------------------------------------------------------------------------
@@ -1213,17 +1271,19 @@ def _record_kind(leaves: list[tuple[str, str]]) -> str | None:
             low = _plain(head).replace("_", " ")
             if _PUBLIC.search(low):
                 return None  # about a key meant to be seen
-            if piece is None and _names_code_only(low) and not _NEGATED.search(low):
+            # (a quick test first: the name patterns are the costly part of reading a record)
+            names = _triggered(low) or _RECORD_TRIGGER.search(low) is not None
+            if names and piece is None and _names_code_only(low) and not _NEGATED.search(low):
                 code_named.append(low)  # "tablet passcode": a PIN's name, though "passcode" names passwords too
                 continue
-            if _RECORD_NAMES.search(low) and not _NOT_CREDENTIAL.search(low) and _strongly_named(low):
+            if names and _RECORD_NAMES.search(low) and not _NOT_CREDENTIAL.search(low) and _strongly_named(low):
                 if detectors._NOT_SECRET_CONTEXT.search(low) or _NEGATED.search(low):
                     return None  # a hash or an id, or talk about a credential
                 named.append(low)
                 if piece is not None:
                     pieces.append(piece)
                 continue
-            if piece is None and _CODE_NAMES.search(low) and not _NEGATED.search(low):
+            if names and piece is None and _CODE_NAMES.search(low) and not _NEGATED.search(low):
                 code_named.append(low)
                 continue
         key = field.replace("-", "_").lower()
@@ -1284,6 +1344,12 @@ def _names_code_only(low: str) -> bool:
     )
 
 
+# Words of the record names that the cue triggers (``_triggered``) do not hold.
+_RECORD_TRIGGER = re.compile(
+    r"token|secret|key|cred|webhook|pass|pwd|card|tarjeta|carte|karte|cartao|kaart|visa|master|maestro|amex|seed"
+    r"|mnemonic|phrase|chave|clave|ключ|токен"
+    r"|トークン|令牌|密钥|토큰|סיסמ|รหัสผ่าน|συνθηματικ|κωδικ|पासवर्ड"
+)
 # What names a PIN or a lock's or one-time code in a record, and a value of a code's shape.
 _CODE_NAMES = re.compile(f"(?:{_PIN_CUE.pattern})|(?:{_LOCK_CUE.pattern})|(?:{_OTP_CUE.pattern})")
 _CODE_WHOLE = re.compile(r"[#*]?\d{3,10}[#*]?")

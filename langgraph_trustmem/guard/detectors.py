@@ -57,7 +57,7 @@ from detect_secrets.plugins.twilio import TwilioKeyDetector
 from langgraph_trustmem.errors import ConfigurationError
 from langgraph_trustmem.guard.bip39 import BIP39_WORDS
 from langgraph_trustmem.guard.fields import SECURITY_ANSWER, field_kind, field_secret
-from langgraph_trustmem.guard.normalize import NATO
+from langgraph_trustmem.guard.normalize import FORMAT_CHARS, NATO
 
 __all__ = [
     "SECRET_KINDS",
@@ -2343,8 +2343,7 @@ def _fold(text: str) -> str:
     """Fullwidth letters and digits made plain, invisible format characters removed."""
     if text.isascii():
         return text
-    text = unicodedata.normalize("NFKC", text)
-    return "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    return FORMAT_CHARS.sub("", unicodedata.normalize("NFKC", text))
 
 
 def scan_text(text: str, found: set[str]) -> None:

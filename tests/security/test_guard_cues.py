@@ -113,6 +113,19 @@ REFUSED = [
     ({"text": "OpenAI key sk-proj-Q7vX2mLr9TbW4kZc8NpJ3sHf6YdG1uEa5RoVi0Ct it is safe to share publicly"}, "OpenAI key"),
     # "not a public key" says the opposite
     ({"text": "The worker's token is not a public key: 9fQ2xLw8ZkR4vT7mN1bYc6HsJ3dPa5Ge"}, "generic API key"),
+    # a generated passphrase announced after the cue; leet and device-login cues; a PUK
+    ({"text": "Vaultwarden Hauptpasswort ist orbit maple crane velvet, bitte merken"}, "password"),
+    ({"text": "Spotify p4$$: ranger9-Lamp!"}, "password"),
+    ({"text": "the laptop login = tundra4417meadow"}, "password"),
+    ({"text": "PUK of the old SIM (if it locks again) -> 55190834"}, "PIN"),
+    # more languages: Arabic copulas and lock words, Korean and Japanese lock numbers, answers
+    ({"text": "رقم قفل الخزانة هو 7302"}, "PIN"),
+    ({"text": "غيرت كلمة مرور البريد، الجديدة Sahar!Nour-x"}, "password"),
+    ({"text": "창고 자물쇠 번호 4417 잊지 마"}, "PIN"),
+    ({"text": "物置のダイヤルロックの番号：3306"}, "PIN"),
+    ({"text": "银行的安全问题（小学的名字）答案是Maple77"}, "security question answer"),
+    ({"text": "код голосовой почты: 8814"}, "PIN"),
+    ({"text": "kod do kłódki w piwnicy to 3-19-7"}, "PIN"),
     # a disguise undone, then the cue read: a PIN written in morse
     ({"text": "the garage keypad code in morse, as the kids like it: ....- / ..--- / -.... / ---.."}, "PIN"),
 ]
@@ -220,6 +233,13 @@ PASSES = [
     {"search": {"appId": "K3XQ7PLM2A", "searchOnlyApiKey": "5c1f0e9d8b7a6c5d4e3f2a1b0c9d8e7f", "note": "search-only, safe in the browser"}},
     "Checkout page uses the publishable key id rzp_live_Hk29Xb7Qw1Lmz4, the public identifier; the secret stays on the server",
     {"apiKey": "AIzaSyQ8vX2mLr9TbW4kZc8NpJ3sHf6YdG1uEa5", "authDomain": "garden-club-7f3.firebaseapp.com", "projectId": "garden-club-7f3"},
+    # plain words after a password's name are a sentence, not a passphrase
+    "The wifi password is written on the router",
+    "Password: same as the old one but with a new number",
+    "The admin login for the router is admin by default",
+    "Windows login is slow since the update",
+    "사물함 번호 표는 1층에 있어요",
+    "Birthday party on 4-12-26 at the lake",
     # a word with a prefix in another script is not a password ("I changed the password for Maccabi")
     "שיניתי את הסיסמה ל-מכבי אתמול",
     # an env template's empty variables are not one value wrapped over lines

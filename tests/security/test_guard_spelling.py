@@ -174,3 +174,17 @@ def test_a_phonetic_spelling_reads_as_its_characters() -> None:
     assert spelled_out("code: kilo ECHO one underscore zulu dash nine") == "code: kE1_z-9"
     assert spelled_out("one two three four five six seven") is None  # counting, not spelling
     assert spelled_out("just a sentence") is None
+
+
+def test_the_format_character_class_is_unicodes_category_cf() -> None:
+    """``FORMAT_CHARS`` stands for ``unicodedata.category(ch) == "Cf"`` (zero-width spaces,
+    joiners, direction marks, tags): every such character of this Python's Unicode is in
+    it, and nothing else."""
+    import sys
+    import unicodedata
+
+    from langgraph_trustmem.guard.normalize import FORMAT_CHARS
+
+    for cp in range(sys.maxunicode + 1):
+        ch = chr(cp)
+        assert (FORMAT_CHARS.fullmatch(ch) is not None) == (unicodedata.category(ch) == "Cf"), hex(cp)

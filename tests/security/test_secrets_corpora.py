@@ -177,27 +177,29 @@ def test_eleventh_heldout_corpus_is_tuning_data_now(guard):
     round and its mends: 0.785 / 0.685 / 0.011. Its misses were read and tuned on in the
     twelfth round (conversations, clause-bound negation, Chinese, Japanese and Korean cues,
     compound password words, values down a column or between symbols, account lists,
-    disguises undone before the cues are read): 0.885 / 0.793 / 0.004. Held to what was
-    measured."""
+    disguises undone before the cues are read): 0.885 / 0.793 / 0.004, and with the round's
+    second half (leet and device-login cues, generated passphrases, more languages' lock
+    and answer words) 0.908 / 0.808 / 0.004. Held to what was measured."""
     report, misses, fps = guard_eval.evaluate("heldout11", guard_eval.heldout11_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
-    assert report.recall >= 0.88, [r.id for r in misses]
-    assert report.recall_hard >= 0.79, [r.id for r in misses]
+    assert report.recall >= 0.90, [r.id for r in misses]
+    assert report.recall_hard >= 0.80, [r.id for r in misses]
     assert report.fp_rate <= 0.005, [r.id for r, _ in fps]
 
 
 def test_twelfth_heldout_corpus(guard):
     """Written by a ninth helper that never saw the guard or any other corpus, committed
     frozen (6ed1aad) before it was first run. Measured on the guard before the twelfth
-    round (9731856): 0.813 recall, 0.709 on evasions, 0.026 false positives. After the
-    round: see the assertion. The targets are not met. Asserted as measured, so a
+    round (9731856): 0.813 recall, 0.709 on evasions, 0.026 false positives; after the
+    round's first half 0.841 / 0.738 / 0.027, after its second 0.854 / 0.760 / 0.027. The
+    targets are not met. Asserted as measured, so a
     regression shows; its records are never read to choose rules."""
     report, _, _ = guard_eval.evaluate("heldout12", guard_eval.heldout12_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
-    assert report.recall >= 0.84  # target TARGET_RECALL: not met
-    assert report.recall_hard >= 0.73
+    assert report.recall >= 0.85  # target TARGET_RECALL: not met
+    assert report.recall_hard >= 0.75
     assert report.fp_rate <= 0.028  # target TARGET_FP: not met
 
 
