@@ -17,20 +17,24 @@ dish) pass.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from langgraph_trustmem.guard import detectors
 from langgraph_trustmem.guard.cues import _CODE_NAMES, _NOT_A_CODE, _OTP_CUE, _passwordish, _plain
 from langgraph_trustmem.guard.detectors import ONE_TIME_CODE, PASSWORD, PIN
 
-__all__ = ["answered_secret", "messages"]
+__all__ = ["answered_secret", "joined_pieces", "messages"]
 
 _MAX_MESSAGES = 60  # a longer list is a log or data, not a chat kept as a memory
 _REPLY_WINDOW = 12  # messages read after a request for its reply
-_MAX_REPLY_WORDS = 7
 # "Jae-won: 2724", "user: ...": a speaker of one to three words before a colon.
-_SPEAKER = re.compile(r"^\s*([^\W\d_][\w.'’-]{0,19}(?: [^\W\d_][\w.'’-]{0,19}){0,2}):\s+(\S.*)$", re.S)
+# (a chat export's date and time may come first: "12/03/2024, 09:14 - Kim: ...")
+_SPEAKER = re.compile(
+    r"^\s*(?:\[?\d{1,4}[./-]\d{1,2}[./-]\d{1,4},?\s+\d{1,2}:\d{2}(?::\d{2})?\]?\s*[-–]?\s*)?"
+    r"([^\W\d_][\w.'’-]{0,19}(?: [^\W\d_][\w.'’-]{0,19}){0,2}):\s*(\S.*)$",
+    re.S,
+)
 _SPEAKER_KEYS = ("from", "sender", "speaker", "author", "role", "name", "user", "who")
 _TEXT_KEYS = ("text", "content", "message", "msg", "body")
 
@@ -46,9 +50,22 @@ _PASSWORD_WORD = re.compile(
 # a combination ("szyfr do zapięcia roweru"), a code word in the languages the cues read,
 # and a locker's or a padlock's number ("사물함 번호", "密码锁的号码").
 _CODE_WORD = re.compile(
-    r"(?<![^\W\d_])(?:code|codes|codigo|codice|kod|kodu|kode|koden|koodi|код|szyfr|combo|combination|combinacao"
-    r"|combinacion|combinazione|combinaison|pin|pin-?code|pincode|passcode)(?![^\W\d_])"
-    r"|(?:رمز|كود)(?!\s*(?:عبور|المرور))|コード|(?:사물함|자물쇠|금고|도어락|현관문?|ロッカー|金庫)\s*(?:번호|番号)"
+    r"(?<![^\W\d_])(?:szyfr|combo|combination|combinacao|combinacion|combinazione|combinaison|kombination|pin"
+    r"|pin-?code|pincode|passcode)(?![^\W\d_])"
+    r"|(?:kapi\w*|kilit)\s+(?:kodu|sifresi)|(?:사물함|자물쇠|금고|도어락|현관문?|ロッカー|金庫)\s*(?:번호|番号)"
+)
+# A postal code, a city's or a region's dialling code: public numbers.
+_POSTAL = re.compile(
+    r"(?<![^\W\d_])(?:zip|postal|postcode|post code|postleitzahl|plz|code postal|codigo postal|codice postale|cap"
+    r"|posta kodu|kod pocztowy|postnummer|postnumret|индекс|код города|код региона|inseee?|insee|ateco|naics|hs)"
+    r"(?![^\W\d_])|पिन कोड|পিন কোড|الرمز البريدي|邮编|郵便番号|우편번호"
+)
+# Talk about a credential the request is part of (changing it, its policy), where a number
+# that follows is a day, a time or a count.
+_TALK = re.compile(
+    r"(?<![^\W\d_])(?:change|changed|reset|rotate|update|expire[sd]?|blocked|lost|policy|rules|must|should|hint"
+    r"|stickers?|workshop|review|process|rollout|flyer|instructions|model|modelo|modell|version|serial|firmware)"
+    r"(?![^\W\d_])"
 )
 # A service's credential asked for: its value must look machine-made.
 _TOKEN_WORD = re.compile(
@@ -58,14 +75,36 @@ _TOKEN_WORD = re.compile(
 # how long it is, how many tries are left.
 _ABOUT = re.compile(
     r"(?<![^\W\d_])(?:when|what year|which year|since when|how (?:long|many|often|old|much)|how many digits"
-    r"|expires?|expiry|valid until)(?![^\W\d_])"
+    r"|expires?|expiry|valid until|what time|which time|wann|um wie viel uhr|quand|a quelle heure|cuando|a que hora"
+    r"|quando|a che ora|kiedy|o ktorej|когда|во сколько|ne zaman|saat kacta)(?![^\W\d_])"
+    r"|何時|几点|幾點|몇 시|언제|متى"
+)
+# Words a reply may hold besides the value: "it's 3134", "563, никому не говори",
+# "829798 - don't share it", "c'est 890", "é 158785", "same as before: ...", "328288 tabii".
+_FILLER = frozenset(
+    """
+    it's its it is ist es est c'est e é è er är to here hier aqui voici voila sure ok okay yes ja si sí oui tak da
+    evet tabii same as before new one now jetzt ahora maintenant agora teraz don't dont do not share tell anyone it
+    never nobody pls please keep secret just only mine this that's thats yourself between us you me for
+    não contes a ninguém no se lo digas nadie ne le dis à personne sag niemandem non dirlo nessuno nie mów nikomu
+    kimseye söyleme теперь никому не говори это هو هي 是 就是 です だよ よ 이야 야 입니다 예요 이에요
+    """.split()
+)
+# Labels of fields, not speakers: a list of "Item: ..." / "Qty: ..." lines is a record.
+_FIELD_LABELS = frozenset(
+    """
+    item items qty quantity price cost total amount meeting room ticket branch status note notes seats shopping aisle
+    subject time date day location place name email phone address title type kind id ref order due owner tags
+    category priority source url link code pin password key token value when where what who topic agenda
+    件名 部屋 時間 主题 房间 时间 地点 日期 제목 시간 장소
+    """.split()
 )
 # Where a script without spaces meets a value: "4-13-32이야", "hotaru-Falcon-75だよ", "是8124".
 _SCRIPT_EDGE = re.compile(
     r"(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])(?=[!-~])|(?<=[!-~])(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
 )
 _TRIM = ".,;:!?()[]{}<>'\"`«»“”‘’"
-_CODE = re.compile(r"[#*]?\d{3,10}[#*]?[A-Za-z]?")
+_CODE = re.compile(r"[#*]?\d{3,10}[#*]?|\d{4,10}[A-Za-z]")  # "232170B", not "221B" (a house)
 _COMBO = re.compile(r"\d{1,2}-\d{1,2}-\d{1,2}")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 
@@ -81,6 +120,10 @@ def messages(value: Any) -> list[tuple[str | None, str]] | None:
     for item in value:
         if isinstance(item, Mapping):
             text = next((item[k] for k in _TEXT_KEYS if isinstance(item.get(k), str)), None)
+            parts = item.get("parts")
+            if text is None and isinstance(parts, list):  # {"role": ..., "parts": [{"text": ...}]}
+                said = [p["text"] for p in parts if isinstance(p, Mapping) and isinstance(p.get("text"), str)]
+                text = " ".join(said) if said else None
             if text is None:
                 return None
             who = next((item[k] for k in _SPEAKER_KEYS if isinstance(item.get(k), str)), None)
@@ -92,17 +135,46 @@ def messages(value: Any) -> list[tuple[str | None, str]] | None:
             spoken += m is not None
         else:
             return None
-    return out if spoken * 2 > len(out) else None
+    if spoken * 2 <= len(out):
+        return None
+    if any(who is not None and who.strip().lower() in _FIELD_LABELS for who, _ in out):
+        return None  # "Item: door code stickers" / "Qty: 150": a record's fields
+    return out
 
 
 def answered_secret(value: Any) -> str | None:
-    """The kind of a credential a message of the conversation ``value`` asks for or names,
-    when a reply after it gives it."""
+    """The kind of a credential a message of a conversation in ``value`` (the value itself,
+    or a list anywhere inside it: ``{"chat": [...]}``) asks for or names, when a reply right
+    after it gives it, or of a card number one speaker gives in pieces."""
+    for msgs in _conversations(value, 0):
+        kind = _conversation_kind(msgs)
+        if kind:
+            return kind
+    return None
+
+
+def _conversations(value: Any, depth: int) -> Iterator[list[tuple[str | None, str]]]:
+    if depth > 8:
+        return
     msgs = messages(value)
-    if msgs is None:
-        return None
-    for i, (who, text) in enumerate(msgs[:-1]):
+    if msgs is not None:
+        yield msgs
+        return
+    children = value.values() if isinstance(value, Mapping) else value if isinstance(value, (list, tuple)) else ()
+    for child in list(children)[:_MAX_MESSAGES]:
+        if isinstance(child, (Mapping, list, tuple)):
+            yield from _conversations(child, depth + 1)
+
+
+def _conversation_kind(msgs: list[tuple[str | None, str]]) -> str | None:
+    if _card_in_pieces(msgs):
+        return detectors.CREDIT_CARD
+    if kind := _labelled_pieces(msgs):
+        return kind
+    for i, (_, text) in enumerate(msgs[:-1]):
         low = _plain(text).replace("_", " ")
+        if _ABOUT.search(low) or _TALK.search(low) or _POSTAL.search(low):
+            continue
         password = _PASSWORD_WORD.search(low) is not None
         code: str | None = None
         if any(
@@ -112,34 +184,106 @@ def answered_secret(value: Any) -> str | None:
         ):  # a code that opens something ("door code"), not a "zip code" or an "error code"
             code = ONE_TIME_CODE if _OTP_CUE.search(low) else PIN
         token = _TOKEN_WORD.search(low) is not None and not detectors._NOT_SECRET_CONTEXT.search(low)
-        if not (password or code or token) or _ABOUT.search(low):
+        if not (password or code or token):
             continue
-        kind = _reply_kind(msgs[i + 1 : i + 1 + _REPLY_WINDOW], who, password, code, token)
+        kind = _reply_kind(msgs[i + 1 : i + 1 + _REPLY_WINDOW], password, code, token)
         if kind:
             return kind
     return None
 
 
+# A card named in the conversation, its number given over several messages ("meine
+# Kartendaten: fängt an mit 37550060" / "dann 90812..." / "und ...").
+_CARD_WORD = re.compile(
+    r"card|karte|tarjeta|carte|cartao|kaart|carta|kort|visa|mastercard|amex|maestro|jcb|unionpay|discover"
+)
+_DIGIT_RUN = re.compile(r"(?<![\d.,:/-])\d{4,8}(?![\d.,:/-]\d)")
+
+
+def _card_in_pieces(msgs: list[tuple[str | None, str]]) -> bool:
+    """One speaker's runs of digits, in order, that join into a Luhn- and issuer-checked
+    card number, in a conversation that names a card."""
+    if not any(_CARD_WORD.search(_plain(text)) for _, text in msgs):
+        return False
+    runs: dict[str | None, list[str]] = {}
+    for who, text in msgs:
+        runs.setdefault(who, []).extend(_DIGIT_RUN.findall(text))
+    for said in runs.values():
+        for i in range(len(said)):
+            joined = ""
+            for run in said[i : i + 5]:
+                joined += run
+                if len(joined) > 19:
+                    break
+                if len(joined) >= 13 and detectors.card_spans(joined) == [(0, len(joined))]:
+                    return True
+    return False
+
+
+# A value given in labelled pieces, one a message: "first part is tgp_v1_qF0g68" / "next
+# bit: wUYJjf_wLDA" / "and the end is edLtt6aDjeg8...".
+_PIECE_WORD = re.compile(
+    r"(?<![^\W\d_])(?:part|parts|bit|bits|piece|pieces|chunk|half|next|then|rest|end|first|second|third|last|dann"
+    r"|danach|rest|luego|despues|ensuite|puis|poi|depois|potem|sonra|затем|потом)(?![^\W\d_])"
+)
+_PIECE_VALUE = re.compile(r"(?<![\w-])[A-Za-z0-9_\-+/=.$!@#%*?&]{2,}(?![\w-])")
+
+
+def _pieces(msgs: list[tuple[str | None, str]]) -> list[str]:
+    """Each speaker's labelled pieces, joined in order (two or more)."""
+    pieces: dict[str | None, list[str]] = {}
+    for who, text in msgs:
+        if _PIECE_WORD.search(_plain(text)):
+            found = [v for v in _PIECE_VALUE.findall(text) if not _WORD.fullmatch(v)]
+            if len(found) == 1:
+                pieces.setdefault(who, []).append(found[0].rstrip(".,;:!?"))
+    return ["".join(said) for said in pieces.values() if len(said) >= 2]
+
+
+def joined_pieces(value: Any) -> list[str]:
+    """The values the conversations in ``value`` give in labelled pieces, joined, for the
+    token scans to read ("first part is rdme_855e..." / "next bit: 66" / "the end is ...")."""
+    return [joined for msgs in _conversations(value, 0) for joined in _pieces(msgs)]
+
+
+def _labelled_pieces(msgs: list[tuple[str | None, str]]) -> str | None:
+    """A credential named in the conversation and one speaker's labelled pieces that join
+    into a value of its shape."""
+    named = [_plain(text) for _, text in msgs]
+    password = any(_PASSWORD_WORD.search(low) for low in named)
+    token = any(_TOKEN_WORD.search(low.replace("_", " ")) for low in named)
+    if not (password or token):
+        return None
+    for joined in _pieces(msgs):
+        if token and detectors._looks_random(joined, 20) and detectors.generated(joined):
+            return detectors.GENERIC
+        if password and _passwordish(joined):
+            return PASSWORD
+    return None
+
+
 def _reply_kind(
-    replies: list[tuple[str | None, str]], asker: str | None, password: bool, code: str | None, token: bool
+    replies: list[tuple[str | None, str]], password: bool, code: str | None, token: bool
 ) -> str | None:
     pieces: list[str] = []
-    for who, text in replies:
+    for n, (_, text) in enumerate(replies):
+        text = _ASIDE.sub(" ", text)  # "SVF$zephyr835. (I changed it last week)"
         words = [w.strip(_TRIM) for w in _SCRIPT_EDGE.sub(" ", text).split()]
         words = [w for w in words if w.strip("-–—")]
         values = [w for w in words if not _WORD.fullmatch(w)]
         if len(words) == 1 and len(values) == 1:
             pieces.append(values[0])
-        if len(words) > _MAX_REPLY_WORDS or len(values) != 1:
-            if asker is not None and who == asker:
-                break  # the asker speaks of something else: the answer, if any, came before
-            continue
-        kind = _value_kind(values[0], password, code, token)
-        if kind:
-            return kind
+        # the answer is one of the first two replies, the value and filler words only
+        if n < 2 and len(values) == 1 and all(w.lower() in _FILLER for w in words if w is not values[0]):
+            kind = _value_kind(values[0], password, code, token)
+            if kind:
+                return kind
     if len(pieces) >= 2:
         return _value_kind("".join(pieces), password, None, token)
     return None
+
+
+_ASIDE = re.compile(r"\([^()\n]{0,60}\)")
 
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")  # "don't", "c'est", "sağ"

@@ -229,11 +229,12 @@ class Guard:
         if self.reject_secrets:
             labels = [*(namespace or ()), *([key] if isinstance(key, str) else [])]
             self._labels(labels, check)
+            check.tokens.extend(chat.joined_pieces(value))  # a token sent a labelled piece a message
             undone: list[str] = []
             found = detectors.resolve(check.secrets | self._secrets(check.full, check.tokens, undone))
-            public = detectors.said_public(check.full)  # "search-only key, safe in the browser"
+            public = detectors.only_public_key(value)  # "search-only key, safe in the browser"
             if found and found <= detectors.PUBLIC_KINDS and public:
-                found = set()  # only keys no rule names, in a memory that says its key is public
+                found = set()  # only a key no rule names, which the memory says is public
             if not found:  # the last line: a credential named, and a value of its shape beside it
                 names = [x for x in labels if isinstance(x, str)]
                 kind = (

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from langgraph_trustmem.guard import detectors
+from langgraph_trustmem.guard.bip39 import BIP39_WORDS
 from langgraph_trustmem.guard.detectors import (
     _ADDRESS_WORDS,
     _CODE_REFERENCE,
@@ -307,7 +308,7 @@ def _with_digits(line: str) -> str:
     """Digits spelled out ("seven-6-six-0", "tujuh satu nol") or typed one by one
     ("3, 2, 6, 6, 5, 0") as one number."""
     if sum(1 for w in _SPLIT.split(line.lower()) if w in _DIGIT_WORDS or (len(w) == 1 and w.isdigit())) >= 3:
-        line = _SPELLED_RUN.sub(lambda m: _digits_of(m.group()), line)
+        line = _SPELLED_RUN.sub(lambda m: m.group() if _VERSION.fullmatch(m.group()) else _digits_of(m.group()), line)
     if not line.isascii():
         line = _SPELLED_CJK.sub(lambda m: _digits_of(m.group().replace(" ", "")), line)
     if "*" in line or "#" in line:
@@ -315,6 +316,10 @@ def _with_digits(line: str) -> str:
     return line
 
 
+_BOUGHT = re.compile(r"(?<![^\W\d_])(?:bought|dated|purchased|installed|since|from|on)\s*$")
+_TO_BEFORE = re.compile(r"(?<![^\W\d_])to\s*$")
+_WORD_AFTER_NUMBER = re.compile(r"\s+[^\W\d_]{2,}")
+_VERSION = re.compile(r"\d{1,3}\.\d{1,3}\.\d{1,3}")  # "5.2.1", a version: not digits typed one by one
 _HALVES = re.compile(r"(?<![\w.:/+-])\d{3}[- ]\d{3}(?![\w]|[.:/-]\d| \d)")
 _KEYPAD_LEAD = re.compile(r"(?<!\w)([#*])[-.](?=\d)")
 
@@ -336,7 +341,7 @@ _OPENS = (
     r"|szafka|karty (?:platniczej|kredytowej|debetowej)|dorr|porten|grind|larm|larmet|kassaskap|hanglas|skap"
     r"|bankkortet|kapi|kasa|asma kilit|dolap|banka karti|kredi karti|pintu|gerbang|brankas|gembok|loker"
     r"|kartu atm|kartu debit|kartu kredit|vchod|vchodu|brana|trezor|zamek|skrinka|skrzynk"
-    r"|klatki|keller|fahrradkeller|tiefgarage|fietsenstalling"
+    r"|klatki|keller|fahrradkeller|tiefgarage|fietsenstalling|fahrradschloss|zahlenschloss|schloss|fietsslot"
     # what unlocking a phone is called ("código de desbloqueo de mi móvil"), phones by
     # names no other thing has, rooms and boxes a code opens
     r"|de desbloqueo|de desbloqueio|di sblocco|de deverrouillage|entsperr\w*|ontgrendel\w*|odblokowani\w*"
@@ -344,7 +349,7 @@ _OPENS = (
     r"|buzon de voz|mobilbox|messagerie vocale|segreteria telefonica|correio de voz|sprachbox|poczta glosowa"
     r"|casier|cacifo|armario|kastje|шкафчик\w*|шкаф\w*"
     r"|car park|parking garage|laundry room|server room"
-    r"|дверь|двер|домофон|подъезд|сигнализац|сейф|замок|банковской карт|голосов\w* почт\w*"
+    r"|дверь|двер|домофон|подъезд|сигнализац|сейф|замок|банковской карт|голосов\w* почт\w*|разблокировк\w*"
 )
 _CODE = (
     r"code|codes|pin|pin code|pincode|passcode|combo|combination|combinaison|kombination|combinacion"
@@ -363,8 +368,8 @@ _CJK_OPENS = (
 _CJK_CODE = r"コード|パスコード|暗証番号|密码|密碼|비밀번호|비번|암호"
 _COMPOUND = (
     r"(?:tur|tor|haus|haustur|deur|poort|hek|alarm|safe|tresor|kluis|port|dorr|dor|larm|garage|toegangs|zugangs"
-    r"|eingangs|schloss|kassaskaps|kassakaappi|ovi|portti|halytys|puhelin|sim|pin|bank|kaart|karten|kort|porta)"
-    r"(?:code|kode|koden|kod|koodi|pincode)|pin-?nummer"
+    r"|eingangs|schloss|kassaskaps|kassakaappi|ovi|portti|halytys|puhelin|sim|pin|bank|kaart|karten|kort|porta|fahrrad|spind|zahlenschloss|schliessfach)"
+    r"(?:code|kode|koden|kod|koodi|pincode|kombination|kombinationen)|pin-?nummer"
 )
 # A lock's or a card's code: a thing it opens and a code word within three words of each
 # other, either way round ("door code", "code de la porte", "Kod alarmu", "Türcode").
@@ -441,6 +446,9 @@ _PASSWORD_CUE = re.compile(
     # compounds ("adminlösenordet", "beheerderswachtwoord", "Inloggningslösenordet")
     r"|[^\W\d_]{2,20}?(?:losenord|losenordet|passordet|kodeordet|wachtwoord|passwort|kennwort|adgangskoden|haslo))(?![\w-])"
 )
+# Cues that name a password only with the value right after a colon or "is": a device's
+# login ("Windows login broke after KB5034441"), leet ("'S3cr3t H1story', a novel").
+_ANNOUNCED_ONLY = re.compile(r"login|logon|log-in|sign-in|p4ss|p4\$\$|pa\$\$|pa55|p@\$\$|s3cr3t|l0g1n")
 # Words that name a password only when a value is announced (": X", "is X"), not one
 # written right after them ("boarding pass KL1234", "clave fiscal", "parola chiave").
 _WEAK_PW_CUES = frozenset({"pass", "clave", "parola", "sandi", "parol", "key", "cle", "chiave", "schlussel", "sleutel"})
@@ -563,6 +571,8 @@ def _code_value(seg: str, least: int = 3, announced: bool = False) -> bool:
         before = seg[max(0, m.start() - 24) : m.start()]
         if _UNIT_AFTER.match(after) or _NOT_CODE_BEFORE.search(before) or _ROOM_BEFORE.search(before):
             continue
+        if _TO_BEFORE.search(before) and _WORD_AFTER_NUMBER.match(after):
+            continue  # "sent the door code to 150 residents": a count, not the code
         if (
             len(digits) == 4
             and _YEAR.fullmatch(digits)
@@ -577,6 +587,7 @@ def _code_value(seg: str, least: int = 3, announced: bool = False) -> bool:
 
 
 _PW_TRIM = ".,;:!?)]}>'\"`"
+_HANDLE = re.compile(r"@[A-Za-z0-9._]{2,30}")
 # A link, an address, a user at a host ("pi@raspberrypi"; not "K@n3lbull3892", a password).
 _URLISH = re.compile(
     r"(?i)^(?:https?|www\.|[\w.-]+@[\w-]+(?:\.[\w-]+)+(?![\w.@-])|[\w.-]+@[a-z][a-z-]*(?![^\s,;:)\]])"
@@ -586,9 +597,12 @@ _URLISH = re.compile(
 
 def _passwordish(token: str) -> bool:
     """Letters with digits or symbols, as a chosen password is written; not a placeholder,
-    a reference to where one is kept, a link, a date, or words joined by separators."""
+    a reference to where one is kept, a link, a date, a social handle (@annasnaps_22), or
+    words joined by separators."""
     if detectors._PLACEHOLDER.match(token) or "${" in token or "<" in token or ">" in token:
         return False
+    if _HANDLE.fullmatch(token.rstrip(_PW_TRIM)) or token.startswith("\\"):
+        return False  # a handle, or a Windows path (C:\Users\...)
     token = token.rstrip(_PW_TRIM)
     if not detectors._passwordish(token):
         return False
@@ -624,7 +638,7 @@ _TRIGGERS = frozenset(
 )
 _TRIGGER_ENDINGS = (
     "code", "kod", "koden", "kode", "koodi", "pass", "password", "wort", "losenord", "losenordet", "wachtwoord",
-    "passord", "passordet", "kodeord", "kodeordet", "haslo",
+    "passord", "passordet", "kodeord", "kodeordet", "haslo", "kombination",
 )
 
 
@@ -763,6 +777,8 @@ _PW_AFTER = (
         r"[^\d:=\n]{41,80}?[:=]\s*(?P<val>[^\s,;\"'`]{6,64})"
     ),
 )
+# After a device's login or a leet cue: a colon or "is" before the value.
+_PW_ANNOUNCED = (_PW_AFTER[0], _PW_AFTER[1], _PW_AFTER[3])
 # After a word that names a password only sometimes ("pass", "clave"), the value must be
 # announced right after it: "pass: X", "pass is X", "clave del wifi: X".
 _PW_AFTER_WEAK = (
@@ -788,14 +804,22 @@ _PHRASE_WORDS = frozenset(
     into onto than then there here what when where which who why how all any some every each other more most
     very just only still even about after before again always never should would could will can may might must
     have has had does did done make made like want need know think say said tell told get got give gave
+    inside outside under below above behind near next beside between among during within without into upon
+    over across along around through toward towards door fridge drawer notebook router box wall desk shelf
     """.split()
 )
 
 
-def _diceware(phrase: str) -> bool:
-    """Four or more words none of which a sentence needs: a generated passphrase."""
+def _diceware(phrase: str, colon: bool = False) -> bool:
+    """Four or more words from a generator's list (BIP-39's 2,048), or five or more after a
+    colon, none of which a sentence needs: a generated passphrase, not "taped inside kitchen
+    cupboard door"."""
     words = phrase.split()
-    return len(words) >= 4 and not _PHRASE_WORDS.intersection(words) and not _NEGATED.search(phrase)
+    return (
+        (len(words) >= 4 and all(w in BIP39_WORDS for w in words) or colon and len(words) >= 5)
+        and not _PHRASE_WORDS.intersection(words)
+        and not _NEGATED.search(phrase)
+    )
 
 
 # Further from its cue, only a value no one would take for a word counts.
@@ -809,15 +833,21 @@ _WIFI_PAIR = re.compile(r"^[^/\n]{0,40}?\S\s*/\s*(?P<val>[^\s,;\"'`]{6,64})")
 
 # A row of an account list without its header: site, e-mail address, password (after the
 # field name the document gives a line: "text: github,kai@...,...").
-_ACCOUNT_ROW = re.compile(r"^\s*(?:[\w ]{1,30}:\s+)?[\w .&'-]{2,40},\s*[^\s,@]+@[\w-]+(?:\.[\w-]+)+\s*,\s*(?P<val>\S{8,64})\s*$")
+_ACCOUNT_ROW = re.compile(r"^\s*(?:[\w ]{1,30}:\s+)?[A-Za-z0-9][a-z0-9.\-]{1,30},\s*[^\s,@]+@[\w-]+(?:\.[\w-]+)+\s*,\s*(?P<val>\S{8,64})\s*$")
 _CLASSES = (re.compile(r"[a-z]"), re.compile(r"[A-Z]"), re.compile(r"\d"), re.compile(r"[^A-Za-z0-9]"))
+
+
+# What a contact list's third column holds: hours, days, rooms, groups, ids.
+_SCHEDULE = re.compile(
+    r"(?i)mon|tue|wed|thu|fri|sat|sun|\d\s*(?:am|pm|h|uhr)\b|room|rm\d|aula|gruppe|locker|order|zoom|iban|call|dr\."
+)
 
 
 def _account_row(line: str) -> bool:
     """``line`` is a site, an address and a password no one would take for an id."""
     m = _ACCOUNT_ROW.match(line)
     val = m.group("val") if m else ""
-    return _passwordish(val) and sum(c.search(val) is not None for c in _CLASSES) >= 3
+    return _passwordish(val) and sum(c.search(val) is not None for c in _CLASSES) >= 3 and not _SCHEDULE.search(val)
 
 
 def cued_secret(lines: Iterable[str]) -> str | None:
@@ -872,8 +902,10 @@ def _next_segment_kind(cased: str, low: str, cur: tuple[int, int], nxt: tuple[in
     vm = _GIVEN.match(low, nstart, nend)
     if vm and _strong(_token_at(cased, vm.start("val"))):
         cue = _PASSWORD_CUE.search(low, start, end)
-        if cue and cue.group() not in _WEAK_PW_CUES and not _negated(low[start:end], cue, 10):
-            return PASSWORD
+        if cue and cue.group() not in _WEAK_PW_CUES:
+            # "Can you keep my Etsy password? It's ..."; "IT changed the password; it's ..."
+            if not _negated(low, cue, 10) or _CHANGED_PASSWORD.search(low, start, end):
+                return PASSWORD
     return None
 
 
@@ -890,7 +922,7 @@ def _token_at(cased: str, pos: int) -> str:
 # security mode).
 _CHANGED_PASSWORD = re.compile(
     r"(?:reset|changed|updated|new|cambi\w*|modifi\w*|geandert|zmienil\w*|mudei|alterei|veranderd|gewijzigd)"
-    r"\s+(?:my|the|our|his|her|la|le|el|mi|mon|ma|a|o|mein|meine|het|mijn)?\s*(?:\w+\s+){0,2}?(?:password|passwort"
+    r"\s+(?:my|the|our|his|her|la|le|el|mi|mon|ma|a|o|mein|meine|het|mijn)?\s*(?:[\w+.&'-]+\s+){0,2}?(?:password|passwort"
     r"|passcode|pin|mot de passe|contrasena|senha|wachtwoord|haslo|sifre|kennwort)"
     r"(?!\s*(?:manager|policy|rules|requirements|doc|reset|hint|field))"
 )
@@ -944,15 +976,18 @@ def _segment_kind(seg: str, low: str) -> str | None:
         if _negated(low, m, 10):
             continue
         rest = seg[m.end() : m.end() + 120]
-        weak = m.group() in _WEAK_PW_CUES
-        for pattern in _PW_AFTER_WEAK if weak else _PW_AFTER:
+        announced_only = _ANNOUNCED_ONLY.search(m.group()) is not None
+        weak = announced_only or m.group() in _WEAK_PW_CUES
+        for pattern in _PW_ANNOUNCED if announced_only else _PW_AFTER_WEAK if weak else _PW_AFTER:
             vm = pattern.match(rest)
             if vm and _passwordish(vm.group("val")):
                 return PASSWORD
+        if announced_only:
+            continue
         vm = _PW_FAR.match(rest) or _PW_LAST.match(rest)
         if vm and _strong(vm.group("val")):
             return PASSWORD
-        if not weak and (vm := _PW_WORDS.match(rest)) and _diceware(vm.group("val")):
+        if not weak and (vm := _PW_WORDS.match(rest)) and _diceware(vm.group("val"), ":" in rest[: vm.start("val")]):
             return PASSWORD
         vm = _PW_BEFORE.search(seg[max(0, m.start() - 90) : m.start()])
         if vm and _strong(vm.group("val")):
@@ -991,11 +1026,12 @@ _CJK_CODE_CUE = re.compile(
     r"|(?:사물함|자물쇠|금고|도어락|경보|보안|ロック|ダイヤルロック)\s*(?:해제\s*)?(?:の\s*)?(?:번호|番号)"
 )
 _CJK_VALUE = re.compile(
-    r"(?:[^\x00-\x7f。！？]|[ ,]){0,16}?(?:是|为|為|は|が|는|은|:|：|=)\s*(?P<val>[!-~]{3,64})"
+    r"(?:[^\x00-\x7f。！？，、]|[ ]|[，、,]\s*(?=现在|新的|新密码|新しい|새|지금|الجديد))"
+    r"{0,16}?(?:是|为|為|は|が|는|은|:|：|=)\s*(?P<val>[!-~]{3,64})"
 )
 # A code's value may follow its name after a space alone ("사물함 번호 2644").
 _CJK_CODE_VALUE = re.compile(
-    r"(?:(?:[^\x00-\x7f。！？]|[ ,]){0,16}?(?:是|为|為|は|が|는|은|:|：|=)|\s)\s*(?P<val>[!-~]{3,64})"
+    r"(?:(?:[^\x00-\x7f。！？，、]|[ ]){0,16}?(?:是|为|為|は|が|는|은|:|：|=)|\s)\s*(?P<val>[!-~]{3,64})"
 )
 # Another number named between a cue and a value owns the value ("暗証番号の再発行は窓口で、受付番号 4521").
 _CJK_OTHER_NUMBER = re.compile(r"番号|号码|號碼|번호|编号|編號")
@@ -1008,7 +1044,7 @@ _CJK_ANSWER = re.compile(
 )
 _CJK_CODE_SHAPE = re.compile(r"[#*]?(\d{3,10})[#*]?|\d{1,2}-\d{1,2}-\d{1,2}|\d{3}-\d{3}")
 # A number of something, not a code: digits, characters, minutes, days, times.
-_CJK_UNIT = re.compile(r"\s*(?:位|个|個|分|天|日|次|秒|元|円|원|자|文字|桁|回|時間|小时|시간|일|번|개)")
+_CJK_UNIT = re.compile(r"\s*(?:位|个|個|分|天|日|次|秒|元|円|원|자|文字|桁|回|時間|小时|시간|일|번|개|年|년|月|월|号|號)")
 
 
 def _cjk_kind(seg: str, low: str) -> str | None:
@@ -1022,7 +1058,11 @@ def _cjk_kind(seg: str, low: str) -> str | None:
             val = vm.group("val").rstrip(_PW_TRIM)
             code = _CJK_CODE_SHAPE.fullmatch(val)
             if code and not _CJK_UNIT.match(seg, vm.end("val")):
-                lock = not password or _CJK_LOCK_BEFORE.search(low, 0, m.start()) is not None
+                lock = (
+                    not password
+                    or _CJK_LOCK_BEFORE.search(low, 0, m.start()) is not None
+                    or low.startswith("锁", m.end())  # 密码锁: a combination lock
+                )
                 if not code.group(1) or len(code.group(1)) >= (3 if lock else 4):
                     return PIN
             elif password and _passwordish(val):
@@ -1069,7 +1109,7 @@ _NOT_A_CODE = re.compile(
 _CVV_CUE = re.compile(
     r"(?<!\w)(?:cvv2?|cvc2?|cvn|prufziffer|kartenprufnummer|cryptogramme|card security code)(?!\w)"
 )
-_CVV_VALUE = re.compile(rf"(?:[:=]|(?<!\w){_IS}(?!\w))\s*(?P<val>\d{{3,4}})(?![\d.,/:-])")
+_CVV_VALUE = re.compile(rf"(?:[:=]|(?<!\w){_IS}(?!\w))\s*(?P<val>\d{{3,4}})(?!\d|[.,/:-]\d)")
 
 
 def _code_kind(low: str) -> str | None:
@@ -1090,7 +1130,12 @@ def _code_kind(low: str) -> str | None:
             after = _window_after(low, m.end(), _AFTER)
             if _code_value(after, 4 if cue is _PASSWORD_CUE else 3, cue is _PIN_CUE or cue is _LOCK_CUE):
                 return kind
-            if cue is _LOCK_CUE and (combo := _COMBO.search(after)) and not _date_like(combo):
+            if (
+                cue is _LOCK_CUE
+                and (combo := _COMBO.search(after))
+                and not _date_like(combo)
+                and not _BOUGHT.search(after[: combo.start()])
+            ):
                 return kind
             if cue is _OTP_CUE and any(
                 not _NOT_CODE_BEFORE.search(_window_before(after, h.start(), 24)) for h in _HALVES.finditer(after)
@@ -1169,7 +1214,8 @@ def _date_like(m: re.Match[str]) -> bool:
     a, b, c = int(m.group(1)), int(m.group(3)), int(m.group(4))
     if len(m.group(4)) == 2 and ((1 <= a <= 31 and 1 <= b <= 12) or (1 <= a <= 12 and 1 <= b <= 31)):
         return True  # 18-05-91, 05-18-91
-    return len(m.group(1)) == 2 and 1 <= b <= 12 and 1 <= c <= 31  # 91-05-18 (a year is two or four digits)
+    # 91-05-18, a year first: written zero-padded (a year is two or four digits)
+    return len(m.group(1)) == len(m.group(3)) == len(m.group(4)) == 2 and 1 <= b <= 12 and 1 <= c <= 31
 
 
 # -- records ---------------------------------------------------------------------------------

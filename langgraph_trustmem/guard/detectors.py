@@ -1613,27 +1613,89 @@ VENDOR_STYLE = "vendor-style token"
 
 
 # A memory saying its key is public by design: a browser's or a checkout page's key, a
-# search-only key, a Firebase web config (its authDomain beside the key), an id rather than a secret ("Paddle documents
+# search-only key, an id rather than a secret ("Paddle documents
 # client-side tokens as safe to expose"; "key_id ... is the public identifier"), unless the
 # words just before deny it ("not a public key").
 _SAID_PUBLIC = re.compile(
     r"(?i)(?:search[- _]?only|publishable|client[- ]side (?:key|token)s?"
     r"|safe (?:to expose|to publish|to share publicly|in the browser|for the browser|in client code)"
     r"|public (?:project |site |client |web )?(?:key|identifier|id|token)\b|public by design"
-    r"|\bauthDomain\b|used (?:client-side|in (?:the )?(?:browser|frontend|checkout\.js|web page)))"
+    r"|used (?:client-side|in (?:the )?(?:browser|frontend|checkout\.js|web page)))"
 )
 # What such a memory may still hold without it being refused: a key no rule names.
 PUBLIC_KINDS = frozenset({GENERIC, "API key or token", "Google API key"})
 
 
 _DENIED = re.compile(r"(?i)\b(?:not|never|isn't|aren't|no longer)\b[^.,;:\n]{0,12}$")
+# A random-looking run that could be a key, and the prefixes of secret keys (never public,
+# whatever a memory says: "sk_live_", "npm_", "ghp_", "xoxb-", "AKIA"...).
+_KEYLIKE = re.compile(r"(?<![A-Za-z0-9_\-])[A-Za-z0-9][A-Za-z0-9_\-.]{15,}(?![A-Za-z0-9_\-])")
+_SECRET_PREFIX = re.compile(
+    r"(?i)(?:sk|rk|whsec|secret|npm|ghp|gho|ghs|ghu|ghr|github_pat|glpat|gldt|xox[a-z]|atatt|key|dp|shpat|shpss|shpca"
+    r"|sg|hf|sq0csp|lin_api|pat|dop_v1|doo_v1|r8|gsk|xai|pplx|fw|tgp)[_\-.]|AKIA|ASIA|EAA[A-Z]"
+)
+_SECRET_FIELD = re.compile(r"(?i)secret|private|admin|server|backend|internal|password|master|root|signing")
+_SENTENCE_END = re.compile(r"[.!?;](?:\s|$)|\n")
+# A Firebase web config's fields besides its key: ids the page ships with.
+_FIREBASE_PUBLIC = frozenset(
+    {"authDomain", "projectId", "storageBucket", "messagingSenderId", "appId", "measurementId", "databaseURL"}
+)
 
 
 def said_public(texts: Iterable[str]) -> bool:
-    """Whether the memory says its key is one meant to be seen (and does not deny it)."""
+    """Whether a text says a key is one meant to be seen (and does not deny it)."""
     return any(
         not _DENIED.search(t[max(0, m.start() - 24) : m.start()]) for t in texts for m in _SAID_PUBLIC.finditer(t)
     )
+
+
+def _strings(value: Any, record: Mapping[Any, Any] | None, field: str, out: list[Any], depth: int = 0) -> None:
+    if depth > 32 or len(out) > 256:
+        return
+    if isinstance(value, str):
+        if not (record is not None and "authDomain" in record and field in _FIREBASE_PUBLIC):
+            out.append((value, record, field))
+    elif isinstance(value, Mapping):
+        for k, v in value.items():
+            _strings(v, value, str(k), out, depth + 1)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            _strings(v, record, field, out, depth + 1)
+
+
+def only_public_key(value: Any) -> bool:
+    """Whether the memory's one key-like value is said to be public where it stands: in its
+    own sentence ("Paddle client-side token for Paddle.js: live_...") or in the small record
+    that holds it ({"searchOnlyApiKey": ..., "comment": "safe in the browser"}; a Firebase
+    web config, its ``authDomain`` beside the ``AIza`` key). Never for two keys, a key of a
+    secret's prefix, or one under a field that names a secret."""
+    strings: list[Any] = []
+    _strings(value, None, "", strings)
+    keys = [
+        (text, m, record, field)
+        for text, record, field in strings
+        for m in _KEYLIKE.finditer(text)
+        if _looks_random(m.group(), 16)
+    ]
+    if len(keys) != 1:
+        return False
+    text, m, record, field = keys[0]
+    token = m.group()
+    if _SECRET_PREFIX.match(token) or _SECRET_FIELD.search(field):
+        return False
+    if record is not None and token.startswith("AIza") and "authDomain" in record:
+        return True
+    start = max((e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())), default=0)
+    end = next((e.start() for e in _SENTENCE_END.finditer(text, m.end())), len(text))
+    if _SECRET_FIELD.search(text, start, m.start()):
+        return False  # "search-only key in the widget, admin api key <key>": another key named before it
+    if said_public([text[start:end]]):
+        return True
+    if record is None or len(record) > 8:
+        return False
+    # its own field's name, or what the record's other fields say
+    others = [field] + [v for v in record.values() if isinstance(v, str) and v is not text]
+    return said_public(others)
 
 
 def resolve(found: set[str]) -> set[str]:

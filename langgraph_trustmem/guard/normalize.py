@@ -221,20 +221,26 @@ _MORSE_RUN = re.compile(r"(?:[.\-]{1,6}[ /]+){2,}[.\-]{1,6}")
 _SHIFT = re.compile(r"(?i)shift(?:ed)?\s+(?:(?:forward|up|right)?\s*by\s+|\+\s?)(one|two|three|\d)")
 # A run a disguise hides a value in: six characters or more, a digit or a symbol in them
 # (not the words around it, nor their brackets, quotes, commas and apostrophes).
-_WORD_RUN = re.compile(r"(?<!\S)([(\[{'\"“‘]*)(\S+?)([)\]}'\"”’.,;:]*)(?!\S)")
+_OPENERS = "([{'\"“‘"
+_CLOSERS = ")]}'\"”’.,;:"
+_SPACE_SPLIT = re.compile(r"(\s+)")
 _VALUE_MARK = re.compile(r"[\d_]|[^\w\s'’-]")
 
 
 def _undone_values(text: str, undo: Callable[[str], str]) -> str:
-    """``text`` with ``undo`` applied to each run that could hide a value."""
-
-    def one(m: re.Match[str]) -> str:
-        core = m.group(2)
-        if len(core) >= 6 and _VALUE_MARK.search(core):
-            return m.group(1) + undo(core) + m.group(3)
-        return m.group()
-
-    return _WORD_RUN.sub(one, text)
+    """``text`` with ``undo`` applied to each run that could hide a value (split on
+    whitespace in Python: a pattern for "a run and its closing punctuation" backtracks
+    quadratically on a long run of punctuation)."""
+    parts = _SPACE_SPLIT.split(text)
+    for i in range(0, len(parts), 2):
+        run = parts[i]
+        core = run.lstrip(_OPENERS)
+        lead = run[: len(run) - len(core)]
+        stripped = core.rstrip(_CLOSERS)
+        tail = core[len(stripped) :]
+        if len(stripped) >= 6 and _VALUE_MARK.search(stripped):
+            parts[i] = lead + undo(stripped) + tail
+    return "".join(parts)
 _RUN_LONG = re.compile(r"\S{12,}")
 
 
@@ -390,11 +396,12 @@ _ONE_AT_A_TIME = re.compile(
     r"(?<![\w-])[A-Za-z0-9~#%+!@$&*?^]([^\w\s'\"`])(?:[A-Za-z0-9~#%+!@$&*?^]\1){4,}[A-Za-z0-9~#%+!@$&*?^](?![\w-])"
 )
 # A value written down a column, a character a line ("(vertical, read down):\nA\nA\nR\n!...").
-_COLUMN = re.compile(r"(?:\n[ \t]*\S[ \t]*(?=\n|$)){6,}")
+_COLUMN = re.compile(r"(?:\n[ \t]*\S[ \t]*(?=\n|$)){6,}|(?:\n[ \t]*\d[ \t]*(?=\n|$)){4,}")
 
 
 def down_a_column(text: str) -> str:
-    """``text`` with six or more one-character lines in a row joined onto the line above."""
+    """``text`` with six or more one-character lines in a row (four digits: a PIN) joined onto
+    the line above."""
     return _COLUMN.sub(lambda m: " " + "".join(m.group().split()), text)
 
 

@@ -126,6 +126,17 @@ REFUSED = [
     ({"text": "银行的安全问题（小学的名字）答案是Maple77"}, "security question answer"),
     ({"text": "код голосовой почты: 8814"}, "PIN"),
     ({"text": "kod do kłódki w piwnicy to 3-19-7"}, "PIN"),
+    ({"text": "Fahrradkombination: 17-4-9"}, "PIN"),
+    ({"memory": "O CVV do cartão final 7735 é 270", "category": "to-remember"}, "card security code"),
+    # a key the memory calls public is refused when it is not the one so called (the review)
+    ({"text": "Stripe publishable key goes in checkout.js. Backend token 9fQ2xLw8ZkR4vT7mN1bYc6HsJ3dPa5Ge"},
+     "generic API key"),
+    ({"text": "Algolia search-only key is in the widget; admin api key 9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d"},
+     "generic API key"),
+    ({"text": "authDomain x.firebaseapp.com; admin token Zx8Kq2Lm9Pw4Rt7Vb3Nc6Hy1Ju5Ks0Qe"}, "generic API key"),
+    ({"publishable_key_docs": "see wiki", "token": "Zx8Kq2Lm9Pw4Rt7Vb3Nc6Hy1Ju5Ks0Qe"}, "generic API key"),
+    # a PIN down a column of four lines
+    ({"text": "Door code (read down):\n4\n8\n2\n1"}, "PIN"),
     # a disguise undone, then the cue read: a PIN written in morse
     ({"text": "the garage keypad code in morse, as the kids like it: ....- / ..--- / -.... / ---.."}, "PIN"),
 ]
@@ -233,6 +244,23 @@ PASSES = [
     {"search": {"appId": "K3XQ7PLM2A", "searchOnlyApiKey": "5c1f0e9d8b7a6c5d4e3f2a1b0c9d8e7f", "note": "search-only, safe in the browser"}},
     "Checkout page uses the publishable key id rzp_live_Hk29Xb7Qw1Lmz4, the public identifier; the secret stays on the server",
     {"apiKey": "AIzaSyQ8vX2mLr9TbW4kZc8NpJ3sHf6YdG1uEa5", "authDomain": "garden-club-7f3.firebaseapp.com", "projectId": "garden-club-7f3"},
+    # the independent review's look-alikes of the round's rules
+    "The wifi password is taped inside kitchen cupboard door.",
+    "Das Kennwort ist sehr lang und komplett zufällig gewählt.",
+    "Netflix password: dad handles billing stuff.",
+    "Dentist, office@smilecare.com, Mon-Fri_9AM",
+    "Jane Doe, jane@acme.com, @JaneD_1990",
+    "Caterer, info@tastyfood.de, Order#A-2291",
+    "密码是2023年改的，下次记得提醒我再改",
+    "WiFi密码在路由器背面，路由器型号是AX3000",
+    "パスワードは忘れた、電話番号は0312345678",
+    "PC login broke after KB5034441, rolled back.",
+    "Windows logon issue resolved by rebuilding profile C:\\Users\\kai2.",
+    "Book club pick: 'S3cr3t H1story' by an indie author.",
+    "Photo creds: @annasnaps_22 on Instagram.",
+    "We gave the door code to 150 residents via the newsletter.",
+    "Код голосовой почты можно сменить в приложении, версия 5.2.1.",
+    "Combination lock for the shed, bought 11-3-2.",
     # plain words after a password's name are a sentence, not a passphrase
     "The wifi password is written on the router",
     "Password: same as the old one but with a new number",

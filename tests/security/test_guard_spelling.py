@@ -188,3 +188,14 @@ def test_the_format_character_class_is_unicodes_category_cf() -> None:
     for cp in range(sys.maxunicode + 1):
         ch = chr(cp)
         assert (FORMAT_CHARS.fullmatch(ch) is not None) == (unicodedata.category(ch) == "Cf"), hex(cp)
+
+
+def test_undoing_a_named_disguise_is_linear_in_the_texts_length() -> None:
+    """A run of punctuation after "reversed"/"rot13"/"shift" once backtracked quadratically
+    (the review: 40 KB took 8.8 s); split on whitespace it is read in one pass, so 200 KB
+    takes well under a second (a quadratic reading would take minutes, not a flaky margin)."""
+    from langgraph_trustmem.guard.normalize import full_views
+
+    for cue in ("reversed ", "rot13 ", "shift +1 "):
+        views = full_views(cue + "." * 200_000 + "x")
+        assert views and all(len(v) >= 200_000 for v in views)

@@ -192,8 +192,8 @@ def test_twelfth_heldout_corpus(guard):
     """Written by a ninth helper that never saw the guard or any other corpus, committed
     frozen (6ed1aad) before it was first run. Measured on the guard before the twelfth
     round (9731856): 0.813 recall, 0.709 on evasions, 0.026 false positives; after the
-    round's first half 0.841 / 0.738 / 0.027, after its second 0.854 / 0.760 / 0.027. The
-    targets are not met. Asserted as measured, so a
+    round's first half 0.841 / 0.738 / 0.027, after its second 0.854 / 0.760 / 0.027, after
+    the independent review's mends 0.855 / 0.770 / 0.027. The targets are not met. Asserted as measured, so a
     regression shows; its records are never read to choose rules."""
     report, _, _ = guard_eval.evaluate("heldout12", guard_eval.heldout12_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
