@@ -317,6 +317,7 @@ def _with_digits(line: str) -> str:
 
 
 _BOUGHT = re.compile(r"(?<![^\W\d_])(?:bought|dated|purchased|installed|since|from|on)\s*$")
+_MASKED_BEFORE = re.compile(r"[*•xX]{3,}[\s-]*$")
 _TO_BEFORE = re.compile(r"(?<![^\W\d_])to\s*$")
 _WORD_AFTER_NUMBER = re.compile(r"\s+[^\W\d_]{2,}")
 _VERSION = re.compile(r"\d{1,3}\.\d{1,3}\.\d{1,3}")  # "5.2.1", a version: not digits typed one by one
@@ -573,6 +574,8 @@ def _code_value(seg: str, least: int = 3, announced: bool = False) -> bool:
             continue
         if _TO_BEFORE.search(before) and _WORD_AFTER_NUMBER.match(after):
             continue  # "sent the door code to 150 residents": a count, not the code
+        if _MASKED_BEFORE.search(before):
+            continue  # "card **** **** **** 4674": a masked card's last digits
         if (
             len(digits) == 4
             and _YEAR.fullmatch(digits)

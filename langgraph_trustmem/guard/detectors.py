@@ -256,7 +256,7 @@ def _looks_random(token: str, min_len: int = 16) -> bool:
 def _plausible_password(value: str, *, strict: bool = False) -> bool:
     """A value stated as a password. ``strict`` is for forms without an explicit
     "is"/":" (``password hunter2``), where a plain word is more likely prose."""
-    if _PLACEHOLDER.match(value.strip()) or _CODE_REFERENCE.search(value):
+    if _PLACEHOLDER.match(value.strip()) or _PLACEHOLDER.match(value.strip().rstrip(".,;:!?)")) or _CODE_REFERENCE.search(value):
         return (
             False  # before the sentence's punctuation is stripped: ${DB_PASSWORD:?missing}, os.environ[...]
         )
@@ -888,6 +888,8 @@ def _card_spans(text: str) -> list[tuple[int, int]]:
             continue  # too short to hold a card's twelve digits
         if _IBAN_BEFORE.search(text, max(0, m.start() - 6), m.start()):
             continue  # the rest of an IBAN ("DE60 5101 5875 ...")
+        if m.start() and text[m.start() - 1] == "/" and _IN_LINK.search(text, 0, m.start()):
+            continue  # an id in a link's path (discord.com/channels/.../4476341376603262320)
         pieces = re.split(r"([ \-])", m.group())
         groups, seps = pieces[::2], pieces[1::2]
         # a card followed by its expiry or its code ("... 1486 12/31", "4539...1486 123"): the
@@ -908,6 +910,7 @@ def _card_spans(text: str) -> list[tuple[int, int]]:
 # Runs of digit groups separated by one space or dash; an expiry's "/" may follow.
 _DIGIT_RUN = re.compile(r"(?<![\w\-.])\d{1,19}(?:[ \-]\d{1,19}){0,11}(?!\w|[\-.]\d)")
 _IBAN_BEFORE = re.compile(r"[A-Z]{2}\d{2}[ \-]?$")
+_IN_LINK = re.compile(r"(?:https?://|www\.)[^\s]*$")
 
 
 def _card_ok(digits: str, groups: list[str] | None, testing: bool) -> bool:
@@ -1800,6 +1803,14 @@ def wallet_cued(text: str) -> bool:
     return any(cue in low for cue in WALLET_CUES)
 
 
+# A line that says its words are a list of words (spelling, vocabulary, groceries): without a
+# wallet's cue, twelve common words there are that list, whatever their checksum.
+_WORD_LIST = re.compile(
+    r"(?<![a-z])(?:spelling|vocabulary|vocab|word list|words for|words of the week|grocer(?:y|ies)|shopping|ingredients"
+    r"|flashcards?|rhymes?|menu)(?![a-z])"
+)
+
+
 def recovery_phrase(words: Iterable[str], cued: bool = False) -> bool:
     """A wallet's recovery phrase: twelve or more BIP-39 words in a row (at
     least eight of them different). With a cue (``wallet_cued``) that is
@@ -1841,7 +1852,9 @@ def _scan_misc(line: str, low: str, found: set[str]) -> None:
         # a line that is nothing but a phrase's length of wallet words, written as a wallet shows
         # them (lower case, single spaces), is a phrase even without its checksum
         bare = len(words) in _PHRASE_LENGTHS and _BARE_WORDS.fullmatch(low.strip()) is not None
-        if len(BIP39_WORDS.intersection(words)) >= 8 and recovery_phrase(words, bare or wallet_cued(low)):
+        listed = _WORD_LIST.search(low) is not None  # "spelling words for ...": "words" is no wallet's cue there
+        cued = bare or wallet_cued(low.replace("words", "") if listed else low)
+        if (cued or not listed) and len(BIP39_WORDS.intersection(words)) >= 8 and recovery_phrase(words, cued):
             found.add(RECOVERY_PHRASE)
     if _card_spans(line) or (
         _has(low, _CARD_WORDS) and _maybe_spelled(low) and _SPELLED.search(line) and _card_spans(_spelled_digits(line))

@@ -261,6 +261,12 @@ PASSES = [
     "We gave the door code to 150 residents via the newsletter.",
     "Код голосовой почты можно сменить в приложении, версия 5.2.1.",
     "Combination lock for the shed, bought 11-3-2.",
+    # twelve common words said to be a word list, a masked card's last digits after a PIN's
+    # name, a redacted value, a link's numeric ids
+    "vocabulary words for the quiz: apple lemon bread garlic tomato butter sugar banana cheese celery cereal pizza",
+    "PIN: [hidden], card **** **** **** 7731",
+    "The crash log showed password=[REDACTED], nothing leaked.",
+    "Link to the thread: https://discord.com/channels/876598294867330703/104992000228722667/4476341376603262320",
     # plain words after a password's name are a sentence, not a passphrase
     "The wifi password is written on the router",
     "Password: same as the old one but with a new number",
