@@ -3,15 +3,20 @@
 People keep chats as memories ("Ana: what's the door code?", "Ben: 4821"), and a reply that
 is only the value carries no cue of its own: the question names it. Read message by message,
 neither line is a secret; read as a conversation, the pair is one. This module finds the
-messages of a conversation (a list of ``"Name: text"`` strings, or of records with a speaker
-and a text field), and asks, for a message that names a credential, whether a reply after
-it holds a value of that credential's shape and little else ("it's 3134", "563, never tell
-anyone", "Mango!1955이야"), or holds it cut into single-token messages ("sending it in
-bits", "MTG$", "sunflow", "er047$").
+conversations in a memory (a list of ``"Name: text"`` strings or chat-export lines, or of
+records with a speaker and a text, at the top or inside a record: ``{"chat": [...]}``) and
+asks:
 
-The reply must be short and hold exactly one value-shaped token, so talk about credentials
-("it's on the fridge", "ask Tom") and replies to other questions (a time, a platform, a
-dish) pass.
+* for a message that names a credential (a password, a code that opens something, a
+  service's key), whether one of the first two replies is its value and filler words alone
+  ("it's 3134", "563, никому не говори", "Mango!1955이야");
+* whether the value arrives cut into pieces: single-token messages ("sending it in bits",
+  "MTG$", "sunflow", "er047$"), labelled ones ("first part is ...", "next bit: ..."), or a
+  card number one speaker gives over several messages.
+
+Replies with other words ("ask the concierge, room 104"), requests that are talk (changing
+a code, its policy, when or which model) and codes that open nothing (HS, bus, postal
+codes) pass; so do lists of "Item: ... / Qty: ..." fields, which are records, not chats.
 """
 
 from __future__ import annotations
@@ -57,7 +62,7 @@ _CODE_WORD = re.compile(
 # A postal code, a city's or a region's dialling code: public numbers.
 _POSTAL = re.compile(
     r"(?<![^\W\d_])(?:zip|postal|postcode|post code|postleitzahl|plz|code postal|codigo postal|codice postale|cap"
-    r"|posta kodu|kod pocztowy|postnummer|postnumret|индекс|код города|код региона|inseee?|insee|ateco|naics|hs)"
+    r"|posta kodu|kod pocztowy|postnummer|postnumret|индекс|код города|код региона|insee|ateco|naics|hs)"
     r"(?![^\W\d_])|पिन कोड|পিন কোড|الرمز البريدي|邮编|郵便番号|우편번호"
 )
 # Talk about a credential the request is part of (changing it, its policy), where a number
@@ -107,6 +112,8 @@ _TRIM = ".,;:!?()[]{}<>'\"`«»“”‘’"
 _CODE = re.compile(r"[#*]?\d{3,10}[#*]?|\d{4,10}[A-Za-z]")  # "232170B", not "221B" (a house)
 _COMBO = re.compile(r"\d{1,2}-\d{1,2}-\d{1,2}")
 _YEAR = re.compile(r"(?:19|20)\d\d")
+_ASIDE = re.compile(r"\([^()\n]{0,60}\)")  # a reply's aside: "(I changed it last week)"
+_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")  # "don't", "c'est", "sağ"
 
 
 def messages(value: Any) -> list[tuple[str | None, str]] | None:
@@ -224,7 +231,7 @@ def _card_in_pieces(msgs: list[tuple[str | None, str]]) -> bool:
 # bit: wUYJjf_wLDA" / "and the end is edLtt6aDjeg8...".
 _PIECE_WORD = re.compile(
     r"(?<![^\W\d_])(?:part|parts|bit|bits|piece|pieces|chunk|half|next|then|rest|end|first|second|third|last|dann"
-    r"|danach|rest|luego|despues|ensuite|puis|poi|depois|potem|sonra|затем|потом)(?![^\W\d_])"
+    r"|danach|luego|despues|ensuite|puis|poi|depois|potem|sonra|затем|потом)(?![^\W\d_])"
 )
 _PIECE_VALUE = re.compile(r"(?<![\w-])[A-Za-z0-9_\-+/=.$!@#%*?&]{2,}(?![\w-])")
 
@@ -265,6 +272,8 @@ def _labelled_pieces(msgs: list[tuple[str | None, str]]) -> str | None:
 def _reply_kind(
     replies: list[tuple[str | None, str]], password: bool, code: str | None, token: bool
 ) -> str | None:
+    """The kind of the value the replies to a request give: one of the first two replies,
+    the value and filler words alone; or single-token messages that join into one."""
     pieces: list[str] = []
     for n, (_, text) in enumerate(replies):
         text = _ASIDE.sub(" ", text)  # "SVF$zephyr835. (I changed it last week)"
@@ -281,12 +290,6 @@ def _reply_kind(
     if len(pieces) >= 2:
         return _value_kind("".join(pieces), password, None, token)
     return None
-
-
-_ASIDE = re.compile(r"\([^()\n]{0,60}\)")
-
-
-_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")  # "don't", "c'est", "sağ"
 
 
 def _value_kind(value: str, password: bool, code: str | None, token: bool) -> str | None:

@@ -218,7 +218,9 @@ class Guard:
         Raises :class:`SecretRejected` naming the kinds when any string (a dict key too,
         an item that only makes a secret joined with its neighbours, an integer that is a
         card number, a value whose field name says it is a password or PIN, a namespace
-        label, the key) holds a secret and ``reject_secrets`` is set. Otherwise returns a
+        label, the key; a reply in a conversation that gives the credential a message asks
+        for) holds a secret and ``reject_secrets`` is set. A key no vendor's rule names
+        passes where the memory says, beside it, that it is public by design. Otherwise returns a
         copy of the value with the configured personal identifiers redacted, and the sorted
         kinds redacted; the key and namespace are never rewritten. A value that cannot be
         inspected (bytes, arbitrary objects) raises ``TypeError`` rather than pass
@@ -232,9 +234,8 @@ class Guard:
             check.tokens.extend(chat.joined_pieces(value))  # a token sent a labelled piece a message
             undone: list[str] = []
             found = detectors.resolve(check.secrets | self._secrets(check.full, check.tokens, undone))
-            public = detectors.only_public_key(value)  # "search-only key, safe in the browser"
-            if found and found <= detectors.PUBLIC_KINDS and public:
-                found = set()  # only a key no rule names, which the memory says is public
+            if found and found <= detectors.PUBLIC_KINDS and detectors.only_public_key(value):
+                found = set()  # only a key no rule names, which the memory says is public ("search-only")
             if not found:  # the last line: a credential named, and a value of its shape beside it
                 names = [x for x in labels if isinstance(x, str)]
                 kind = (
@@ -244,7 +245,7 @@ class Guard:
                     or chat.answered_secret(value)
                     or (cues.cued_secret(undone) if undone else None)  # its disguise undone (morse, rot13...)
                 )
-                if kind and not (public and kind in detectors.PUBLIC_KINDS):
+                if kind and not (kind in detectors.PUBLIC_KINDS and detectors.only_public_key(value)):
                     found = {kind}
             if found:
                 raise SecretRejected(sorted(found))

@@ -491,6 +491,11 @@ _PUBLIC = re.compile(
 _TOKEN_AFTER = re.compile(
     rf"^[^:=\n]{{0,60}}?(?:[:=]|\b{_IS}\b)\s*['\"`]?(?P<val>[A-Za-z0-9+/_\-.~]{{20,200}}={{0,2}})"
 )
+# A value with the credential named right after it, in a comment or a bracket: "const k =
+# '...'; // Typesense credential", "decode 2x -> sk_... (Checkout.com token)".
+_TOKEN_BEFORE = re.compile(
+    r"(?P<val>[A-Za-z0-9+/_\-.~]{20,200}={0,2})['\"`]?\s*[;,)]?\s*(?://|#|--|\(|<-|:)\s*(?:[^\W\d][\w.+-]*\s+){0,3}$"
+)
 # Any of these, to find the item that names what the pieces around it make up.
 _CUE_ANY = re.compile(
     "|".join(f"(?:{c.pattern})" for c in (_LOCK_CUE, _DEVICE_CUE, _PIN_CUE, _OTP_CUE, _PASSWORD_CUE, _ANSWER_CUE))
@@ -825,6 +830,8 @@ def _diceware(phrase: str, colon: bool = False) -> bool:
     )
 
 
+# A value, then its name in a bracket: "t1Ff3r795! (password for the health insurance app)".
+_PW_BRACKET = re.compile(r"(?P<val>[^\s,;\"'`()]{6,64})\s+\((?:(?:the|my|our|a)\s+)?(?:[^\W\d][\w+.-]*\s+){0,3}$")
 # Further from its cue, only a value no one would take for a word counts.
 _PW_FAR = re.compile(
     rf"^\s+(?:{_W},?\s+|\([^()\n]{{1,30}}\)\s+){{0,8}}?{_IS}{_NOW}\s*:?\s+(?P<val>[^\s,;\"'`]{{8,64}})"
@@ -899,6 +906,8 @@ def _next_segment_kind(cased: str, low: str, cur: tuple[int, int], nxt: tuple[in
     (start, end), (nstart, nend) = cur, nxt
     if "\n" in low[end:nstart] and nend - nstart <= 24 and _DIGIT.search(low, nstart, nend):
         return _segment_kind(cased[start:nend], low[start:nend])
+    if low.startswith(("//", "#", "--"), nstart) and nend - nstart <= 80:
+        return _segment_kind(cased[start:nend], low[start:nend])  # "k = '...'; // Typesense credential"
     vm = _ANAPHOR.match(low, nstart, nend)
     if vm and _CHANGED_PASSWORD.search(low, start, end) and _passwordish(_token_at(cased, vm.start("val"))):
         return PASSWORD
@@ -973,6 +982,8 @@ def _segment_kind(seg: str, low: str) -> str | None:
         return None  # a link or a connection string: the detectors read those
     if not low.isascii() and (kind := _cjk_kind(seg, low)):
         return kind
+    if ("insert" in low or "update" in low) and (kind := _sql_kind(seg)):
+        return kind
     wifi = _WIFI_CUE.search(low) is not None
     cues = [*_PASSWORD_CUE.finditer(low), *(_WIFI_KEY.finditer(low) if wifi else ())]
     for m in cues:
@@ -995,7 +1006,16 @@ def _segment_kind(seg: str, low: str) -> str | None:
         vm = _PW_BEFORE.search(seg[max(0, m.start() - 90) : m.start()])
         if vm and _strong(vm.group("val")):
             return PASSWORD
+        vm = _PW_BRACKET.search(seg[max(0, m.start() - 90) : m.start()])
+        if vm and _passwordish(vm.group("val")) and not weak:
+            return PASSWORD
     for m in (_TOKEN_CUE.finditer(low) if not _PUBLIC.search(low) else ()):
+        before = seg[max(0, m.start() - 90) : m.start()]
+        vm = _TOKEN_BEFORE.search(before)  # "... 'ldSbvR8EqB...'; // Typesense credential"
+        if vm and not detectors._NOT_SECRET_CONTEXT.search(low[max(0, m.start() - 90) : m.end()]):
+            value = vm.group("val")
+            if detectors._looks_random(value, 20) and detectors.generated(value) and not detectors._UUID_HEX.fullmatch(value):
+                return detectors.GENERIC
         vm = _TOKEN_AFTER.match(seg[m.end() : m.end() + 260])
         if vm and not detectors._NOT_SECRET_CONTEXT.search(low[max(0, m.start() - 40) : m.end() + vm.start("val")]):
             value = vm.group("val").rstrip(".-")
@@ -1072,6 +1092,33 @@ def _cjk_kind(seg: str, low: str) -> str | None:
                 return PASSWORD
     if (am := _CJK_ANSWER.search(seg)) and not am.group("val").isdigit():
         return SECURITY_ANSWER
+    return None
+
+
+# SQL that stores a credential: a column named as one in an INSERT, or "SET value = '...'
+# WHERE name = 'weaviate_api_key'".
+_SQL_INSERT = re.compile(r"(?i)insert\s+into\s+[\w.\"`]+\s*\(([^()]{1,300})\)\s*values\s*\(([^()]{1,600})\)")
+_SQL_UPDATE = re.compile(r"(?i)\bset\s+[\w\"`]+\s*=\s*'([^']{1,200})'\s+where\s+[\w\"`]+\s*=\s*'([^']{1,80})'")
+_SQL_ITEM = re.compile(r"\s*(?:'(?:[^']|'')*'|[^,]+)")
+
+
+def _sql_kind(seg: str) -> str | None:
+    """A credential an SQL statement in ``seg`` stores, by its column's or its row's name."""
+    pairs: list[tuple[str, str]] = []
+    for m in _SQL_INSERT.finditer(seg):
+        cols = [c.strip().strip('"`').lower() for c in m.group(1).split(",")]
+        vals = [v.strip().strip("'") for v in _SQL_ITEM.findall(m.group(2))]
+        if len(cols) == len(vals):
+            pairs += zip(cols, vals, strict=True)
+    pairs += [(m.group(2).lower(), m.group(1)) for m in _SQL_UPDATE.finditer(seg)]
+    for name, value in pairs:
+        name = name.replace("_", " ")
+        if _NEGATED.search(name) or not value or any(ch.isspace() for ch in value):
+            continue  # "password_hint", or words
+        if _RECORD_TOKEN.search(name) and detectors._looks_random(value, 16) and detectors.generated(value):
+            return detectors.GENERIC
+        if _PASSWORD_CUE.search(name) and _passwordish(value):
+            return PASSWORD
     return None
 
 
@@ -1546,6 +1593,12 @@ def pointed_secret(value: Any, labels: list[str]) -> str | None:
         if _HEX_ID.fullmatch(label):
             if bare and is_key and len(label) >= 32 and not detectors._UUID_HEX.fullmatch(label.lower()):
                 return detectors.GENERIC  # only "see key", and the key is a hex token, not a UUID
+            decoded = _decoded_whole(label) if pointers and is_key else label
+            if decoded != label:  # "see key for the OVHcloud token": the key is the hex of one
+                if _RECORD_TOKEN.search(low) and detectors._looks_random(decoded, 16):
+                    return detectors.GENERIC
+                if _PASSWORD_CUE.search(low) and _passwordish(decoded):
+                    return PASSWORD
             continue  # an id the app made up (``mem_c6ffba10``, a UUID)
         if pointers and _RECORD_TOKEN.search(low) and (
             detectors._looks_random(label, 16) or re.fullmatch(r"0x[0-9a-fA-F]{64}", label)

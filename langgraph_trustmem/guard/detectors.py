@@ -256,7 +256,8 @@ def _looks_random(token: str, min_len: int = 16) -> bool:
 def _plausible_password(value: str, *, strict: bool = False) -> bool:
     """A value stated as a password. ``strict`` is for forms without an explicit
     "is"/":" (``password hunter2``), where a plain word is more likely prose."""
-    if _PLACEHOLDER.match(value.strip()) or _PLACEHOLDER.match(value.strip().rstrip(".,;:!?)")) or _CODE_REFERENCE.search(value):
+    bare = value.strip()
+    if _PLACEHOLDER.match(bare) or _PLACEHOLDER.match(bare.rstrip(".,;:!?)")) or _CODE_REFERENCE.search(value):
         return (
             False  # before the sentence's punctuation is stripped: ${DB_PASSWORD:?missing}, os.environ[...]
         )
@@ -1615,10 +1616,10 @@ _UUID_HEX = re.compile(r"[0-9a-f]{12}4[0-9a-f]{3}[89ab][0-9a-f]{15}")
 VENDOR_STYLE = "vendor-style token"
 
 
-# A memory saying its key is public by design: a browser's or a checkout page's key, a
-# search-only key, an id rather than a secret ("Paddle documents
-# client-side tokens as safe to expose"; "key_id ... is the public identifier"), unless the
-# words just before deny it ("not a public key").
+# What says a key is public by design: a browser's or a checkout page's key, a search-only
+# key, an id rather than a secret ("Paddle documents client-side tokens as safe to expose";
+# "key_id ... is the public identifier"), unless the words just before deny it ("not a
+# public key"). Read by only_public_key, where the key stands.
 _SAID_PUBLIC = re.compile(
     r"(?i)(?:search[- _]?only|publishable|client[- ]side (?:key|token)s?"
     r"|safe (?:to expose|to publish|to share publicly|in the browser|for the browser|in client code)"

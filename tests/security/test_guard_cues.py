@@ -135,6 +135,12 @@ REFUSED = [
      "generic API key"),
     ({"text": "authDomain x.firebaseapp.com; admin token Zx8Kq2Lm9Pw4Rt7Vb3Nc6Hy1Ju5Ks0Qe"}, "generic API key"),
     ({"publishable_key_docs": "see wiki", "token": "Zx8Kq2Lm9Pw4Rt7Vb3Nc6Hy1Ju5Ks0Qe"}, "generic API key"),
+    # a value with the credential named after it, in a comment or a bracket; SQL storing one
+    ({"text": "const apiKey = 'Qm7xWv2Lp9Rk4Tz8Nc3Hb6Yd1Gf5Js0Ae'; // Pinecone credential"}, "generic API key"),
+    ({"text": "b64 twice -> dGhpcyBpcyBhIHRlc3Q= ... actually: Rv8!mintLake42 (password for the tax site)"}, "password"),
+    ({"text": "UPDATE app_config SET val = 'Zx8Kq2Lm9Pw4Rt7Vb3Nc6Hy1Ju5Ks0Qe' WHERE name = 'sendgrid_api_key';"},
+     "generic API key"),
+    ({"text": "INSERT INTO accounts (site, login, password) VALUES ('etsy', 'ana', 'Tulip#2291x');"}, "password"),
     # a PIN down a column of four lines
     ({"text": "Door code (read down):\n4\n8\n2\n1"}, "PIN"),
     # a disguise undone, then the cue read: a PIN written in morse
@@ -267,6 +273,11 @@ PASSES = [
     "PIN: [hidden], card **** **** **** 7731",
     "The crash log showed password=[REDACTED], nothing leaked.",
     "Link to the thread: https://discord.com/channels/876598294867330703/104992000228722667/4476341376603262320",
+    # SQL with nothing secret in its credential-named columns; a comment naming a key after an id
+    "INSERT INTO users (name, password_hint) VALUES ('Ana', 'my dog name');",
+    "INSERT INTO logs (id, token_count) VALUES (5, '4096');",
+    "UPDATE settings SET value = 'dark' WHERE name = 'theme';",
+    "commit 5f4dcc3b5aa765d61d8327deb882cf99a1b2c3d4 (hash of the release key)",
     # plain words after a password's name are a sentence, not a passphrase
     "The wifi password is written on the router",
     "Password: same as the old one but with a new number",
