@@ -229,7 +229,7 @@ def _decoded(m: re.Match[str]) -> str:
 
 
 # Letters with no decomposition to drop an accent from ("dørkode", "Schloß").
-_DIGITS_APART = re.compile(r"(?<![\w.,:/-])\d([^\w\s'\"`.,:/-])(?:\d\1){2,9}\d(?![\w.,:/-])")
+_DIGITS_APART = re.compile(r"(?<![\w.,:/-])\d ?([^\w\s'\"`.,:/-]) ?(?:\d ?\1 ?){2,9}\d(?![\w.,:/-])")
 _UNDECOMPOSED = str.maketrans({"ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "ß": "ss", "đ": "d", "Đ": "D"})
 _LATIN_MARKS = re.compile(r"(?<=[A-Za-z\u00c0-\u024f])[\u0300-\u036f]+")
 
@@ -262,7 +262,7 @@ def _fold(text: str) -> str:
         text = text.translate(_UNDECOMPOSED)
     text = text.replace("->", ":").replace("=>", ":").replace("<-", ":")
     if _DIGITS_APART.search(text):
-        text = _DIGITS_APART.sub(lambda m: m.group()[::2], text)  # "2🔸7🔸4🔸9": 2749
+        text = _DIGITS_APART.sub(lambda m: "".join(ch for ch in m.group() if ch.isdigit()), text)  # "2🔸7🔸4🔸9": 2749
     if " " in text:
         text = _SPACED.sub(lambda m: m.group().replace(" ", ""), text)
         text = spelled_out(text) or text  # "golf echo juliett star ...": gej*...
@@ -670,7 +670,7 @@ def _triggered(low: str) -> bool:
     return not low.isascii() and _TRIGGER_CJK.search(low) is not None
 
 
-_LEET_TRIGGER = re.compile(r"p[a4@][s$5]{2}|s3cr3t|passw0rd|l0g1n")
+_LEET_TRIGGER = re.compile(r"p(?:[4@][s$5]|a[$5])[s$5]|s3cr3t|passw0rd|l0g1n")  # a leet spelling, not "compass"
 
 
 # -- slips of the keyboard ------------------------------------------------------------------------
@@ -777,6 +777,8 @@ _PW_AFTER = (
     ),
     re.compile(r"^[^\d:=\n]{0,40}?[:=]\s*(?P<val>[^\s,;\"'`]{6,64})"),
     re.compile(r"^\s*\([^()\n]{1,40}\)\s*[:=]?\s*(?P<val>[^\s,;\"'`()]{6,64})"),  # "WLAN-Schlüssel (TIM-4471) X"
+    # in a file's name: ".../ebay_pw_RqfuxAXDnOIr8F.txt"
+    re.compile(r"^[_-](?P<val>[^\s/\\.]{6,40})\.(?:txt|csv|md|json|docx?|pdf|xlsx?|png|jpe?g|zip|kdbx)\b"),
     # a bracket before the colon: "... every letter shifted +1 (shift back to use): Orchi72.8PdK"
     re.compile(r"^[^:=\n]{0,100}?\)\s*[:=]\s*(?P<val>[^\s,;\"'`]{6,64})"),
     # a sentence about it first: "The wifi password is the dog's name and the year: Ziggy2012"
@@ -843,7 +845,10 @@ _WIFI_PAIR = re.compile(r"^[^/\n]{0,40}?\S\s*/\s*(?P<val>[^\s,;\"'`]{6,64})")
 
 # A row of an account list without its header: site, e-mail address, password (after the
 # field name the document gives a line: "text: github,kai@...,...").
-_ACCOUNT_ROW = re.compile(r"^\s*(?:[\w ]{1,30}:\s+)?[A-Za-z0-9][a-z0-9.\-]{1,30},\s*[^\s,@]+@[\w-]+(?:\.[\w-]+)+\s*,\s*(?P<val>\S{8,64})\s*$")
+_ACCOUNT_ROW = re.compile(
+    r"^\s*(?:[\w ]{1,30}:\s+)?[A-Za-z0-9][a-z0-9.\-]{1,30}[ ]*([,;\t|])\s*[^\s,;|@]+@[\w-]+(?:\.[\w-]+)+\s*\1\s*"
+    r"(?P<val>[^\s,;|]{8,64})\s*$"
+)  # (separated by commas, semicolons, tabs or bars)
 _CLASSES = (re.compile(r"[a-z]"), re.compile(r"[A-Z]"), re.compile(r"\d"), re.compile(r"[^A-Za-z0-9]"))
 
 

@@ -141,6 +141,10 @@ REFUSED = [
     ({"text": "UPDATE app_config SET val = 'Zx8Kq2Lm9Pw4Rt7Vb3Nc6Hy1Ju5Ks0Qe' WHERE name = 'sendgrid_api_key';"},
      "generic API key"),
     ({"text": "INSERT INTO accounts (site, login, password) VALUES ('etsy', 'ana', 'Tulip#2291x');"}, "password"),
+    # a password in a file's name; digits with a spaced symbol between; rows split by ";"
+    ({"text": "exported it to ~/Desktop/netflix_pw_Kq8vLm2Tz.txt for now"}, "password"),
+    ({"text": "bike lock code: 7 💠 3 💠 9 💠 1"}, "PIN"),
+    ({"text": "etsy;ana@example.org;Tulip#2291x\nsteam;ana@example.org;Otter-Pond88!"}, "password"),
     # a PIN down a column of four lines
     ({"text": "Door code (read down):\n4\n8\n2\n1"}, "PIN"),
     # a disguise undone, then the cue read: a PIN written in morse
@@ -273,6 +277,10 @@ PASSES = [
     "PIN: [hidden], card **** **** **** 7731",
     "The crash log showed password=[REDACTED], nothing leaked.",
     "Link to the thread: https://discord.com/channels/876598294867330703/104992000228722667/4476341376603262320",
+    # a file named after a password policy, a score, a contact row split by ";"
+    "the file is at /home/ana/docs/pw_policy_2024.txt",
+    "score was 3 - 2 - 1 - 0 in the final",
+    "dentist;office@smile.example;Mon-Fri_9AM",
     # SQL with nothing secret in its credential-named columns; a comment naming a key after an id
     "INSERT INTO users (name, password_hint) VALUES ('Ana', 'my dog name');",
     "INSERT INTO logs (id, token_count) VALUES (5, '4096');",

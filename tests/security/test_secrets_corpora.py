@@ -180,12 +180,14 @@ def test_eleventh_heldout_corpus_is_tuning_data_now(guard):
     disguises undone before the cues are read): 0.885 / 0.793 / 0.004, and with the round's
     second half (leet and device-login cues, generated passphrases, more languages' lock
     and answer words) 0.908 / 0.808 / 0.004, and with values named after them (a comment, a
-    bracket), SQL and word lists 0.917 / 0.828 / 0.002. Held to what was measured."""
+    bracket), SQL and word lists 0.917 / 0.828 / 0.002, and with passwords in file names,
+    spaced separators and account rows split by ";" 0.921 / 0.840 / 0.002. Held to what was
+    measured."""
     report, misses, fps = guard_eval.evaluate("heldout11", guard_eval.heldout11_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
-    assert report.recall >= 0.91, [r.id for r in misses]
-    assert report.recall_hard >= 0.82, [r.id for r in misses]
+    assert report.recall >= 0.92, [r.id for r in misses]
+    assert report.recall_hard >= 0.84, [r.id for r in misses]
     assert report.fp_rate <= 0.003, [r.id for r, _ in fps]
 
 
