@@ -26,7 +26,14 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from langgraph_trustmem.guard import detectors
-from langgraph_trustmem.guard.cues import _CODE_NAMES, _NOT_A_CODE, _OTP_CUE, _passwordish, _plain
+from langgraph_trustmem.guard.cues import (
+    _CODE_NAMES,
+    _NOT_A_CODE,
+    _OTP_CUE,
+    _passwordish,
+    _plain,
+    names_password,
+)
 from langgraph_trustmem.guard.detectors import ONE_TIME_CODE, PASSWORD, PIN
 
 __all__ = ["answered_secret", "joined_pieces", "messages"]
@@ -43,14 +50,6 @@ _SPEAKER = re.compile(
 _SPEAKER_KEYS = ("from", "sender", "speaker", "author", "role", "name", "user", "who")
 _TEXT_KEYS = ("text", "content", "message", "msg", "body")
 
-# What names a password in a request, compounds and scripts without spaces included
-# ("beheerderswachtwoord", "Netflix-lösenordet", "管理者パスワード").
-_PASSWORD_WORD = re.compile(
-    r"password|passwort|kennwort|wachtwoord|losenord|kodeord|adgangskode|passord|haslo|sifre|senha|contrasena"
-    r"|contrasenya|mot de passe|(?<!\w)mdp(?!\w)|(?<!\w)parol|(?<!\w)parola(?!\w)|пароль|парол|passcode|passphrase"
-    r"|(?<!\w)pw(?!\w)|(?<!\w)pwd(?!\w)|mima|salasana|jelszo|lozinka|geslo|heslo|パスワード|暗証番号|密码|密碼"
-    r"|비밀번호|비번|암호|كلمة (?:ال)?(?:سر|مرور)|كلمة المرور|رمز عبور|סיסמ|รหัสผ่าน|पासवर्ड"
-)
 # What names a lock's, a card's or a one-time code in a request, beyond the cue lexicon:
 # a combination ("szyfr do zapięcia roweru"), a code word in the languages the cues read,
 # and a locker's or a padlock's number ("사물함 번호", "密码锁的号码").
@@ -182,7 +181,7 @@ def _conversation_kind(msgs: list[tuple[str | None, str]]) -> str | None:
         low = _plain(text).replace("_", " ")
         if _ABOUT.search(low) or _TALK.search(low) or _POSTAL.search(low):
             continue
-        password = _PASSWORD_WORD.search(low) is not None
+        password = names_password(low)
         code: str | None = None
         if any(
             not _NOT_A_CODE.search(low[max(0, m.start() - 16) : m.start()])
@@ -257,7 +256,7 @@ def _labelled_pieces(msgs: list[tuple[str | None, str]]) -> str | None:
     """A credential named in the conversation and one speaker's labelled pieces that join
     into a value of its shape."""
     named = [_plain(text) for _, text in msgs]
-    password = any(_PASSWORD_WORD.search(low) for low in named)
+    password = any(names_password(low) for low in named)
     token = any(_TOKEN_WORD.search(low.replace("_", " ")) for low in named)
     if not (password or token):
         return None

@@ -436,7 +436,7 @@ _OTP_CUE = re.compile(
 _PASSWORD_CUE = re.compile(
     r"(?<![\w@])(?:password|passwort|kennwort|passwd|pwd|pw|pass|p@ss|passphrase|mot de passe|mot de pass|mdp"
     r"|passwrod|pasword|passowrd|paswd|paswoord|kodeord|adgangskode|passord|парол|كلمة سر"
-    r"|contrasena|contrasenya|clave|senha|palavra-passe|wachtwoord|haslo|losenord|losen|sifre|sifrem|sifresi"
+    r"|contrasena|contrasenya|clave|senha|palavra-passe|wachtwoord|haslo|losenordet|losenord|losen|passordet|kodeordet|sifre|sifrem|sifresi"
     r"|kata sandi|sandi|parol|parola|пароль|heslo|mat khau|salasana|jelszo|lozinka|geslo|wifi key|wlan key"
     r"|(?:wifi|wi-fi|wlan|network|netzwerk|red|reseau|rete|netwerk|siec|natverk)[ -]?(?:key|schlussel|clave|cle"
     r"|chiave|sleutel|klucz|nyckel|kennwort|pass)|network key|wpa key|wpa2|パスワード|密码|密碼|비밀번호|비번|암호"
@@ -1073,6 +1073,12 @@ _CJK_ANSWER = re.compile(
 _CJK_CODE_SHAPE = re.compile(r"[#*]?(\d{3,10})[#*]?|\d{1,2}-\d{1,2}-\d{1,2}|\d{3}-\d{3}")
 # A number of something, not a code: digits, characters, minutes, days, times.
 _CJK_UNIT = re.compile(r"\s*(?:位|个|個|分|天|日|次|秒|元|円|원|자|文字|桁|回|時間|小时|시간|일|번|개|年|년|月|월|号|號)")
+
+
+def names_password(low: str) -> bool:
+    """Whether ``low`` (lower case, accents off) names a password, in any of the cue
+    lexicon's languages, a script without spaces included."""
+    return _PASSWORD_CUE.search(low) is not None or _CJK_PASSWORD.search(low) is not None
 
 
 def _cjk_kind(seg: str, low: str) -> str | None:
