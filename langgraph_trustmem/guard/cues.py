@@ -834,6 +834,12 @@ def _diceware(phrase: str, colon: bool = False) -> bool:
 
 # A value, then its name in a bracket: "t1Ff3r795! (password for the health insurance app)".
 _PW_BRACKET = re.compile(r"(?P<val>[^\s,;\"'`()]{6,64})\s+\((?:(?:the|my|our|a)\s+)?(?:[^\W\d][\w+.-]*\s+){0,3}$")
+# An article or a preposition just before a sentence's last word makes it a thing named
+# ("steht auf dem Aufkleber an der FRITZ!Box"), not a value given.
+_NAMED_THING = re.compile(
+    r"(?<![^\W\d_])(?:the|a|an|of|on|at|der|die|das|dem|den|des|an|am|im|le|la|les|du|au|el|il|lo|della|del"
+    r"|do|da|de|het|een|op)\s+$"
+)
 # Further from its cue, only a value no one would take for a word counts.
 _PW_FAR = re.compile(
     rf"^\s+(?:{_W},?\s+|\([^()\n]{{1,30}}\)\s+){{0,8}}?{_IS}{_NOW}\s*:?\s+(?P<val>[^\s,;\"'`]{{8,64}})"
@@ -1004,7 +1010,7 @@ def _segment_kind(seg: str, low: str) -> str | None:
         if announced_only:
             continue
         vm = _PW_FAR.match(rest) or _PW_LAST.match(rest)
-        if vm and _strong(vm.group("val")):
+        if vm and _strong(vm.group("val")) and not _NAMED_THING.search(rest[: vm.start("val")]):
             return PASSWORD
         if not weak and (vm := _PW_WORDS.match(rest)) and _diceware(vm.group("val"), ":" in rest[: vm.start("val")]):
             return PASSWORD
@@ -1032,8 +1038,15 @@ def _segment_kind(seg: str, low: str) -> str | None:
         if vm and (_passwordish(val) or detectors._random_letters(val)):
             return PASSWORD
     for m in _ANSWER_CUE.finditer(low):
-        vm = _ANSWER.match(seg[m.end() : m.end() + 90])
-        if vm and not _negated(low, m) and vm.group("val").split()[0].lower() not in _NOT_ANSWERS:
+        after = seg[m.end() : m.end() + 90]
+        vm = _ANSWER.match(after)
+        if (
+            vm
+            and not _negated(low, m)
+            and vm.group("val").split()[0].lower() not in _NOT_ANSWERS
+            # the questions offered ("first pet, maiden name."), not one answered ("city of birth = Pune")
+            and not (detectors.topics_only(vm.group("val")) and not re.match(r"\s*[:=→]", after[vm.end() :]))
+        ):
             return SECURITY_ANSWER
     for m in _WORD_CUE.finditer(low):
         vm = _WORD_AFTER.match(seg[m.end() : m.end() + 40])
@@ -1157,6 +1170,8 @@ _NOT_ANSWERS = frozenset(
 )
 
 
+# A card payment's receipt: its masked card, its totals.
+_RECEIPT = re.compile(r"receipt|subtotal|total|merchant|terminal|approved|approval|[*•x]{4}\s?\d{4}")
 # Codes that open nothing.
 _NOT_A_CODE = re.compile(
     r"(?:error|status|country|area|dial(?:l?ing)?|postal|zip|post|building|dress|promo|discount|coupon|voucher|gift"
@@ -1184,6 +1199,10 @@ def _code_kind(low: str) -> str | None:
         for m in cue.finditer(low):
             if _negated(low, m) or (cue is _PASSWORD_CUE and m.group() in _WEAK_PW_CUES):
                 continue
+            if cue is _OTP_CUE and m.group() == "auth code" and _RECEIPT.search(low):
+                continue  # a card receipt's authorisation code approves one payment, opens nothing
+            if cue is _PASSWORD_CUE and detectors.PW_STATISTICS.search(low):
+                continue  # statistics: "the most common password was still 123456"
             if _NOT_A_CODE.search(low[max(0, m.start() - 16) : m.start()]) or _NOT_A_CODE.search(
                 low[m.start() : m.end()].rsplit(" ", 1)[0] + " "
             ):

@@ -30,6 +30,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import json
 import math
 import re
 import unicodedata
@@ -56,7 +57,13 @@ from detect_secrets.plugins.twilio import TwilioKeyDetector
 
 from langgraph_trustmem.errors import ConfigurationError
 from langgraph_trustmem.guard.bip39 import BIP39_WORDS
-from langgraph_trustmem.guard.fields import SECURITY_ANSWER, field_kind, field_secret
+from langgraph_trustmem.guard.fields import (
+    CODE_CALL,
+    SAYS_NOT_REAL,
+    SECURITY_ANSWER,
+    field_kind,
+    field_secret,
+)
 from langgraph_trustmem.guard.normalize import FORMAT_CHARS, NATO
 
 __all__ = [
@@ -193,6 +200,9 @@ _NOT_A_PASSWORD = frozenset(
     hashed hidden protected synced locked disabled enabled printed noted listed shown sent
     read loaded fetched pulled injected provided passed supplied given taken chosen stolen broken
     mounted configured
+    sulla sotto nella dentro dietro accanto sous dans derrière bajo debajo detrás unter hinter neben
+    embaixo atrás debaixo onder achter naast fabryczne fabryczny domyślne domyślny werkseitig standard
+    predeterminada predeterminado predefinita predefinito padrão défaut usine
     hemligt hemlig hemmelig geheim secreto secreta segreto secret sécurisé sicher sicuro seguro секрет
     секретный надёжный надежный
     and or but if because since as than then until unless like by of to be is was are were will
@@ -253,6 +263,20 @@ def _looks_random(token: str, min_len: int = 16) -> bool:
     return len(core) >= min_len and _entropy_ok(core)
 
 
+def _json_payload(token: str) -> bool:
+    """Base64 of a JSON object (``eyJ...``, a cookie's or a claim's payload): structured
+    text, whose contents the decoded view is read for, not a key. A JWT is read whole by
+    its own rule."""
+    if not token.startswith("eyJ") or "." in token:
+        return False
+    try:
+        text = base64.urlsafe_b64decode(token.replace("+", "-").replace("/", "_") + "=" * (-len(token) % 4))
+        json.loads(text)
+    except (binascii.Error, ValueError):
+        return False
+    return True
+
+
 def _plausible_password(value: str, *, strict: bool = False) -> bool:
     """A value stated as a password. ``strict`` is for forms without an explicit
     "is"/":" (``password hunter2``), where a plain word is more likely prose."""
@@ -267,6 +291,8 @@ def _plausible_password(value: str, *, strict: bool = False) -> bool:
     low = value.lower()
     if low in _NOT_A_PASSWORD or low.rstrip("s") in _NOT_A_PASSWORD:
         return False
+    if _ELIDED.fullmatch(value) or CODE_CALL.match(value) or SAYS_NOT_REAL.fullmatch(low):
+        return False  # "sull'etichetta", forms.CharField(...), "not-a-real-password"
     if _CJK.search(value):
         return False  # prose in a script written without spaces: "パスワードは定期的に変更すること"
     if value.startswith(("/", "~/", "./", "http://", "https://")) or re.match(r"^[A-Za-z]:\\", value):
@@ -279,6 +305,16 @@ def _plausible_password(value: str, *, strict: bool = False) -> bool:
         return False
     # not the name of an environment variable
     return not (re.fullmatch(r"[A-Z][A-Z0-9_]{2,}", value) and "_" in value)
+
+
+# A word with an elided article or preposition ("sull'etichetta", "l'étiquette"): prose.
+_ELIDED = re.compile(r"[^\W\d_]{1,5}['’][^\W\d_]{3,}")
+# Talk about which passwords people choose most: the values it lists are famous, not anyone's.
+PW_STATISTICS = re.compile(
+    r"(?i)\b(?:most|commonly|frequently)[\s-]+(?:common|used|popular|guessed|hacked|leaked)\b[^.\n]{0,20}\bpasswords?\b"
+    r"|\bpasswords?\b[^.\n]{0,20}\bmost[\s-]+(?:common|used|popular)\b|\bworst\s+passwords\b"
+    r"|\btop[\s-]+\d+\s+(?:most\s+)?(?:common\s+)?passwords\b|\bpassword\s+(?:statistics|stats|rankings?)\b"
+)
 
 
 # Phrases written with hyphens that a sentence may call a password without holding one.
@@ -978,6 +1014,15 @@ TEST_CARDS = frozenset(
     6011601160116611 5019717010103742 4917610000000000 38520000023237 30569309025904 3530111333300000
     4444333322221111 4988438843884305 5454545454545454 2222400070000005 4005519200000004 4009348888881881
     4012000033330026 4012000077777777 4217651111111119 4500600000000061 5425233430109903 6011000400000000
+    4000000000009987 4000000000009979 4000000000000069 4000000000000127 4000000000000119 4000000000000101
+    4000000000000341 4000002760003184 4000000000003063 4000008400001629 4000003720000278 4000000000000259
+    4000000000001976 4000000000005423 4100000000000019 4000000000004954 4000000000009235 4000000000000010
+    4000000000000028 4000000000000036 4000000000000044 4000000760000002 4000001240000000 4000004840008001
+    4000000400000008 4000000560000004 4000002080000001 4000002460000001 4000002500000003 4000002760000016
+    4000003720000005 4000003800000008 4000004420000006 4000005280000002 4000005780000007 4000006200000007
+    4000007240000007 4000007520000008 4000007560000009 4000008260000000 4000058260000005 4000000360000006
+    4000001560000002 4000003440000004 4000003920000003 4000007020000003 4000000000003055 4000000000003238
+    4000000000003246 4000000000003253 4000008260003178 4000000000006975 4000000000000093 6205500000000000004
     """.split()
 )
 _CARD_RUN = re.compile(r"(?<![\d-])\d(?:[ -]?\d){11,18}(?![\d-])")
@@ -1322,6 +1367,8 @@ def _password_aside(line: str, low: str) -> bool:
 
 
 def _scan_passwords(line: str, low: str, found: set[str]) -> None:
+    if "password" in low and PW_STATISTICS.search(line):
+        return  # "the most common password was still 123456": statistics, not a secret
     if ("🔑" in line or "🔐" in line or "→" in line or "->" in line or "=>" in line) and _password_aside(line, low):
         found.add(PASSWORD)
         return
@@ -1757,6 +1804,8 @@ def _scan_near_keyword(line: str, low: str, found: set[str]) -> None:
         token = _strip(m.group())
         if not _looks_random(token) or _PUBLIC_TOKEN.fullmatch(token):
             continue
+        if _json_payload(token) and "." not in line[max(0, m.start() - 1) : m.end() + 1]:
+            continue  # a cookie's base64 JSON, alone (a JWT's or a Mapbox token's part is read whole)
         if any(k.startswith(("pass", "pwd")) for k in keywords):
             found.add(PASSWORD)
         elif len(token) == 40 and "aws" in window:
@@ -1976,6 +2025,26 @@ _ANSWER_SEP = re.compile(
 )
 
 
+# What a security question asks about, named where the questions are listed ("first pet,
+# mother's maiden name"): the start of a question, not of an answer.
+QUESTION_TOPIC = re.compile(
+    r"(?i)(?:first|favou?rite|mother['’]?s|father['’]?s|maiden|childhood|oldest|youngest|birth\w*|which|what"
+    r"|name of|city (?:of|where)|street (?:you|where))\b"
+)
+
+
+_QUOTED_OR_BRACKETED = re.compile(r"\([^)]*\)|'[^']*'|\"[^\"]*\"|‘[^’]*’|“[^”]*”")
+
+
+def topics_only(answer: str) -> bool:
+    """Whether a stated answer only lists what questions ask ("first pet, mother's maiden
+    name"): lower-case items, each a question's topic; an answer names something
+    ("favourite teacher Mrs Abernathy")."""
+    items = [i.strip() for i in re.split(r"[,;/]|\band\b|\bor\b", answer) if i.strip()]
+    return bool(items) and all(i == i.lower() and QUESTION_TOPIC.match(i) for i in items)
+
+
+
 _SECURITY_HINTS = _hints(
     "secur", "secret", "secrè", "memorable", "verification", "recovery", "sicherheit", "pregunta", "pergunta", "question",
     "réponse", "reponse", "respuesta",
@@ -1995,11 +2064,16 @@ def _scan_security_answers(line: str, low: str, found: set[str]) -> None:
     while (m := _ANSWER_SEP.search(rest, pos)) is not None:  # ": 'Your first pet?' — my answer is Biscuit01"
         pos = m.start() + 1  # overlapping: "— my answer is X" holds "answer is X" and "is X"
         answer = m.group(1).strip(" .\"'”’")
+        if len([w for w in answer.split() if len(w) > 1]) > 4 or topics_only(answer):
+            continue  # a clause ("— one less thing to remember"), the questions offered ("first pet, ...")
+        if m.group().lstrip()[:1] in "-–—" and len(_QUOTED_OR_BRACKETED.sub("", rest[: m.start()]).split()) > 2:
+            continue  # a dash far from the question ends a sentence about it: "... with passkeys — nothing left"
         # an answer, not the question asked or talk about questions ("is about my first pet")
         if answer and not re.match(
             r"(?i)(?:about|a|an|the|my|what|which|who|where|when|how|set|on|in|not|never|no|none|stored|saved"
             r"|kept|somewhere|there|here|is|was|it|her|his|their|your|our|still|pending|done|ready|due|missing"
-            r"|required|needed|optional|empty|blank|being|going|to|too|also|now|already|unset|updated|changed)\b",
+            r"|required|needed|optional|empty|blank|being|going|to|too|also|now|already|unset|updated|changed"
+            r"|nothing|everything|something|anything|one|less|more|so|which|but|and)\b",
             answer,
         ):
             found.add(SECURITY_ANSWER)

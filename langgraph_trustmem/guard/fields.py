@@ -300,6 +300,16 @@ def _label_value(name: str, value: str, looks_random: object) -> str | None:
     return field_secret(field_kind(name), value, looks_random)
 
 
+# Code that computes a value (``forms.CharField(widget=...)``, ``getpass()``): not one.
+# A call on numbers (``String.fromCharCode(77, 52)``) is a literal written in code points.
+CODE_CALL = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\((?![\d\s,]*\))|[A-Za-z_]\w*\(\)")
+# A value that says it is not a real one: a test's "wrong-password", "not-a-real-password".
+SAYS_NOT_REAL = re.compile(
+    r"(?i)(?:not[-_ ]?a[-_ ]?real|not[-_ ]?real|fake|dummy|wrong|invalid|incorrect|bogus|bad|test|example|sample)"
+    r"[-_ ]?(?:password|passwd|pass|pwd|pw|secret|token|key|pin)s?\d{0,3}"
+)
+
+
 def field_secret(kind: str | None, value: object, looks_random: object) -> str | None:
     """The kind of secret ``value`` is, given its field's kind (from :func:`field_kind`).
     ``looks_random`` is the detectors' test for machine-generated tokens."""
@@ -325,6 +335,8 @@ def field_secret(kind: str | None, value: object, looks_random: object) -> str |
             return PASSWORD
         if re.search(r"\s", v) or len(v) < 4 or len(v) > 128:
             return None
+        if SAYS_NOT_REAL.fullmatch(v) or CODE_CALL.match(v):
+            return None  # a test's "wrong-password"; forms.CharField(widget=forms.PasswordInput)
         if re.fullmatch(r"[a-z]+", v) and len(v) < 6:
             return None  # "pass", "none"
         if v.startswith(("/", "~/", "./", "../", "http://", "https://")) or re.match(r"[A-Za-z]:\\", v):
