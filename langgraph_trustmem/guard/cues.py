@@ -351,15 +351,17 @@ _OPENS = (
     r"|casier|cacifo|armario|kastje|шкафчик\w*|шкаф\w*"
     r"|car park|parking garage|laundry room|server room"
     r"|дверь|двер|домофон|подъезд|сигнализац|сейф|замок|банковской карт|голосов\w* почт\w*|разблокировк\w*"
+    r"|garaz\w*|χρηματοκιβ\w*|π[οό]ρτ\w*|συναγερμ\w*|γκαρ[αά]ζ|κλειδαρι\w*|θυρ\w*"
+    r"|ה?(?:דלת|טלפון|אזעקה|כספת|שער|בניין|כניסה|לוקר|מנעול|חניון|מחסן)"
 )
 _CODE = (
     r"code|codes|pin|pin code|pincode|passcode|combo|combination|combinaison|kombination|combinacion"
     r"|combinazione|combinacao|combinatie|kombinacja|kombinasi|codigo|codice|kod|kode|koden|kodu|koodi|kodas"
-    r"|clave|senha|heslo|sifre|sifresi|код"
+    r"|clave|senha|heslo|sifre|sifresi|код|κωδικ\w*|συνδυασμ\w*|ה?קוד"
 )
 _W = r"[^\W\d_]+(?:['’-][^\W\d_]+)*"  # a word ("dell'allarme", "Instagram-account")
 # "is", in the languages the cues are in
-_IS = r"(?:is|are|was|its|it's|it’s|c'est|c’est|la|est|ist|lautet|es|e|era|este|adalah|ialah|jest|wynosi|to|je|er|ar|on|olan|это|は|是|는|은|هو|هي|الجديدة|الجديد)"
+_IS = r"(?:is|are|was|its|it's|it’s|c'est|c’est|la|est|ist|lautet|es|e|era|este|adalah|ialah|jest|wynosi|to|je|er|ar|on|olan|это|は|是|는|은|هو|هي|الجديدة|الجديد|זה|זו|הוא|היא|είναι)"
 
 _CJK_OPENS = (
     r"警報|金庫|ドア|玄関のドア|キーボックス|大门|家门|房门|门锁|保险箱|保險箱|报警器|报警|警报|银行卡|銀行卡"
@@ -382,6 +384,7 @@ _LOCK_CUE = re.compile(
     r"|(?:رمز|كود|الرمز|رقم)\s+(?:فتح\s+)?(?:ال)?(?:باب|بوابة|البوابة|إنذار|انذار|الإنذار|خزنة|الخزنة|خزنه|قفل|خزانة)"
     r"|(?:तिजोरी|दरवाज़े|दरवाजे|अलार्म|लॉकर|गेट)\s*(?:का|की|के)?\s*(?:कोड|पिन|पासवर्ड)"
     rf"|(?:{_CJK_OPENS})[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af ]{{0,5}}?(?:{_CJK_CODE})"
+    r"|해제\s*(?:번호|코드|비번)"
 )
 # A device whose number is its code without the word "code": "front door keypad 5618",
 # "Gym locker padlock 639", "Alarmanlage ausschalten mit 9432", "Suitcase lock is set to 105".
@@ -423,6 +426,7 @@ _OTP_CUE = re.compile(
     r"|recovery codes?|backup[- ]codes?|steam guard(?: code)?|wiederherstellungscodes?|code de recuperation"
     r"|codigo de recuperacion|codice di recupero|herstelcode"
     r"|log-?in code|sign[- ]in code|auth(?:entication|enticator)? code|security code|sms code|code sms|codigo sms"
+    r"|code (?:from|in|on) (?:the |my )?(?:authenticator|authy|2fa app)"
     r"|code[^.\n\d]{0,30}\b(?:par|per|by|via|por|tramite|p[aå])\s+sms|sms[- ]code"
     r"|verificatiecode|inlogcode|verifizierungscode|bestatigungscode|anmeldecode|sicherheitscode"
     r"|code de (?:verification|securite|connexion)|codigo de (?:verificacion|verificacao|seguridad|acceso)"
@@ -642,6 +646,7 @@ _TRIGGERS = frozenset(
     teacher cua cong khoa xac ket bao blik tan mtan smstan sms-tan pushtan push-tan chiptan sejfu szyfr cassetta
     chiavi boite cles nyckelbox nyckelboxen nyckelskap nyckelskapet schlusselbox llaves chaves sleutelkastje
     klucze nokkelboks avainboksi anahtar creds mima bimilbeonho pasuwado ramz-e puk puk2 login logon
+    קוד הקוד κωδικος κωδικός συνδυασμος συνδυασμός
     """.split()
 )
 _TRIGGER_ENDINGS = (
@@ -653,7 +658,7 @@ _TRIGGER_ENDINGS = (
 _TRIGGER_CJK = re.compile(
     r"コード|番号|パスワード|密码|密碼|码|碼|비밀번호|비번|번호|암호|인증|認証|验证|驗證|秘密|安全|보안|ワンタイム|金庫|금고"
     r"|رمز ال|كود ال|الرقم السري|رقم سري|كلمة سر|كلمة مرور|كلمة المرور|خزن|сейф|парол|пин|код"
-    r"|कोड|तिजोरी|경보기|报警|動態|动态|قفل|الجواب"
+    r"|कोड|तिजोरी|경보기|报警|動態|动态|قفل|الجواب|해제"
 )
 _WORDS = re.compile(r"[^\W_]+(?:[@'-][^\W_]+)*")
 
@@ -737,7 +742,7 @@ def _strong(token: str) -> bool:
 
 # -- the check -------------------------------------------------------------------------------
 
-_SEGMENT = re.compile(r"(?<=[.!?;])\s+(?=\S)|\n")
+_SEGMENT = re.compile(r"(?<=[!?;])\s+(?=\S)|(?<=\.)\s+(?=\S)(?!(?:it'?s|it is|that'?s|c'est|es|ist|è)\s+[#*]?\d)|\n")
 # Talk about a credential rather than the credential: forgotten, blocked, to be changed, asked
 # about (in the cue lexicon's main languages).
 _NEGATED = re.compile(
@@ -762,10 +767,11 @@ _CODE_FIRST = re.compile(
     r"^(?:[^\W\d]{1,20}:\s*)?[\s*•>-]*(?P<val>[#*]?\d{3,10}[#*]?)\s*(?:[:=\-–—#]+|//)\s*[^\d\n]*$"
 )  # (after the field's name the document gives a line: "text: 5599 : ...")
 # "now" after "is" ("is nu", "ist jetzt", "est maintenant").
-_NOW = (
-    r"(?:\s+(?:now|nu|jetzt|nun|ahora|maintenant|desormais|agora|ora|adesso|teraz|nyt|na|simdi|sekarang"
-    r"|теперь|сейчас))?"
+_NOW_WORDS = (
+    r"(?:now|nu|jetzt|nun|ahora|maintenant|desormais|agora|ora|adesso|teraz|nyt|na|simdi|sekarang"
+    r"|теперь|сейчас)"
 )
+_NOW = rf"(?:\s+{_NOW_WORDS})?"
 # After a password cue, the value: right after a colon or "=", after up to two words, after
 # up to four words and "is" (in the languages above), or after any words up to a colon.
 _PW_AFTER = (
@@ -842,7 +848,7 @@ _NAMED_THING = re.compile(
 )
 # Further from its cue, only a value no one would take for a word counts.
 _PW_FAR = re.compile(
-    rf"^\s+(?:{_W},?\s+|\([^()\n]{{1,30}}\)\s+){{0,8}}?{_IS}{_NOW}\s*:?\s+(?P<val>[^\s,;\"'`]{{8,64}})"
+    rf"^\s+(?:{_W},?\s+|\([^()\n]{{1,30}}\)\s+){{0,8}}?(?:{_IS}{_NOW}|{_NOW_WORDS})\s*:?\s+(?P<val>[^\s,;\"'`]{{8,64}})"
 )
 # An answer stated: "= Bruno", ": Sapporo", "is 'Escort'".
 _ANSWER = re.compile(rf"^[^:=\n]{{0,50}}?(?:[:=]\s*['\"‘“]?|\b{_IS}\s+['\"‘“])(?P<val>[^\W\d_][\w'’ -]{{1,30}})")
@@ -995,6 +1001,15 @@ def _segment_kind(seg: str, low: str) -> str | None:
         return kind
     if ("insert" in low or "update" in low) and (kind := _sql_kind(seg)):
         return kind
+    for m in _PIN_NAME.finditer(low) if "pin" in low else ():
+        rest = seg[m.end() : m.end() + 120]
+        if _PIN_VERB.match(rest):
+            continue  # "pin the image to python@sha256:...": to pin, not a PIN
+        if not _negated(low, m, 10) and any(
+            (vm := pattern.match(rest)) and _strong(vm.group("val")) and re.search(r"[^\W\d_]{3}", vm.group("val"))
+            for pattern in _PW_ANNOUNCED
+        ):
+            return PASSWORD  # a PIN of letters, digits and symbols is a password
     wifi = _WIFI_CUE.search(low) is not None
     cues = [*_PASSWORD_CUE.finditer(low), *(_WIFI_KEY.finditer(low) if wifi else ())]
     for m in cues:
@@ -1007,6 +1022,8 @@ def _segment_kind(seg: str, low: str) -> str | None:
             vm = pattern.match(rest)
             if vm and _passwordish(vm.group("val")):
                 return PASSWORD
+            if vm and pattern in _PW_ANNOUNCED and detectors._passphrase(vm.group("val").rstrip(_PW_TRIM).lower()):
+                return PASSWORD  # "hasło do sieci to peanut-harley-liverpool"
         if announced_only:
             continue
         vm = _PW_FAR.match(rest) or _PW_LAST.match(rest)
@@ -1067,8 +1084,11 @@ _CJK_CODE_CUE = re.compile(
     r"|(?:사물함|자물쇠|금고|도어락|경보|보안|ロック|ダイヤルロック)\s*(?:해제\s*)?(?:の\s*)?(?:번호|番号)"
 )
 _CJK_VALUE = re.compile(
-    r"(?:[^\x00-\x7f。！？，、]|[ ]|[，、,]\s*(?=现在|新的|新密码|新しい|새|지금|الجديد))"
+    r"(?:[^\x00-\x7f。！？，、]|[ ]|[，、,]\s*(?=是|现在|新的|新密码|新しい|새|지금|الجديد))"
     r"{0,16}?(?:是|为|為|は|が|는|은|:|：|=)\s*(?P<val>[!-~]{3,64})"
+    # or right after the cue, a space or a comma between, a particle glued after it
+    # ("비번 Autumn2022$임", "パスワード、H1k4r167?だよ")
+    r"|[ 、，,]\s*(?P<bare>[!-~]{6,64}?)[.,!?]?(?=[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]|\s|$)"
 )
 # A code's value may follow its name after a space alone ("사물함 번호 2644").
 _CJK_CODE_VALUE = re.compile(
@@ -1102,6 +1122,10 @@ def _cjk_kind(seg: str, low: str) -> str | None:
             vm = (_CJK_VALUE if password else _CJK_CODE_VALUE).match(seg, m.end())
             if not vm or (not password and _CJK_OTHER_NUMBER.search(seg, m.end(), vm.start("val"))):
                 continue
+            if password and vm.group("bare") is not None:
+                if _strong(vm.group("bare")) or detectors._passphrase(vm.group("bare").lower()):
+                    return PASSWORD
+                continue
             val = vm.group("val").rstrip(_PW_TRIM)
             code = _CJK_CODE_SHAPE.fullmatch(val)
             if code and not _CJK_UNIT.match(seg, vm.end("val")):
@@ -1112,7 +1136,7 @@ def _cjk_kind(seg: str, low: str) -> str | None:
                 )
                 if not code.group(1) or len(code.group(1)) >= (3 if lock else 4):
                     return PIN
-            elif password and _passwordish(val):
+            elif password and (_passwordish(val) or detectors._passphrase(val.lower())):
                 return PASSWORD
     if (am := _CJK_ANSWER.search(seg)) and not am.group("val").isdigit():
         return SECURITY_ANSWER
@@ -1170,6 +1194,15 @@ _NOT_ANSWERS = frozenset(
 )
 
 
+# A PIN's name, in a compound too ("Online-Banking-PIN").
+_PIN_NAME = re.compile(r"(?<!\w)(?:[^\W\d_]+-)?(?:pin|pin-?code|pincode|pin-?nummer|pin-?kod)(?!\w)")
+# A line of code holding a number, and a comment naming it after: the comment's words up to
+# the cue ("... '58213' | pbcopy   # building entry code").
+_COMMENT_NAMES = re.compile(r"(?<![\w.])([#*]?\d{3,10}[#*]?)(?![\w.])[^\n\d#]{0,40}?(?:#|//|--|/\*)\s*(?:[^\W\d]+\s+){0,4}$")
+# "pin" as a verb: "pin the image", "pin it to the top".
+_PIN_VERB = re.compile(r"(?i)\s+(?:the|it|them|this|that|these|those|to|down|up|a|an)\b")
+# A sentence that gives the code named at the end of the one before.
+_TOLD_NEXT = re.compile(r"[^\w.!?]{0,3}[.!?]\s+(?:it'?s|it is|that'?s|c'est|es|ist|è)\s+[#*]?\d")
 # A card payment's receipt: its masked card, its totals.
 _RECEIPT = re.compile(r"receipt|subtotal|total|merchant|terminal|approved|approval|[*•x]{4}\s?\d{4}")
 # Codes that open nothing.
@@ -1197,7 +1230,8 @@ def _code_kind(low: str) -> str | None:
         (_PASSWORD_CUE, PIN),
     ):
         for m in cue.finditer(low):
-            if _negated(low, m) or (cue is _PASSWORD_CUE and m.group() in _WEAK_PW_CUES):
+            told = _TOLD_NEXT.match(low, m.end()) is not None  # "asked for the door code. It's 49952"
+            if (_negated(low, m) and not told) or (cue is _PASSWORD_CUE and m.group() in _WEAK_PW_CUES):
                 continue
             if cue is _OTP_CUE and m.group() == "auth code" and _RECEIPT.search(low):
                 continue  # a card receipt's authorisation code approves one payment, opens nothing
@@ -1248,6 +1282,8 @@ def _code_kind(low: str) -> str | None:
                 return kind  # "NZGAK-C85EV-ZGVKL-1H86S-3OS0M", not a host "web01-prod-east"
             if (vm := _CODE_FIRST.match(low[: m.start()])) and _code_value(vm.group("val"), 3):
                 return kind
+            if cue is not _PASSWORD_CUE and (vm := _COMMENT_NAMES.search(low, 0, m.start())) and _code_value(vm.group(1), 4):
+                return kind  # printf '58213' | pbcopy   # gate code
             before = _window_before(low, m.start(), _BEFORE)
             vm = _CODE_VALUE.search(before)
             if vm and _JOINED_BEFORE.match(before[vm.end() :]) and _code_value(before):

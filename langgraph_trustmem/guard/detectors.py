@@ -1366,7 +1366,13 @@ def _password_aside(line: str, low: str) -> bool:
     return False
 
 
+# A Wi-Fi network as a QR code spells it: WIFI:T:WPA;S:<network>;P:<password>;;
+_WIFI_QR = re.compile(r"WIFI:(?:[^;\n]*;)*?P:((?:\\.|[^;\\\n])+);")
+
+
 def _scan_passwords(line: str, low: str, found: set[str]) -> None:
+    if "WIFI:" in line and any(not _PLACEHOLDER.match(m.group(1)) for m in _WIFI_QR.finditer(line)):
+        found.add(PASSWORD)
     if "password" in low and PW_STATISTICS.search(line):
         return  # "the most common password was still 123456": statistics, not a secret
     if ("🔑" in line or "🔐" in line or "→" in line or "->" in line or "=>" in line) and _password_aside(line, low):
@@ -1605,7 +1611,7 @@ _AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])
 # name is read as a structured record's field name is (:mod:`.fields`), so ``psk: x``,
 # ``encryption_key: x`` and ``{"door_code": 1234}`` follow one rule.
 _CONFIG_PAIR = re.compile(
-    r"(?:^|(?<=[\s{,;(\[]))[\"'`]?([A-Za-z][A-Za-z0-9_.\-]{1,48})[\"'`]?[ \t]*(?::=|=>|=|:)[ \t]*"
+    r"(?:^|(?<=[\s{,;(\[]))[\"'`]?([A-Za-z][A-Za-z0-9_.\-]{1,48})(?:\[\d{0,4}\])?[\"'`]?[ \t]*(?::=|=>|=|:)[ \t]*"
     r"(?:\"([^\"\n]{1,256})\"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s\"'`,;{}\[\]][^\n;]{0,255}))"
 )
 _TRAILING_COMMENT = re.compile(r"\s+(?:#|//|--|;)\s.*$|[\s,]+$")

@@ -51,7 +51,7 @@ _PIN_HEADS = frozenset({"pin", "passcode", "pincode", "puk", "combination", "com
 _CODE_QUALIFIERS = frozenset({"door", "gate", "alarm", "garage", "lock", "safe", "keypad", "unlock", "entry", "access",
                               "building", "lockbox", "padlock", "locker", "vault", "disarm", "phone", "screen", "device",
                               "pin", "pass", "voicemail", "sim"})  # fmt: skip
-_CODE_WORDS = frozenset({"code", "codigo", "codice", "kod", "kode", "koodi", "kodu", "codi"})
+_CODE_WORDS = frozenset({"code", "codigo", "codice", "kod", "kode", "koodi", "kodu", "codi", "szyfr", "sifre"})
 _CODE_QUALIFIERS_INTL = frozenset({"alarma", "alarme", "allarme", "alarm", "puerta", "porta", "porte", "tur", "tor",
                                    "garaje", "garagem", "cancello", "portao", "portail", "tresor", "caja", "cofre",
                                    "coffre", "cassaforte", "kluis", "sejf", "door", "gate", "safe", "garage"})  # fmt: skip
@@ -83,6 +83,7 @@ _SCRIPT_HEADS = {
     "пароль": "password", "密码": "password", "密碼": "password", "パスワード": "password", "비밀번호": "password",
     "암호": "password", "كلمة المرور": "password", "סיסמה": "password", "κωδικός": "password", "पासवर्ड": "password",
     "пин": "pin", "пин-код": "pin", "暗証番号": "pin", "كلمة_المرور": "password", "المرور": "password",
+    "कोड": "code", "код": "code", "コード": "code", "코드": "code", "קוד": "code", "رمز": "code",
 }  # fmt: skip
 
 
@@ -169,16 +170,23 @@ def parent_kind(path: tuple[str, ...]) -> str | None:
     if kind is None and len(path) > 1 and _words(path[-2]) in (["codes"], ["code"], ["pins"]):
         if _SIBLING_QUALIFIERS.intersection(_words(path[-1])):
             kind = PIN  # {"codes": {"garage": "6037", "gate": "4371"}}
-    if kind is None and len(path) > 1 and _words(path[-1]) in (["code"], ["combination"], ["combo"]):
+    if kind is None and len(path) > 1 and _bare_code(path[-1]):
         if _SIBLING_QUALIFIERS.intersection(_words(path[-2])):
-            kind = PIN  # {"alarm": {"code": "2700"}}
+            kind = PIN  # {"alarm": {"code": "2700"}}, {"keybox": {"szyfr": "3113"}}
     return kind
+
+
+def _bare_code(name: str) -> bool:
+    """A field named only "code" (in one of the languages read) or "combination"."""
+    words = _words(name)
+    return len(words) == 1 and (words[0] in _CODE_WORDS or words[0] in ("combination", "combo"))
 
 
 # What the other fields of a record may say that makes a bare "code" field a door code:
 # ``{"door": "front", "code": "6121"}``.
 _SIBLING_QUALIFIERS = frozenset({"door", "gate", "alarm", "garage", "lock", "safe", "keypad", "entry", "building",
-                                 "lockbox", "padlock", "locker", "vault", "disarm", "unlock", "doors", "gates"})  # fmt: skip
+                                 "lockbox", "padlock", "locker", "vault", "disarm", "unlock", "doors", "gates",
+                                 "keybox", "keysafe"}) | _CODE_QUALIFIERS_INTL  # fmt: skip
 
 
 # A record that says in another field what its value is: ``{"name": "DB_PASSWORD",
@@ -216,7 +224,7 @@ def named_secret(record: Mapping[Any, object], looks_random: object) -> str | No
     is (the name read as a field name: ``DB_PASSWORD`` is a password), or a password in a
     login record's field named only ``secret`` or ``credentials`` (``{"secret":
     "Tiger.9798", "site": "insurance portal", "user": "ana.k"}``)."""
-    names = {k.lower() for k in record if isinstance(k, str)}
+    names = {k.lower().rsplit(".", 1)[-1] for k in record if isinstance(k, str)}
     if "kty" in names and "d" in names and isinstance(record.get("d"), str) and len(str(record.get("d"))) >= 16:
         return PRIVATE_KEY  # a JSON Web Key with its private part
     question = next((n for n in names if n in ("q", "question") or "question" in n), None)
@@ -230,13 +238,19 @@ def named_secret(record: Mapping[Any, object], looks_random: object) -> str | No
             return SECURITY_ANSWER  # {"security_question": "...?", "answer": "Marchetti"}
     if names & _LOGIN_FIELDS:
         for k, v in record.items():
-            if isinstance(k, str) and isinstance(v, str) and field_kind(k) == SECRET:
+            if isinstance(k, str) and isinstance(v, str) and field_kind(k.rsplit(".", 1)[-1]) == SECRET:
                 if _chosen_password(v.strip()) and not _PLACEHOLDER.match(v.strip()):
                     return PASSWORD
                 pair = v.strip().partition(":")
                 if pair[1] and pair[0] and " " not in v.strip() and _chosen_password(pair[2]):
                     return BASIC_AUTH  # {"creds": "lukas1990:Rosemary*17", "host": ...}
+    if names & _SHORT_LOGIN >= {"u", "p"} or ("p" in names and names & _LOGIN_FIELDS):
+        p = next(v for k, v in record.items() if isinstance(k, str) and k.lower() == "p")
+        if isinstance(p, str) and (_chosen_password(p.strip()) or _PASSPHRASE.fullmatch(p.strip())):
+            return PASSWORD  # {"h": "host", "u": "admin", "p": "..."}
     values = [k for k in record if isinstance(k, str) and k.lower() in VALUE_FIELDS]
+    if not values:
+        return _labelled_password(record)
     if len(values) != 1:
         return None
     for k, v in record.items():
@@ -247,6 +261,29 @@ def named_secret(record: Mapping[Any, object], looks_random: object) -> str | No
             if kind is not None:
                 return field_secret(kind, record[values[0]], looks_random)
     return None
+
+
+_SHORT_LOGIN = frozenset({"h", "u", "p"})
+_PASSPHRASE = re.compile(r"[a-z]{3,12}(?:-[a-z]{3,12}){2,6}\d{0,4}")
+_LABEL_FIELDS = frozenset({"label", "name", "title", "description", "desc", "service", "what", "note", "for"})
+
+
+def _labelled_password(record: Mapping[Any, object]) -> str | None:
+    """A record with no value field whose label says it holds a password, and one other
+    field holding one (``{"key": "Summer2021!", "label": "Netflix password"}``)."""
+    labelled = any(
+        isinstance(k, str) and k.lower() in _LABEL_FIELDS and isinstance(v, str) and len(v) <= 64
+        and field_kind(v) == PASSWORD
+        for k, v in record.items()
+    )
+    if not labelled:
+        return None
+    held = [
+        v.strip() for k, v in record.items()
+        if isinstance(k, str) and k.lower() not in _LABEL_FIELDS and isinstance(v, str)
+        and (_chosen_password(v.strip()) or _PASSPHRASE.fullmatch(v.strip())) and not _PLACEHOLDER.match(v.strip())
+    ]  # fmt: skip
+    return PASSWORD if len(held) == 1 else None
 
 
 def sibling_secret(name: str, value: object, siblings: list[str]) -> str | None:

@@ -57,12 +57,28 @@ FORMAT_CHARS = re.compile(
 )
 
 
+# The decimal digits of other scripts (Arabic-Indic, Persian, Devanagari, Bengali, Thai...),
+# which NFKC leaves as they are, as ASCII digits.
+_NATIVE_DIGITS = str.maketrans(
+    {
+        chr(zero + i): str(i)
+        for zero in (0x660, 0x6F0, 0x7C0, 0x966, 0x9E6, 0xA66, 0xAE6, 0xB66, 0xBE6, 0xC66, 0xCE6, 0xD66,
+                     0xDE6, 0xE50, 0xED0, 0xF20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0xA8D0, 0xA900)
+        for i in range(10)
+    }
+)  # fmt: skip
+# Digits written small ("code⁸⁵⁴⁷⁵⁷"): NFKC makes them digits glued to the word before.
+_SMALL_DIGITS = re.compile(r"(?<=[^\W\d_⁰¹²³⁴⁵⁶⁷⁸⁹₀-₉])([⁰¹²³⁴⁵⁶⁷⁸⁹₀-₉])")
+
+
 def fold(text: str) -> str:
-    """Compatibility forms made plain (fullwidth letters, ligatures), invisible format
-    characters (zero-width spaces, joiners, direction marks) removed, and Cyrillic or
-    Greek look-alikes inside Latin tokens replaced by the Latin letters."""
+    """Compatibility forms made plain (fullwidth letters, ligatures, digits written
+    small or in another script), invisible format characters (zero-width spaces, joiners,
+    direction marks) removed, and Cyrillic or Greek look-alikes inside Latin tokens
+    replaced by the Latin letters."""
     if text.isascii():
         return text
+    text = _SMALL_DIGITS.sub(r" \1", text).translate(_NATIVE_DIGITS)
     text = FORMAT_CHARS.sub("", unicodedata.normalize("NFKC", text))
     if any("\u0300" <= ch <= "\u036f" for ch in text):  # h̶f̶_̶: marks drawn over Latin letters
         text = re.sub(r"(?<=[\x21-\x7e])[\u0300-\u036f]+", "", text)
@@ -130,6 +146,46 @@ def _inflated(raw: bytes, budget: list[int]) -> bytes:
     return raw
 
 
+def _short_text(raw: bytes | None) -> str | None:
+    """A decoded value read where it stood: printable ASCII, digits alone included (a PIN
+    written in octal escapes is "5122" once decoded)."""
+    if raw is None or not 3 <= len(raw) <= 256:
+        return None
+    text = raw.decode("ascii", "replace")
+    return text if text.isprintable() and text.isascii() and not text.isspace() else None
+
+
+def _or_none(decode: Callable[[str], bytes]) -> Callable[[str], bytes | None]:
+    def safe(run: str) -> bytes | None:
+        try:
+            return decode(run)
+        except (binascii.Error, ValueError):
+            return None
+
+    return safe
+
+
+def _uudecoded(block: str) -> bytes:
+    lines = block.split("\n")[1:]
+    return b"".join(binascii.a2b_uu(line) for line in lines if line.strip() and line.strip() not in ("`", "end"))
+
+
+# Encodings read in place, each by its own unmistakable shape: bytes listed as 0x pairs (a C
+# array), octal escapes (printf '\065\061'), octets in binary, Ascii85 between <~ ~>, and a
+# uuencoded block.
+_IN_PLACE: tuple[tuple[str, re.Pattern[str], Callable[[str], bytes | None]], ...] = (
+    (  # a C array's braces become a string's quotes: k_pw[] = "..."
+        "0x",
+        re.compile(r"\{?\s*(?:0[xX][0-9A-Fa-f]{2}\s*,\s*){2,}0[xX][0-9A-Fa-f]{2}\s*\}?"),
+        _or_none(lambda r: b'"' + bytes(int(x, 16) for x in re.findall(r"0[xX]([0-9A-Fa-f]{2})", r)) + b'"'),
+    ),
+    ("\\", re.compile(r"(?:\\[0-3][0-7]{2}){3,}"), _or_none(lambda r: bytes(int(x, 8) for x in r.split("\\")[1:]))),
+    ("01", re.compile(r"(?<![01])(?:[01]{8}[ \t\n]+){2,}[01]{8}(?![01])"), _or_none(lambda r: bytes(int(x, 2) for x in r.split()))),
+    ("<~", re.compile(r"<~[!-u\s]{4,}?~>"), _or_none(lambda r: base64.a85decode(r, adobe=True))),
+    ("begin ", re.compile(r"(?m)^begin [0-7]{3} \S+\n(?:[ -`]{1,62}\n){1,20}end$"), _or_none(_uudecoded)),
+)
+
+
 def char_codes(run: str) -> str | None:
     """A run of comma-separated character codes as the text it spells, when every code is
     printable ASCII (``103, 104, 115`` reads ``ghs``)."""
@@ -187,6 +243,11 @@ def _decoded(text: str) -> list[str]:
             chars = char_codes(m.group())
             if chars is not None and " " not in chars and any(ch.isalpha() for ch in chars):
                 runs.append((m.span(), chars))
+    for mark, pattern, decode in _IN_PLACE:
+        if mark in text and pattern.search(text):
+            for m in pattern.finditer(text):
+                if (chars := _short_text(decode(m.group()))) is not None:
+                    runs.append((m.span(), chars))
     if runs:  # hex and character codes decoded where they stood, so the words around still name them
         runs.sort()
         parts, at = [], 0
@@ -265,6 +326,23 @@ def _has_any(low: str, words: tuple[str, ...]) -> bool:
     return any(w in low for w in words)
 
 
+_ENCODING_NAMED = re.compile(r"base ?64|\bb64\b|base ?32|\bencoded\b|\bkodiert|\bcodifi|\bencod")
+_B64_VALUE = re.compile(r"[A-Za-z0-9+/_\-]{4,}={0,2}")
+_B32_VALUE = re.compile(r"[A-Z2-7]{4,}={0,6}")
+
+
+def _short_b64(value: str) -> str:
+    """A value in base32 or base64 decoded, when it decodes to printable text; else as is."""
+    decoded = None
+    if _B32_VALUE.fullmatch(value) and len(value.rstrip("=")) % 8 in (0, 2, 4, 5, 7):
+        decoded = _or_none(base64.b32decode)(value + "=" * (-len(value) % 8))
+    if decoded is None and _B64_VALUE.fullmatch(value):
+        body = value.rstrip("=")
+        decoded = _or_none(base64.urlsafe_b64decode)(body.replace("+", "-").replace("/", "_") + "=" * (-len(body) % 4))
+    text = _short_text(decoded)
+    return text if text is not None else value
+
+
 def _named_disguises(text: str) -> list[str]:
     low = text.lower()
     out: list[str] = []
@@ -280,6 +358,11 @@ def _named_disguises(text: str) -> list[str]:
         n = {"one": 1, "two": 2, "three": 3}.get(m.group(1).lower()) or int(m.group(1))
         # only the runs that hold a digit or a symbol: the sentence around them stays readable
         out.append(_undone_values(text, lambda v: _shift_back(v, n)))
+    if _ENCODING_NAMED.search(low):  # "the PIN encoded: MzE3OA", "(base32) GAZTKNQ=": values too short to find unnamed
+        b64 = _undone_values(text, _short_b64)
+        out.append(b64)
+        if "revers" in low:
+            out.append(_undone_values(text, lambda v: _short_b64(v)[::-1]))
     if "every other" in low or "every second" in low:
         out.append(_RUN_LONG.sub(lambda m: m.group()[::2], text))
     return out
@@ -347,7 +430,8 @@ def full_views(text: str, depth: int = 2) -> list[str]:
         out.append(column)
     if len(text) >= 20 and any(
         h in text for h in ("rot", "ROT", "orse", "hift", "every", "evers", "ackwards", "cnff", "frperg", "gbxra", "pbagen",
-                            "drowssap", "terces", "nekot", "aesartnoc", "nip ym")
+                            "drowssap", "terces", "nekot", "aesartnoc", "nip ym", "ase64", "ase 64", "b64", "ase32",
+                            "ncod", "odiert", "odifi")
     ):
         out.extend(_named_disguises(folded))
     if (spelled := spelled_out(folded)) is not None:

@@ -1,0 +1,127 @@
+"""Credentials the guard reads where they stand: encoded in a shape that names itself
+(bytes in a C array, octal escapes, octets in binary, Ascii85, a uuencoded block, a short
+value the memory says is base64 or base32), written in digits of another script or small,
+named in Greek, Hebrew, Korean or Polish, kept in a record whose label says what it is,
+or told in the sentence after the one that names it. Beside each, the look-alike that
+must pass. Values are made in the test; the phrasings are written for it."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+
+import pytest
+
+from langgraph_trustmem.errors import SecretRejected
+from langgraph_trustmem.guard import Guard
+
+
+def _octal(text: str) -> str:
+    return "".join(f"\\{ord(ch):03o}" for ch in text)
+
+
+def _c_array(text: str) -> str:
+    return "{" + ", ".join(f"0x{ord(ch):02x}" for ch in text) + "}"
+
+
+def _binary(text: str) -> str:
+    return " ".join(f"{ord(ch):08b}" for ch in text)
+
+
+def _uuencoded(text: str) -> str:
+    return "begin 644 pin.txt\n" + binascii.b2a_uu(text.encode()).decode() + "`\nend"
+
+
+_THAI = str.maketrans("0123456789", "๐๑๒๓๔๕๖๗๘๙")
+_PERSIAN = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
+_SMALL = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+REFUSED = [
+    # encodings read in place, so the words around still name what they hide
+    (f"printf '{_octal('58213')}' | pbcopy   # gate code", "PIN"),
+    (f"static const uint8_t k_pw[] = {_c_array('Kr4nich!77')}; // router admin password", "password"),
+    (f"alarm panel code:\n{_binary('6042')}\n(works)", "PIN"),
+    (f"my bank password {'<~' + base64.a85encode(b'Lindenbaum-88!').decode() + '~>'}", "password"),
+    (f"the voicemail PIN, encoded: {base64.b64encode(b'7316').decode()}", "PIN"),
+    (f"phone passcode (base32) {base64.b32encode(b'4420').decode()}", "PIN"),
+    # digits of another script, or written small
+    ("debit card PIN / รหัส: " + "2581".translate(_THAI), "PIN"),
+    ("door code: " + "460218".translate(_PERSIAN), "PIN"),
+    ("the login code" + "730194".translate(_SMALL) + " (small print)", "one-time code"),
+    # named in other languages
+    ("Ο κωδικός της πόρτας: 5821", "PIN"),
+    ("הקוד של הכספת זה 7713", "PIN"),
+    ("보안 해제 번호: 3390", "PIN"),
+    ("Kod do garażu to 61027, dzięki!", "PIN"),
+    ("비번 Sonagi2019! 잊지 마", "password"),
+    ("家里的无线密码是maple-river-lantern，别告诉别人", "password"),
+    ("hasło do sieci to maple-river-lantern", "password"),
+    # a PIN made of letters and symbols is a password; a Wi-Fi QR code's P field
+    ("Notiz: die Banking-PIN ist Morgenrot55%", "password"),
+    ("WIFI:T:WPA;S:Gartenhaus;P:kettle-orchid-basin;;", "password"),
+    # told in the sentence after the one naming it, after a change
+    ("Lena asked again for the gate code. It's 40917.", "PIN"),
+    ("the code from my authenticator is 55120983", "one-time code"),
+    ("пароль от ноутбука поменяли, теперь Medved1984*", "password"),
+]
+
+RECORDS_REFUSED = [
+    ({"misc": {"key": "Winter2024!", "label": "Spotify password"}}, "password"),
+    ({"h": "nas.home.arpa", "u": "admin", "p": "tulip-kettle-barn77"}, "password"),
+    ({"sync.host": "files.example", "sync.user": "ana", "sync.secret": "Rotkehl7chen?"}, "password"),
+    ({"cabin": {"keybox": {"szyfr": "2291"}}}, "PIN"),
+    ({"home": {"alarm": {"kode": "8154", "panel": "hall"}}}, "PIN"),
+    ({"flat": {"alarm": {"कोड": "6630"}}}, "PIN"),
+]
+
+PASSES = [
+    "Pin the image to python@sha256:6c73ac191e90f4468a78b7c2ba9731aeee3ac3b437b46fb44f620c85dfb88a48 for now.",
+    "Bytes of the PNG header: {0x89, 0x50, 0x4e, 0x47}",
+    "The door code changed last week; ask Lena for it. It's on the fridge too.",
+    "Ο κωδικός ταχυδρομείου είναι στο γράμμα.",
+    "WIFI:T:WPA;S:Gartenhaus;P:;; is the template the QR generator printed",
+    "room 1204, floor " + "12".translate(_THAI),
+]
+
+RECORDS_PASS = [
+    {"key": "theme", "label": "dark mode"},
+    {"name": "Wifi password", "key": "on the fridge"},
+    {"h": "example.org", "u": "ana", "p": "3"},
+    {"office": {"door": "blue", "floor": "2"}},
+]
+
+
+@pytest.fixture(scope="module")
+def guard() -> Guard:
+    return Guard()
+
+
+@pytest.mark.parametrize(("text", "kind"), REFUSED)
+def test_a_credential_read_where_it_stands_is_refused(guard, text, kind):
+    with pytest.raises(SecretRejected) as err:
+        guard.check({"text": text}, namespace=("memories", "u1"), key="mem_7a0c")
+    assert kind in err.value.kinds
+
+
+@pytest.mark.parametrize(("value", "kind"), RECORDS_REFUSED)
+def test_a_credential_a_record_labels_is_refused(guard, value, kind):
+    with pytest.raises(SecretRejected) as err:
+        guard.check(value, namespace=("memories", "u1"), key="mem_7a0c")
+    assert kind in err.value.kinds
+
+
+@pytest.mark.parametrize("text", PASSES)
+def test_the_look_alikes_pass(guard, text):
+    assert guard.check({"text": text}, namespace=("memories", "u1"), key="mem_7a0c") == ({"text": text}, [])
+
+
+@pytest.mark.parametrize("value", RECORDS_PASS)
+def test_records_that_label_nothing_secret_pass(guard, value):
+    assert guard.check(value, namespace=("memories", "u1"), key="mem_7a0c") == (value, [])
+
+
+def test_a_uuencoded_block_is_read_where_it_stood():
+    from langgraph_trustmem.guard.normalize import full_views
+
+    text = f"notes moved from paper:\n{_uuencoded('Zebra!Kaffee42')}\nend of notes"
+    assert "notes moved from paper:\nZebra!Kaffee42\nend of notes" in full_views(text)
