@@ -91,7 +91,7 @@ _FILLER = frozenset(
     evet tabii same as before new one now jetzt ahora maintenant agora teraz don't dont do not share tell anyone it
     never nobody pls please keep secret just only mine this that's thats yourself between us you me for
     não contes a ninguém no se lo digas nadie ne le dis à personne sag niemandem non dirlo nessuno nie mów nikomu
-    kimseye söyleme теперь никому не говори это هو هي 是 就是 です だよ よ 이야 야 입니다 예요 이에요
+    kimseye söyleme теперь никому не говори это هو هي 是 就是 です だよ よ 이야 야 입니다 예요 이에요 ㅇㅇ ㅋㅋ ㅎㅎ
     """.split()
 )
 # Labels of fields, not speakers: a list of "Item: ..." / "Qty: ..." lines is a record.
@@ -108,11 +108,13 @@ _SCRIPT_EDGE = re.compile(
     r"(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])(?=[!-~])|(?<=[!-~])(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
 )
 _TRIM = ".,;:!?()[]{}<>'\"`«»“”‘’"
-_CODE = re.compile(r"[#*]?\d{3,10}[#*]?|\d{4,10}[A-Za-z]")  # "232170B", not "221B" (a house)
+_CODE = re.compile(r"[#*]?\d{3,10}[#*]?|\d{4,10}[A-Za-z]|[A-Z]-\d{4,8}")  # "232170B", not "221B" (a house); "G-307087"
 _COMBO = re.compile(r"\d{1,2}-\d{1,2}-\d{1,2}")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _ASIDE = re.compile(r"\([^()\n]{0,60}\)")  # a reply's aside: "(I changed it last week)"
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")  # "don't", "c'est", "sağ"
+_HALVES = re.compile(r"(?<=\b\d{3}) (?=\d{3}\b)")
+_PICTOGRAPHS = re.compile(r"[\u2190-\u2bff\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+")
 
 
 def messages(value: Any) -> list[tuple[str | None, str]] | None:
@@ -175,6 +177,8 @@ def _conversations(value: Any, depth: int) -> Iterator[list[tuple[str | None, st
 def _conversation_kind(msgs: list[tuple[str | None, str]]) -> str | None:
     if _card_in_pieces(msgs):
         return detectors.CREDIT_CARD
+    if kind := _named_after(msgs):
+        return kind
     if kind := _labelled_pieces(msgs):
         return kind
     for i, (_, text) in enumerate(msgs[:-1]):
@@ -195,6 +199,34 @@ def _conversation_kind(msgs: list[tuple[str | None, str]]) -> str | None:
         kind = _reply_kind(msgs[i + 1 : i + 1 + _REPLY_WINDOW], password, code, token)
         if kind:
             return kind
+    return None
+
+
+# A value handed over first, to be kept ("save this: T3$0r054%"), and what it is said later
+# by the same speaker ("oh, that's the Mac login password").
+_KEEP_THIS = re.compile(
+    r"(?i)^\s*(?:please\s+)?(?:save|keep|remember|store|note|write down|hold on to)\s+(?:this|that|it)(?:\s+for me)?\s*[:\-–—]\s*"
+    r"(?P<val>\S{4,100})\s*$"
+)
+
+
+def _named_after(msgs: list[tuple[str | None, str]]) -> str | None:
+    for i, (who, text) in enumerate(msgs[:-1]):
+        m = _KEEP_THIS.match(text)
+        if not m:
+            continue
+        value = m.group("val").strip(_TRIM)
+        for later_who, later in msgs[i + 1 : i + 4]:
+            if later_who != who:
+                continue
+            low = _plain(later).replace("_", " ")
+            if _ABOUT.search(low) or _TALK.search(low):
+                continue
+            password = names_password(low)
+            code = PIN if any(True for cue in (_CODE_NAMES, _CODE_WORD) for _ in cue.finditer(low)) else None
+            token = _TOKEN_WORD.search(low) is not None and not detectors._NOT_SECRET_CONTEXT.search(low)
+            if password or code or token:
+                return _value_kind(value, password, code, token)
     return None
 
 
@@ -276,8 +308,9 @@ def _reply_kind(
     pieces: list[str] = []
     for n, (_, text) in enumerate(replies):
         text = _ASIDE.sub(" ", text)  # "SVF$zephyr835. (I changed it last week)"
+        text = _HALVES.sub("", text)  # "it's 585 659": a code shown in two halves
         words = [w.strip(_TRIM) for w in _SCRIPT_EDGE.sub(" ", text).split()]
-        words = [w for w in words if w.strip("-–—")]
+        words = [w for w in words if w.strip("-–—") and not _PICTOGRAPHS.fullmatch(w)]  # "😉", "🙏"
         values = [w for w in words if not _WORD.fullmatch(w)]
         if len(words) == 1 and len(values) == 1:
             pieces.append(values[0])
@@ -293,7 +326,7 @@ def _reply_kind(
 
 def _value_kind(value: str, password: bool, code: str | None, token: bool) -> str | None:
     """The kind ``value`` is, given what the request named."""
-    if (code or password) and (_CODE.fullmatch(value) or (code and _COMBO.fullmatch(value))):
+    if (code or password) and (_CODE.fullmatch(value) or _COMBO.fullmatch(value)):
         digits = re.sub(r"\D", "", value)
         if len(digits) >= (3 if code else 4) and not (len(digits) >= 9 and digits[0] in "0+"):
             if code or not _YEAR.fullmatch(digits):

@@ -349,7 +349,7 @@ _OPENS = (
     r"|smartphone|ipad|bike room|bike shed|bike storage|mailbox|letterbox|storage room|voicemail|voice mail"
     r"|buzon de voz|mobilbox|messagerie vocale|segreteria telefonica|correio de voz|sprachbox|poczta glosowa"
     r"|casier|cacifo|armario|kastje|шкафчик\w*|шкаф\w*"
-    r"|car park|parking garage|laundry room|server room"
+    r"|car park|parking garage|laundry room|server room|car radio|radio|autoradio|dolab\w*"
     r"|дверь|двер|домофон|подъезд|сигнализац|сейф|замок|банковской карт|голосов\w* почт\w*|разблокировк\w*"
     r"|garaz\w*|χρηματοκιβ\w*|π[οό]ρτ\w*|συναγερμ\w*|γκαρ[αά]ζ|κλειδαρι\w*|θυρ\w*"
     r"|ה?(?:דלת|טלפון|אזעקה|כספת|שער|בניין|כניסה|לוקר|מנעול|חניון|מחסן)"
@@ -426,7 +426,8 @@ _OTP_CUE = re.compile(
     r"|recovery codes?|backup[- ]codes?|steam guard(?: code)?|wiederherstellungscodes?|code de recuperation"
     r"|codigo de recuperacion|codice di recupero|herstelcode"
     r"|log-?in code|sign[- ]in code|auth(?:entication|enticator)? code|security code|sms code|code sms|codigo sms"
-    r"|code (?:from|in|on) (?:the |my )?(?:authenticator|authy|2fa app)"
+    r"|code (?:from|in|on) (?:the |my )?(?:authenticator|authy|2fa app)|(?:account )?recovery key"
+    r"|sakerhetskod(?:en)?|sikkerhedskode(?:n)?|sikkerhetskode(?:n)?|turvakoodi"
     r"|code[^.\n\d]{0,30}\b(?:par|per|by|via|por|tramite|p[aå])\s+sms|sms[- ]code"
     r"|verificatiecode|inlogcode|verifizierungscode|bestatigungscode|anmeldecode|sicherheitscode"
     r"|code de (?:verification|securite|connexion)|codigo de (?:verificacion|verificacao|seguridad|acceso)"
@@ -647,6 +648,8 @@ _TRIGGERS = frozenset(
     chiavi boite cles nyckelbox nyckelboxen nyckelskap nyckelskapet schlusselbox llaves chaves sleutelkastje
     klucze nokkelboks avainboksi anahtar creds mima bimilbeonho pasuwado ramz-e puk puk2 login logon
     קוד הקוד κωδικος κωδικός συνδυασμος συνδυασμός
+    zugangsdaten zugang credenciales credenciais credenziali identifiants acces acceso acesso dostep toegang
+    inloggegevens
     """.split()
 )
 _TRIGGER_ENDINGS = (
@@ -896,9 +899,58 @@ def cued_secret(lines: Iterable[str]) -> str | None:
         if kind:
             return kind
         if i + 1 < len(spans):
-            kind = _next_segment_kind(cased, low, (start, end), spans[i + 1])
+            kind = _next_segment_kind(cased, low, (start, end), spans[i + 1]) or _value_below(cased, low, spans, i)
             if kind:
                 return kind
+    return None
+
+
+# Credentials named in a few more languages ("Zugangsdaten", "credenciais", "accès").
+_CRED_WORDS = re.compile(
+    r"(?<![\w-])(?:zugangsdaten|zugang|credenciales|credenciais|credenziali|identifiants|acces|acceso|acesso"
+    r"|dostep|toegang|inloggegevens|учетные данные|доступ)(?![\w-])"
+)
+_FIELD_PREFIX = re.compile(r"[\w.\-]{1,40}: ")
+# A line holding only a piece of a token (base64 padding at its end only).
+_PIECE = re.compile(r"[A-Za-z0-9+/_\-.~!@#$%^&*?]{1,100}={0,2}")
+# A piece's label when a value is given in halves or parts ("first half: ...").
+_PIECE_LABEL = re.compile(r"^(?:first|second|third|1st|2nd|3rd|last)\s+(?:half|part)\s*:\s*|^part\s*\d\s*:\s*")
+
+
+def _value_below(cased: str, low: str, spans: list[tuple[int, int]], i: int) -> str | None:
+    """A credential named at the end of a line and its value alone on the lines below it,
+    one token cut over several lines or given in halves ("segue a chave do WireGuard:\n
+    pXaT...", "my SendGrid key (wrapped):\nSG.Zqe...\nCWdB...")."""
+    start, end = spans[i]
+    line = low[start:end]
+    cue = _TOKEN_CUE.search(line) or _CRED_WORDS.search(line)
+    password = _PASSWORD_CUE.search(line)
+    if (cue is None and password is None) or _PUBLIC.search(line) or detectors._NOT_SECRET_CONTEXT.search(line):
+        return None
+    named = password if password is not None else cue
+    assert named is not None
+    if _negated(low[start:end], named, 10) or re.search(r"[^\W_]{20,}|\S{24,}|=\s*\S", line[named.end() :]):
+        return None  # talk about it, or a value on the line itself (read there)
+    pieces: list[str] = []
+    at = end
+    field = _FIELD_PREFIX.match(cased, start, end)  # the document's "text: " before each line of a field
+    for s, e in spans[i + 1 : i + 13]:
+        if "\n" not in low[at:s]:
+            break
+        if field is not None and cased.startswith(field.group(), s):
+            s += len(field.group())
+        piece = _PIECE_LABEL.sub("", cased[s:e].strip().lstrip("> ").strip())
+        if not _PIECE.fullmatch(piece):
+            break  # a line of prose, a setting (NAME=value), a link
+        pieces.append(piece)
+        at = e
+    value = "".join(pieces)
+    if not value:
+        return None
+    if password is not None and password.group() not in _WEAK_PW_CUES and len(value) <= 64 and _strong(value):
+        return PASSWORD
+    if cue is not None and detectors._looks_random(value, 16) and not detectors._UUID_HEX.fullmatch(value):
+        return detectors.GENERIC
     return None
 
 
@@ -921,6 +973,7 @@ def _next_segment_kind(cased: str, low: str, cur: tuple[int, int], nxt: tuple[in
     """A value the next segment holds for a cue this one ends with: a code on the line
     after its name ("my SIM PIN\\n2120"), a password in the sentence after."""
     (start, end), (nstart, nend) = cur, nxt
+    nstart += len(_QUOTING.match(low, nstart, nend).group())  # type: ignore[union-attr]  # "> here you go: ..."
     if "\n" in low[end:nstart] and nend - nstart <= 24 and _DIGIT.search(low, nstart, nend):
         return _segment_kind(cased[start:nend], low[start:nend])
     if low.startswith(("//", "#", "--"), nstart) and nend - nstart <= 80:
@@ -938,6 +991,7 @@ def _next_segment_kind(cased: str, low: str, cur: tuple[int, int], nxt: tuple[in
     return None
 
 
+_QUOTING = re.compile(r"(?:[ \t]*>)+[ \t]*|")  # an e-mail's quoting at a line's start (always matches)
 _TOKEN_AT = re.compile(r"[^\s,;\"'`]{1,64}")
 
 

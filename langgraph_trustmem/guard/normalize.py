@@ -349,7 +349,7 @@ def _named_disguises(text: str) -> list[str]:
     if "rot13" in low or "rot-13" in low or "rot 13" in low or _has_any(low, _ROT13_KEYWORDS):
         out.append(codecs.encode(text, "rot13"))
         out.append(_undone_values(text, lambda v: codecs.encode(v, "rot13")))
-    if "reversed" in low or "backwards" in low or _has_any(low, _REVERSED_KEYWORDS):
+    if "reversed" in low or "backwards" in low or "right to left" in low or _has_any(low, _REVERSED_KEYWORDS):
         out.append(text[::-1])
         out.append(_undone_values(text, lambda v: v[::-1]))
     if "morse" in low:
@@ -424,13 +424,17 @@ def full_views(text: str, depth: int = 2) -> list[str]:
     # whole where it stands, so the words around it still name it
     if ("+" in folded or "' '" in folded or '" "' in folded) and _CONCAT.search(folded):
         out.append(_CONCAT.sub("", folded))
+    if "join" in folded and _JOINED_LIST.search(folded):
+        out.append(_JOINED_LIST.sub(_joined_list, folded))
+    if not folded.isascii() and _GROUPS_APART.search(folded):  # "fJf·c3B·YJfA·E20D·Ie": one separator between groups
+        out.append(_GROUPS_APART.sub(lambda m: m.group().replace(m.group(1), ""), folded))
     if _ONE_AT_A_TIME.search(folded):
         out.append(_ONE_AT_A_TIME.sub(lambda m: m.group()[::2], folded))
     if "\n" in folded and (column := down_a_column(folded)) != folded:
         out.append(column)
     if len(text) >= 20 and any(
         h in text for h in ("rot", "ROT", "orse", "hift", "every", "evers", "ackwards", "cnff", "frperg", "gbxra", "pbagen",
-                            "drowssap", "terces", "nekot", "aesartnoc", "nip ym", "ase64", "ase 64", "b64", "ase32",
+                            "drowssap", "terces", "nekot", "aesartnoc", "nip ym", "ase64", "to left", "ase 64", "b64", "ase32",
                             "ncod", "odiert", "odifi")
     ):
         out.extend(_named_disguises(folded))
@@ -474,10 +478,25 @@ _WRAPPED = re.compile(
 # String literals joined in code: "hf_Dkyy" + "aqST", 'sk_' 'live...' (possessive: no
 # backtracking over long runs of blanks).
 _CONCAT = re.compile(r"([\"'`])\s*+(?:\+\s*+)?\1")
+# A list of string literals joined in code: ['f8d4', '6f1f'].join(''), "".join(["shpss", "_3f3c"]).
+_LITERAL = r"""(?:'[^'\n]{0,80}'|"[^"\n]{0,80}")"""
+_LIST_ITEMS = rf"\[\s*(?:{_LITERAL}\s*,\s*)+{_LITERAL}\s*,?\s*\]"
+_JOINED_LIST = re.compile(rf"""(?P<a>{_LIST_ITEMS})\.join\(\s*(?:''|"")\s*\)|(?:''|"")\.join\(\s*(?P<b>{_LIST_ITEMS})\s*\)""")
+
+
+def _joined_list(m: re.Match[str]) -> str:
+    """The list's literals as one string literal."""
+    items = re.findall(_LITERAL, m.group("a") or m.group("b"))
+    return '"' + "".join(item[1:-1] for item in items) + '"'
+
+
+# Groups of characters with one separator between them that no text uses there (a middle
+# dot, a bullet, an en dash): "fJf·c3B·YJfA·E20D·Ie", "Kfw–bVAaf–ZbI6–BVRy".
+_GROUPS_APART = re.compile(r"(?<![\w·•‧∙–])[\w!+/=~-]{1,8}([·•‧∙–])(?:[\w!+/=~-]{1,8}\1){3,}[\w!+/=~-]{1,8}(?![\w·•‧∙–])")
 # A value written one character at a time with one separator: "h-f-i-W-C-k-1-g-2-x".
 # (any one symbol between: "3🔸4🔸8🔸6", not a letter, a digit, a space or a quote)
 _ONE_AT_A_TIME = re.compile(
-    r"(?<![\w-])[A-Za-z0-9~#%+!@$&*?^]([^\w\s'\"`])(?:[A-Za-z0-9~#%+!@$&*?^]\1){4,}[A-Za-z0-9~#%+!@$&*?^](?![\w-])"
+    r"(?<![\w-])[A-Za-z0-9~#%+!@$&*?^_-]([^\w\s'\"`])(?:[A-Za-z0-9~#%+!@$&*?^_-]\1){4,}[A-Za-z0-9~#%+!@$&*?^_-](?![\w-])"
 )
 # A value written down a column, a character a line ("(vertical, read down):\nA\nA\nR\n!...").
 _COLUMN = re.compile(r"(?:\n[ \t]*\S[ \t]*(?=\n|$)){6,}|(?:\n[ \t]*\d[ \t]*(?=\n|$)){4,}")

@@ -48,6 +48,13 @@ REFUSED = [
         ],
         "credit card number",
     ),
+    # the reply's filler in Korean chat shorthand or a pictograph; a code in two halves;
+    # a combination answering a password's name; a value handed over first, named after
+    ([{"from": "누나", "text": "회사 와이파이 비번 뭐야?"}, {"from": "나", "text": "Haneul2020! ㅇㅇ"}], "password"),
+    (["Inés: pásame la contraseña de Spotify", "Leo: Qx7&mPz2Lw 😉"], "password"),
+    (["Dad: what was that 2FA code?", "Me: it's 318 774"], "one-time code"),
+    (["Elif: dolabın şifresi neydi?", "Can: 22-41-07"], "PIN"),
+    (["Me: save this: Vr8#tKq2Lm", "Bot: Saved. What is it for?", "Me: oh, that's the Dropbox password"], "password"),
 ]
 
 PASSES = [

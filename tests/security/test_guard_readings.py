@@ -65,6 +65,28 @@ REFUSED = [
     ("пароль от ноутбука поменяли, теперь Medved1984*", "password"),
 ]
 
+# a value alone on the lines below the line naming it, whole, wrapped or in halves
+BELOW_REFUSED = [
+    ("aqui está a chave da API do Mailgun:\nq8ZrT2mVx7LpN4cWd9KfH3sJ", "generic API key"),
+    ("Zugangsdaten Staging (intern)\nVx82kLmQ7pRt4NzWc9JdY5fH", "generic API key"),
+    ("my Postmark key (wrapped):\nb7Qx2LmN9\npR4tZc8Wd\nK3sJf6Hy", "generic API key"),
+    ("LDAP bind password\nfirst half: Kw8!rT2q\nsecond half: Zp4#mL9x", "password"),
+    ("const token = ['8fa3c1', '9d0b7e42aa', '51c6d9e0f3', '7b21'].join('');", "generic API key"),
+    ("Pushover key (dots are only separators): aQ7·zR2k·Lm9W·pX4t·Nc8v", "generic API key"),
+    ("my car radio code: 4417", "PIN"),
+    ("BankID säkerhetskod: 204817", "one-time code"),
+    ("Apple Account recovery key: KQ7P-2MXD-R8ZT-W4NB-6HJC-Y3LF-9GVS", None),
+]
+
+BELOW_PASS = [
+    "API key rotation checklist:\nstep1\nstep2",
+    "SSH key fingerprint:\nSHA256:k2Fq8ZxP0vLr7TmN4cWd9KfH3sJb6Yx",
+    "# .env\nDB_PASSWORD=${DB_PASSWORD}\nREDIS_URL=redis://cache.internal:6379/0\nLOG_LEVEL=info",
+    "publishable key:\npk_live_51HqT8ZxP0vLr7TmN4cWd9KfH3sJb6Yx",
+    "order ids for the refund:\nA7C9-22K1\nB8D0-33L2",
+    "Weekdays ['mon', 'tue', 'wed', 'thu', 'fri'].join(', ') for the header",
+]
+
 RECORDS_REFUSED = [
     ({"misc": {"key": "Winter2024!", "label": "Spotify password"}}, "password"),
     ({"h": "nas.home.arpa", "u": "admin", "p": "tulip-kettle-barn77"}, "password"),
@@ -125,3 +147,16 @@ def test_a_uuencoded_block_is_read_where_it_stood():
 
     text = f"notes moved from paper:\n{_uuencoded('Zebra!Kaffee42')}\nend of notes"
     assert "notes moved from paper:\nZebra!Kaffee42\nend of notes" in full_views(text)
+
+
+@pytest.mark.parametrize(("text", "kind"), BELOW_REFUSED)
+def test_a_value_below_or_joined_from_pieces_is_refused(guard, text, kind):
+    for value in (text, {"text": text}):  # as a string, and as a record's field
+        with pytest.raises(SecretRejected) as err:
+            guard.check(value, namespace=("memories", "u1"), key="mem_7a0c")
+        assert kind is None or kind in err.value.kinds
+
+
+@pytest.mark.parametrize("text", BELOW_PASS)
+def test_lines_below_a_name_that_hold_no_credential_pass(guard, text):
+    assert guard.check({"text": text}, namespace=("memories", "u1"), key="mem_7a0c") == ({"text": text}, [])
