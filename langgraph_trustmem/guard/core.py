@@ -423,6 +423,12 @@ class Guard:
                                 check.secrets.add(detectors.PASSWORD)
                 return out
             items = [self._walk(v, check, path, seen) for v in value]
+            if self.reject_secrets and 2 <= len(value) <= 8 and all(
+                isinstance(i, (list, tuple)) and len(i) == 2 and isinstance(i[0], str) for i in value
+            ):  # a record kept as pairs: [["what", "Cohere key"], ["value", "..."]]
+                hit = named_secret(dict(value), looks_random)
+                if hit:
+                    check.secrets.add(hit)
             if not isinstance(value, (set, frozenset)):
                 self._join(value, check, path)
                 if (said := chat.messages(value)) is not None:  # a token sent a piece a message

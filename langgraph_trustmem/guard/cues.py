@@ -427,6 +427,7 @@ _OTP_CUE = re.compile(
     r"|codigo de recuperacion|codice di recupero|herstelcode"
     r"|log-?in code|sign[- ]in code|auth(?:entication|enticator)? code|security code|sms code|code sms|codigo sms"
     r"|code (?:from|in|on) (?:the |my )?(?:authenticator|authy|2fa app)|(?:account )?recovery key"
+    r"|ה?קוד(?:\s+\S+){0,2}\s+ב-?sms"
     r"|sakerhetskod(?:en)?|sikkerhedskode(?:n)?|sikkerhetskode(?:n)?|turvakoodi"
     r"|code[^.\n\d]{0,30}\b(?:par|per|by|via|por|tramite|p[aå])\s+sms|sms[- ]code"
     r"|verificatiecode|inlogcode|verifizierungscode|bestatigungscode|anmeldecode|sicherheitscode"
@@ -485,7 +486,7 @@ _ANSWER_CUE = re.compile(
 )
 # A credential of a service: its value is a machine's, so it must look random.
 _TOKEN_CUE = re.compile(
-    r"(?<![\w-])(?:api[ -]?key|apikey|access[ -]key|secret(?:[ -]key)?|client[ -]secret|token|pat|auth[ -]token"
+    r"(?<![\w-])(?:api[ -]?key|apikey|access[ -]key|secret(?:[ -]key)?|client[ -]secret|token|t0k3n|pat|auth[ -]token"
     r"|credentials?|webhook|key|chave|clave|cle|schlussel|sleutel|klucz|nyckel|ключ|токен|トークン|キー|令牌|密钥|토큰)(?![\w-])"
 )
 # What a key meant to be seen is called.
@@ -784,7 +785,7 @@ _PW_AFTER = (
         r"^\s+(?:(?!(?:with|using|via|in|on|at|by|to|into|as|like|than|from|field|hash)\b)[^\W\d]+\s+){0,3}"
         r"(?P<val>[^\s,;\"'`]{6,64})"
     ),
-    re.compile(r"^[^\d:=\n]{0,40}?[:=]\s*(?P<val>[^\s,;\"'`]{6,64})"),
+    re.compile(r"^[^\d:=\n]{0,40}?[:=]\s*[\"']?(?P<val>[^\s,;\"'`]{6,64})"),
     re.compile(r"^\s*\([^()\n]{1,40}\)\s*[:=]?\s*(?P<val>[^\s,;\"'`()]{6,64})"),  # "WLAN-Schlüssel (TIM-4471) X"
     # in a file's name: ".../ebay_pw_RqfuxAXDnOIr8F.txt"
     re.compile(r"^[_-](?P<val>[^\s/\\.]{6,40})\.(?:txt|csv|md|json|docx?|pdf|xlsx?|png|jpe?g|zip|kdbx)\b"),
@@ -1036,7 +1037,8 @@ def _clause(low: str, start: int, end: int, before: int, after: int) -> str:
     clause."""
     head = low[max(0, start - before) : start]
     cut = [m.end() for m in _CLAUSE_END.finditer(head)]
-    return (head[cut[-1] :] if cut else head) + low[start:end] + low[end : end + after]
+    tail = low[end : end + after]
+    return (head[cut[-1] :] if cut else head) + low[start:end] + tail.split("(", 1)[0].split("[", 1)[0]
 
 
 _DIGIT = re.compile(r"\d")
@@ -1177,7 +1179,10 @@ def _cjk_kind(seg: str, low: str) -> str | None:
             if not vm or (not password and _CJK_OTHER_NUMBER.search(seg, m.end(), vm.start("val"))):
                 continue
             if password and vm.group("bare") is not None:
-                if _strong(vm.group("bare")) or detectors._passphrase(vm.group("bare").lower()):
+                bare = vm.group("bare")
+                if _strong(bare) or detectors._passphrase(bare.lower()) or (
+                    _passwordish(bare) and _DIGIT.search(bare) and re.search(r"[A-Za-z]", bare)
+                ):
                     return PASSWORD
                 continue
             val = vm.group("val").rstrip(_PW_TRIM)

@@ -331,7 +331,7 @@ def _passphrase(low: str) -> bool:
     return (
         len(low) >= 12
         and low.count("-") >= 2
-        and re.fullmatch(r"[a-z]{2,12}(?:-[a-z]{2,12}){2,7}", low) is not None
+        and re.fullmatch(r"[a-z]{2,12}(?:-[a-z]{2,12}){2,7}(?:\d{1,4}[!?#$%&*+]?)?", low) is not None
         and low not in _HYPHENATED_PHRASES
     )
 

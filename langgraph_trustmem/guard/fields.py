@@ -83,7 +83,7 @@ _SCRIPT_HEADS = {
     "пароль": "password", "密码": "password", "密碼": "password", "パスワード": "password", "비밀번호": "password",
     "암호": "password", "كلمة المرور": "password", "סיסמה": "password", "κωδικός": "password", "पासवर्ड": "password",
     "пин": "pin", "пин-код": "pin", "暗証番号": "pin", "كلمة_المرور": "password", "المرور": "password",
-    "कोड": "code", "код": "code", "コード": "code", "코드": "code", "קוד": "code", "رمز": "code",
+    "कोड": "code", "код": "code", "コード": "code", "코드": "code", "קוד": "code", "رمز": "code", "पिन": "pin",
 }  # fmt: skip
 
 
@@ -192,8 +192,8 @@ _SIBLING_QUALIFIERS = frozenset({"door", "gate", "alarm", "garage", "lock", "saf
 # A record that says in another field what its value is: ``{"name": "DB_PASSWORD",
 # "value": "..."}`` (an env list, a Kubernetes container spec), ``{"kind": "secret",
 # "value": "..."}``.
-NAMING_FIELDS = frozenset({"name", "key", "kind", "type", "label", "field", "env", "var", "variable"})
-VALUE_FIELDS = frozenset({"value", "val", "data", "content"})
+NAMING_FIELDS = frozenset({"name", "key", "kind", "type", "label", "field", "env", "var", "variable", "what", "k"})
+VALUE_FIELDS = frozenset({"value", "val", "data", "content", "v"})
 _PLAIN_NAMES = frozenset({"pass", "combination", "combo", "code", "key", "keys", "session", "cookie", "auth"})
 
 

@@ -302,7 +302,7 @@ def _undone_values(text: str, undo: Callable[[str], str]) -> str:
         if len(stripped) >= 6 and _VALUE_MARK.search(stripped):
             parts[i] = lead + undo(stripped) + tail
     return "".join(parts)
-_RUN_LONG = re.compile(r"\S{12,}")
+_RUN_LONG = re.compile(r"\S{8,}")
 
 
 def _shift_back(text: str, n: int) -> str:
@@ -343,6 +343,10 @@ def _short_b64(value: str) -> str:
     return text if text is not None else value
 
 
+def _rot47(value: str) -> str:
+    return "".join(chr(33 + (ord(ch) - 33 + 47) % 94) if "!" <= ch <= "~" else ch for ch in value)
+
+
 def _named_disguises(text: str) -> list[str]:
     low = text.lower()
     out: list[str] = []
@@ -363,7 +367,9 @@ def _named_disguises(text: str) -> list[str]:
         out.append(b64)
         if "revers" in low:
             out.append(_undone_values(text, lambda v: _short_b64(v)[::-1]))
-    if "every other" in low or "every second" in low:
+    if "rot47" in low or "rot-47" in low:
+        out.append(_undone_values(text, _rot47))
+    if "every other" in low or "every second" in low or "every 2nd" in low:
         out.append(_RUN_LONG.sub(lambda m: m.group()[::2], text))
     return out
 
@@ -424,6 +430,15 @@ def full_views(text: str, depth: int = 2) -> list[str]:
     # whole where it stands, so the words around it still name it
     if ("+" in folded or "' '" in folded or '" "' in folded) and _CONCAT.search(folded):
         out.append(_CONCAT.sub("", folded))
+    if "\u202e" in text:  # U+202E shows the run after it reversed: read it as shown
+        out.append(_RLO_RUN.sub(lambda m: m.group(1)[::-1], text))
+    if '\\"' in folded:  # JSON escaped inside JSON: payload="{\"data\": \"{\\\"name\\\": ...
+        unescaped = folded
+        for _ in range(3):
+            unescaped = unescaped.replace("\\\\", "\\").replace('\\"', '"')
+        out.append(unescaped)
+    if "<![CDATA[" in folded:
+        out.append(_CDATA.sub(r"\1", folded))
     if "join" in folded and _JOINED_LIST.search(folded):
         out.append(_JOINED_LIST.sub(_joined_list, folded))
     if not folded.isascii() and _GROUPS_APART.search(folded):  # "fJf·c3B·YJfA·E20D·Ie": one separator between groups
@@ -434,7 +449,7 @@ def full_views(text: str, depth: int = 2) -> list[str]:
         out.append(column)
     if len(text) >= 20 and any(
         h in text for h in ("rot", "ROT", "orse", "hift", "every", "evers", "ackwards", "cnff", "frperg", "gbxra", "pbagen",
-                            "drowssap", "terces", "nekot", "aesartnoc", "nip ym", "ase64", "to left", "ase 64", "b64", "ase32",
+                            "drowssap", "terces", "nekot", "aesartnoc", "nip ym", "ase64", "to left", "ot47", "ot-47", "ase 64", "b64", "ase32",
                             "ncod", "odiert", "odifi")
     ):
         out.extend(_named_disguises(folded))
@@ -478,6 +493,8 @@ _WRAPPED = re.compile(
 # String literals joined in code: "hf_Dkyy" + "aqST", 'sk_' 'live...' (possessive: no
 # backtracking over long runs of blanks).
 _CONCAT = re.compile(r"([\"'`])\s*+(?:\+\s*+)?\1")
+_RLO_RUN = re.compile("\u202e([^\u202c\n]*)\u202c?")
+_CDATA = re.compile(r"<!\[CDATA\[(.*?)\]\]>", re.S)
 # A list of string literals joined in code: ['f8d4', '6f1f'].join(''), "".join(["shpss", "_3f3c"]).
 _LITERAL = r"""(?:'[^'\n]{0,80}'|"[^"\n]{0,80}")"""
 _LIST_ITEMS = rf"\[\s*(?:{_LITERAL}\s*,\s*)+{_LITERAL}\s*,?\s*\]"

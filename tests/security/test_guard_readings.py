@@ -78,6 +78,27 @@ BELOW_REFUSED = [
     ("Apple Account recovery key: KQ7P-2MXD-R8ZT-W4NB-6HJC-Y3LF-9GVS", None),
 ]
 
+# disguises a memory names or shows, an aside after the value, escaped JSON, CDATA, pairs
+MORE_REFUSED = [
+    ("Dropbox key [rot47] " + "".join(chr(33 + (ord(c) - 33 + 47) % 94) for c in "sl.Bq7Kx2LmN9pR4tZc8WdK3sJf6HyQw"), None),
+    ("my safe code (drop every 2nd char): 5x8x1x9x", "PIN"),
+    ("debit card PIN: " + "6042".translate(str.maketrans("0123456789", "๐๑๒๓๔๕๖๗๘๙")) + " (changed last week)", "PIN"),
+    ("SonarQube token: \u202e" + "sqp_5e1a9c0b7d2f4e6a8c1b3d5f7a9e0c2b4d6f8a1c"[::-1] + "\u202c", None),
+    ('payload="{\\"data\\": \\"{\\\\\\"name\\\\\\": \\\\\\"gmail password\\\\\\", '
+     '\\\\\\"secret\\\\\\": \\\\\\"Kl4vier!Sonate\\\\\\"}\\"}"', None),
+    ("<credentials>\n  <service>garage code</service>\n  <secret><![CDATA[4817]]></secret>\n</credentials>", "PIN"),
+    ("銀行のパスワード、Tsuki7Hana9だよ", "password"),
+    ("비번 maple-river-lantern42임 ㅋㅋ", "password"),
+    ("היי! הקוד שהגיע ב-SMS זה 602913", "one-time code"),
+    ("t0k3n 4 Sentry = qR7vX2mK9pL4wN8tZ3cB6hJ1", "generic API key"),
+]
+
+PAIRS_REFUSED = [
+    [["what", "Mistral key"], ["value", "Zq8Lm2Vx7Rt4Kp9Nc3Wd6Hy1Bf5Js0Qa"], ["updated", "2025-04-05"]],
+    {"k": "Meilisearch key", "v": "Hq7!Zx2LmN9pR4tZc8WdK3sJ"},
+    {"portal": "UPI पिन (PhonePe)", "पिन": "482913"},
+]
+
 BELOW_PASS = [
     "API key rotation checklist:\nstep1\nstep2",
     "SSH key fingerprint:\nSHA256:k2Fq8ZxP0vLr7TmN4cWd9KfH3sJb6Yx",
@@ -85,6 +106,11 @@ BELOW_PASS = [
     "publishable key:\npk_live_51HqT8ZxP0vLr7TmN4cWd9KfH3sJb6Yx",
     "order ids for the refund:\nA7C9-22K1\nB8D0-33L2",
     "Weekdays ['mon', 'tue', 'wed', 'thu', 'fri'].join(', ') for the header",
+    "rot47 is a cipher on printable ASCII; rot13 only shifts letters",
+    "Door code policy (updated yesterday): codes change monthly",
+    "<note><![CDATA[buy milk, eggs and bread]]></note>",
+    "word-of-mouth-marketing2 was the campaign's slug",
+    [["what", "dentist"], ["when", "Tuesday 9:30"]],
 ]
 
 RECORDS_REFUSED = [
@@ -159,4 +185,18 @@ def test_a_value_below_or_joined_from_pieces_is_refused(guard, text, kind):
 
 @pytest.mark.parametrize("text", BELOW_PASS)
 def test_lines_below_a_name_that_hold_no_credential_pass(guard, text):
-    assert guard.check({"text": text}, namespace=("memories", "u1"), key="mem_7a0c") == ({"text": text}, [])
+    value = text if isinstance(text, list) else {"text": text}
+    assert guard.check(value, namespace=("memories", "u1"), key="mem_7a0c") == (value, [])
+
+
+@pytest.mark.parametrize(("text", "kind"), MORE_REFUSED)
+def test_a_disguise_named_or_shown_is_undone(guard, text, kind):
+    with pytest.raises(SecretRejected) as err:
+        guard.check({"text": text}, namespace=("memories", "u1"), key="mem_7a0c")
+    assert kind is None or kind in err.value.kinds
+
+
+@pytest.mark.parametrize("value", PAIRS_REFUSED)
+def test_a_record_kept_as_pairs_or_short_fields_is_read(guard, value):
+    with pytest.raises(SecretRejected):
+        guard.check(value, namespace=("memories", "u1"), key="mem_7a0c")
