@@ -6,6 +6,9 @@
 * tuning2: ``tests/data/secrets_tuning2/tuning2.jsonl``, written by a helper that never
   saw the guard as tuning data (mostly benign look-alikes, to find false positives); read
   and tuned on from the start.
+* tuning3: ``tests/data/secrets_tuning3/tuning3.jsonl``, written by a helper that never saw
+  the guard as tuning data for false positives (1,609 benign memories, 1,309 look-alikes of
+  174 families; 312 secrets); read and tuned on from the start.
 * heldout: ``tests/data/secrets_heldout/heldout.jsonl``, the first held-out corpus, frozen
   before the first round of tuning. Its misses were read and tuned on in the second round,
   so it is tuning data now (reported to show it, not as a held-out figure).
@@ -140,6 +143,11 @@ def tuning2_corpus() -> list[Record]:
     return _jsonl(DATA / "secrets_tuning2" / "tuning2.jsonl")
 
 
+def tuning3_corpus() -> list[Record]:
+    """The third tuning corpus: look-alikes, read and tuned on for false positives."""
+    return _jsonl(DATA / "secrets_tuning3" / "tuning3.jsonl")
+
+
 def heldout_corpus() -> list[Record]:
     """The first held-out corpus (frozen; tuned on since its misses were read)."""
     return _jsonl(DATA / "secrets_heldout" / "heldout.jsonl")
@@ -208,6 +216,7 @@ def heldout13_corpus() -> list[Record]:
 CORPORA = {
     "tuning": tuning_corpus,
     "tuning2": tuning2_corpus,
+    "tuning3": tuning3_corpus,
     "heldout": heldout_corpus,
     "heldout2": heldout2_corpus,
     "heldout3": heldout3_corpus,

@@ -205,8 +205,16 @@ def _conversation_kind(msgs: list[tuple[str | None, str]]) -> str | None:
 # A value handed over first, to be kept ("save this: T3$0r054%"), and what it is said later
 # by the same speaker ("oh, that's the Mac login password").
 _KEEP_THIS = re.compile(
-    r"(?i)^\s*(?:please\s+)?(?:save|keep|remember|store|note|write down|hold on to)\s+(?:this|that|it)(?:\s+for me)?\s*[:\-–—]\s*"
-    r"(?P<val>\S{4,100})\s*$"
+    r"(?i)^\s*(?:(?:please|pls|plz)\s+)?(?:save|keep|remember|store|note|write down|hold on to)"
+    r"(?:\s+(?:this|that|it)(?:\s+one)?)?(?:\s+(?:for me|please|pls))?\s*[:\-–—]\s*(?P<val>\S{4,100})\s*$"
+)
+# What the value is, said of it alone: "oh, that's the iCloud password", "it's my bank PIN".
+_SAID_OF_IT = re.compile(
+    r"(?i)^\s*(?:(?:oh|ah|ok|so),?\s+)?(?:that'?s|it'?s|this is|it is|that is|that was)\s+(?:for\s+)?"
+    r"(?:(?:the|my|our|your)\s+)?(?P<what>[^.,;!?]{2,60}?)\s*[.!]?\s*$"
+)
+_OTHER_THING = re.compile(
+    r"(?i)\b(?:number|room|order|album|licen[cs]e|name|date|address|ticket|booking|invoice|id|i use|different)\b"
 )
 
 
@@ -219,7 +227,10 @@ def _named_after(msgs: list[tuple[str | None, str]]) -> str | None:
         for later_who, later in msgs[i + 1 : i + 4]:
             if later_who != who:
                 continue
-            low = _plain(later).replace("_", " ")
+            said = _SAID_OF_IT.match(later)
+            if said is None or _OTHER_THING.search(said.group("what")):
+                continue
+            low = _plain(said.group("what")).replace("_", " ")
             if _ABOUT.search(low) or _TALK.search(low):
                 continue
             password = names_password(low)

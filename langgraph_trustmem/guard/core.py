@@ -77,6 +77,10 @@ _STORE_HEX_KEY = re.compile(
     r"([0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{64})"
 )
 _EXPIRY = re.compile(r"(?:0[1-9]|1[0-2])\s*/\s*(?:\d{2}|20\d{2})")
+_ULID_AFTER_ID = re.compile(r"\bid\s*[=:]\s*[\"']?[0-7][0-9A-HJKMNP-TV-Z]{25}(?![\w-])")
+# A payment's record (its merchant, amount, reference): its authorisation code approves it.
+_PAYMENT_RECORD = frozenset({"merchant", "amount", "rrn", "terminal", "total", "acquirer", "mcc"})
+_BARCODE_FIELD = re.compile(r"(?i)ean(?:13|8)?|upc(?:_?a)?|gtin(?:13|14)?|isbn(?:13|10)?|barcode|sku")
 
 
 _PUBLIC_RULES = frozenset({"posthog-project-api-key"})
@@ -121,6 +125,8 @@ def _engine_kinds(texts: Iterable[str]) -> set[str]:
             line = lines[hit.line - 1] if 0 < hit.line <= len(lines) else ""
             if detectors._NOT_SECRET_CONTEXT.search(line[max(0, hit.start - 41) : hit.end]):
                 continue
+            if _ULID_AFTER_ID.search(line[max(0, hit.start - 41) : hit.end]):
+                continue  # "job done id=02K83PDSEFG4YRGJ169M1MY7VH": an id, not a key
         kinds.add(hit.kind)
     return kinds
 
@@ -367,6 +373,8 @@ class Guard:
             run = []
 
     def _walk(self, value: Any, check: _Check, path: tuple[str, ...], seen: set[int]) -> Any:
+        if isinstance(value, str) and path and _BARCODE_FIELD.fullmatch(path[-1]) and value.isdigit():
+            return value  # an EAN, a UPC, an ISBN: a product's number, whatever its check digit
         if isinstance(value, str):
             if path and self._field(path, value, check):
                 check.redacted.add(SSN)
@@ -409,6 +417,8 @@ class Guard:
                         new_key = f"{new_key} ({n})"
                     out[new_key] = self._walk(v, check, (*path, k) if isinstance(k, str) else path, seen)
                 rest = {k: v for k, v in value.items() if not (public and k in _JWK_PUBLIC)}
+                if self.reject_secrets and _PAYMENT_RECORD.intersection(str(k).lower() for k in value):
+                    check.secrets.discard(detectors.ONE_TIME_CODE)
                 self._join(rest.values(), check, (*path, *(k for k in rest if isinstance(k, str))))
                 if self.reject_secrets and "code" in value:
                     self._siblings(value, check)

@@ -293,7 +293,7 @@ _DIGIT_WORDS.update({"dwie": "2", "ぜろ": "0", "〇": "0", "きゅう": "9"})
 # A run of digits and digit words, one per token, separated by spaces, commas or dashes.
 _TOKEN = r"(?:\d|" + "|".join(sorted(map(re.escape, _DIGIT_WORDS), key=len, reverse=True)) + ")"
 _SPELLED_RUN = re.compile(rf"(?<![\w']){_TOKEN}(?:(?:\s*[,\-./]\s*|\s+){_TOKEN}){{2,11}}(?![\w'])")
-_SPELLED_CJK = re.compile(r"[零〇一二三四五六七八九](?:[、，,]?[零〇一二三四五六七八九]){2,9}|(?:(?:ゼロ|いち|に|さん|よん|ご|ろく|なな|はち|きゅう|れい|しち)\s*){3,10}")
+_SPELLED_CJK = re.compile(r"[零〇一二三四五六七八九](?:[、，,]?[零〇一二三四五六七八九]){2,18}|(?:(?:ゼロ|いち|に|さん|よん|ご|ろく|なな|はち|きゅう|れい|しち)\s*){3,10}")
 _ONE_TOKEN = re.compile(_TOKEN)
 
 
@@ -349,10 +349,10 @@ _OPENS = (
     r"|smartphone|ipad|bike room|bike shed|bike storage|mailbox|letterbox|storage room|voicemail|voice mail"
     r"|buzon de voz|mobilbox|messagerie vocale|segreteria telefonica|correio de voz|sprachbox|poczta glosowa"
     r"|casier|cacifo|armario|kastje|шкафчик\w*|шкаф\w*"
-    r"|car park|parking garage|laundry room|server room|car radio|radio|autoradio|dolab\w*"
+    r"|car park|parking garage|laundry room|server room|car radio|autoradio|dolab(?:in|i)?"
     r"|дверь|двер|домофон|подъезд|сигнализац|сейф|замок|банковской карт|голосов\w* почт\w*|разблокировк\w*"
-    r"|garaz\w*|χρηματοκιβ\w*|π[οό]ρτ\w*|συναγερμ\w*|γκαρ[αά]ζ|κλειδαρι\w*|θυρ\w*"
-    r"|ה?(?:דלת|טלפון|אזעקה|כספת|שער|בניין|כניסה|לוקר|מנעול|חניון|מחסן)"
+    r"|garaz|garazu|χρηματοκιβ\w*|π[οό]ρτα[ςσ]?|συναγερμ[οό][υς]?|γκαρ[αά]ζ|κλειδαρι[αά][ςσ]?|θ[υύ]ρα[ςσ]?"
+    r"|[הלב]?(?:דלת|טלפון|אזעקה|כספת|שער|בניין|כניסה|לוקר|מנעול|חניון)"
 )
 _CODE = (
     r"code|codes|pin|pin code|pincode|passcode|combo|combination|combinaison|kombination|combinacion"
@@ -427,7 +427,8 @@ _OTP_CUE = re.compile(
     r"|codigo de recuperacion|codice di recupero|herstelcode"
     r"|log-?in code|sign[- ]in code|auth(?:entication|enticator)? code|security code|sms code|code sms|codigo sms"
     r"|code (?:from|in|on) (?:the |my )?(?:authenticator|authy|2fa app)|(?:account )?recovery key"
-    r"|ה?קוד(?:\s+\S+){0,2}\s+ב-?sms"
+    r"|ה?קוד(?:\s+\S+){0,2}\s+ב-?sms|(?<=<#> )your [\w.-]+(?: [\w.-]+)? code|your (?:whatsapp|telegram|signal"
+    r"|google|microsoft|apple|facebook|instagram|uber|paypal|amazon|steam|discord|tiktok|snapchat|twitter|x) code"
     r"|sakerhetskod(?:en)?|sikkerhedskode(?:n)?|sikkerhetskode(?:n)?|turvakoodi"
     r"|code[^.\n\d]{0,30}\b(?:par|per|by|via|por|tramite|p[aå])\s+sms|sms[- ]code"
     r"|verificatiecode|inlogcode|verifizierungscode|bestatigungscode|anmeldecode|sicherheitscode"
@@ -484,6 +485,10 @@ _ANSWER_CUE = re.compile(
     r"(?=[^.\n]{0,60}\b(?:security|question|answer|bank|recovery|verification|memorable)\b"
     r"|[^.\n]{0,20}(?:for|of|to) (?:the|my) \w+ (?:account|login)))(?!\w)"
 )
+_PASS_THING = re.compile(
+    r"(?:boarding|bus|gym|season|day|ski|travel|museum|metro|train|transit|parking|festival|event|press|backstage"
+    r"|hall|library|guest|annual|monthly|weekly)\s*$"
+)
 # A credential of a service: its value is a machine's, so it must look random.
 _TOKEN_CUE = re.compile(
     r"(?<![\w-])(?:api[ -]?key|apikey|access[ -]key|secret(?:[ -]key)?|client[ -]secret|token|t0k3n|pat|auth[ -]token"
@@ -536,7 +541,7 @@ _UNIT_AFTER = re.compile(
     r"\s*(?:%|€|\$|£|x\b|h\b|am\b|pm\b|uhr\b|hrs?\b|hours?|min|minutes?|sec|seconds?|days?|weeks?|months?|years?"
     r"|sek|sekund|segund|godzin|секунд|минут|час"
     r"|times|tries|attempts|digits?|chars?|characters?|letters?|people|persons?|users?|steps?|degrees?|°"
-    r"|km|kg|cm|mm|m\b|ml|mg|g\b|lbs?|miles?|euros?|eur\b|usd\b|dollars?|kr\b|sek\b|nok\b|dkk\b|pln\b|zl"
+    r"|km|kg|cm|mm|m\b|metres?|meters?|ml|mg|g\b|lbs?|miles?|euros?|eur\b|usd\b|dollars?|kr\b|sek\b|nok\b|dkk\b|pln\b|zl"
     r"|rub|руб|yen|円|元|원|pages?|items?|calories|kcal|ft|feet|inch|sq|ppl|rooms?|floor|st\b|nd\b|rd\b|th\b"
     r"|jours|tage|dias|giorni|dagen|dni|dagar|gun|hari|ngay|дней|日|일|年|월|月|series|pack|pcs|pieces|units?"
     r"|model|edition|tablets?|pills?|capsules?|glasses|cups?|servings?)"
@@ -649,8 +654,7 @@ _TRIGGERS = frozenset(
     chiavi boite cles nyckelbox nyckelboxen nyckelskap nyckelskapet schlusselbox llaves chaves sleutelkastje
     klucze nokkelboks avainboksi anahtar creds mima bimilbeonho pasuwado ramz-e puk puk2 login logon
     קוד הקוד κωδικος κωδικός συνδυασμος συνδυασμός
-    zugangsdaten zugang credenciales credenciais credenziali identifiants acces acceso acesso dostep toegang
-    inloggegevens
+    zugangsdaten credenciales credenciais credenziali identifiants dostepowe inloggegevens доступы
     """.split()
 )
 _TRIGGER_ENDINGS = (
@@ -736,6 +740,11 @@ def respelled(text: str) -> str:
     if _RESPELL.keys().isdisjoint(_ASCII_WORD.findall(_respell_key(text))):
         return text
     return _RESPELL_WORD.sub(lambda m: _RESPELL.get(_respell_key(m.group()), m.group()), text)
+
+
+def _classes(token: str) -> int:
+    """How many of lower case, upper case, digits and symbols a token mixes."""
+    return sum(bool(re.search(p, token)) for p in (r"[a-z]", r"[A-Z]", r"\d", r"[^A-Za-z0-9]"))
 
 
 def _strong(token: str) -> bool:
@@ -883,6 +892,9 @@ def _account_row(line: str) -> bool:
 
 def cued_secret(lines: Iterable[str]) -> str | None:
     """The kind of the first credential a line names together with a value of its shape."""
+    lines = list(lines)
+    written = "\n".join(lines).lower()
+    receipt = "auth" in written and _receipt(written)  # before masked values are replaced
     lines = [detectors.without_doc_values(raw) for raw in lines]
     if any("@" in line and _account_row(line) for line in lines):
         return PASSWORD
@@ -896,11 +908,13 @@ def cued_secret(lines: Iterable[str]) -> str | None:
     low = low.replace("_", " ")
     spans = list(_segments(low))
     for i, (start, end) in enumerate(spans):
-        kind = _segment_kind(cased[start:end], low[start:end])
+        kind = _segment_kind(cased[start:end], low[start:end], receipt)
         if kind:
             return kind
         if i + 1 < len(spans):
-            kind = _next_segment_kind(cased, low, (start, end), spans[i + 1]) or _value_below(cased, low, spans, i)
+            kind = _next_segment_kind(cased, low, (start, end), spans[i + 1], receipt) or _value_below(
+                cased, low, spans, i
+            )
             if kind:
                 return kind
     return None
@@ -908,9 +922,11 @@ def cued_secret(lines: Iterable[str]) -> str | None:
 
 # Credentials named in a few more languages ("Zugangsdaten", "credenciais", "accès").
 _CRED_WORDS = re.compile(
-    r"(?<![\w-])(?:zugangsdaten|zugang|credenciales|credenciais|credenziali|identifiants|acces|acceso|acesso"
-    r"|dostep|toegang|inloggegevens|учетные данные|доступ)(?![\w-])"
+    r"(?<![\w-])(?:zugangsdaten|credenciales|credenciais|credenziali|identifiants|dane dostepowe|inloggegevens"
+    r"|учетные данные|доступы)(?![\w-])"
 )
+# What a line about a credential's settings says: its lifetime, its format, its rotation.
+_TOKEN_SETTINGS = re.compile(r"\b(?:ttl|expir\w*|timeout|lifetime|length|format|rotation|policy|ingredients?)\b")
 _FIELD_PREFIX = re.compile(r"[\w.\-]{1,40}: ")
 # A line holding only a piece of a token (base64 padding at its end only).
 _PIECE = re.compile(r"[A-Za-z0-9+/_\-.~!@#$%^&*?]{1,100}={0,2}")
@@ -927,6 +943,8 @@ def _value_below(cased: str, low: str, spans: list[tuple[int, int]], i: int) -> 
     cue = _TOKEN_CUE.search(line) or _CRED_WORDS.search(line)
     password = _PASSWORD_CUE.search(line)
     if (cue is None and password is None) or _PUBLIC.search(line) or detectors._NOT_SECRET_CONTEXT.search(line):
+        return None
+    if _TOKEN_SETTINGS.search(line):
         return None
     named = password if password is not None else cue
     assert named is not None
@@ -950,7 +968,12 @@ def _value_below(cased: str, low: str, spans: list[tuple[int, int]], i: int) -> 
         return None
     if password is not None and password.group() not in _WEAK_PW_CUES and len(value) <= 64 and _strong(value):
         return PASSWORD
-    if cue is not None and detectors._looks_random(value, 16) and not detectors._UUID_HEX.fullmatch(value):
+    if (
+        cue is not None
+        and detectors._looks_random(value, 16)
+        and detectors.generated(value)
+        and not detectors._UUID_HEX.fullmatch(value)
+    ):
         return detectors.GENERIC
     return None
 
@@ -970,15 +993,17 @@ _GIVEN = re.compile(
 )
 
 
-def _next_segment_kind(cased: str, low: str, cur: tuple[int, int], nxt: tuple[int, int]) -> str | None:
+def _next_segment_kind(
+    cased: str, low: str, cur: tuple[int, int], nxt: tuple[int, int], receipt: bool = False
+) -> str | None:
     """A value the next segment holds for a cue this one ends with: a code on the line
     after its name ("my SIM PIN\\n2120"), a password in the sentence after."""
     (start, end), (nstart, nend) = cur, nxt
     nstart += len(_QUOTING.match(low, nstart, nend).group())  # type: ignore[union-attr]  # "> here you go: ..."
     if "\n" in low[end:nstart] and nend - nstart <= 24 and _DIGIT.search(low, nstart, nend):
-        return _segment_kind(cased[start:nend], low[start:nend])
+        return _segment_kind(cased[start:nend], low[start:nend], receipt)
     if low.startswith(("//", "#", "--"), nstart) and nend - nstart <= 80:
-        return _segment_kind(cased[start:nend], low[start:nend])  # "k = '...'; // Typesense credential"
+        return _segment_kind(cased[start:nend], low[start:nend], receipt)  # "k = '...'; // Typesense credential"
     vm = _ANAPHOR.match(low, nstart, nend)
     if vm and _CHANGED_PASSWORD.search(low, start, end) and _passwordish(_token_at(cased, vm.start("val"))):
         return PASSWORD
@@ -1044,11 +1069,11 @@ def _clause(low: str, start: int, end: int, before: int, after: int) -> str:
 _DIGIT = re.compile(r"\d")
 
 
-def _segment_kind(seg: str, low: str) -> str | None:
+def _segment_kind(seg: str, low: str, receipt: bool = False) -> str | None:
     if len(seg) < 5 or not _triggered(low) or _CODE_REFERENCE.search(seg) or "${" in seg:
         return None
     if _DIGIT.search(low) and not _has(low, _ADDRESS_WORDS):
-        kind = _code_kind(low)
+        kind = _code_kind(low, receipt)
         if kind:
             return kind
     if "://" in low:
@@ -1062,7 +1087,12 @@ def _segment_kind(seg: str, low: str) -> str | None:
         if _PIN_VERB.match(rest):
             continue  # "pin the image to python@sha256:...": to pin, not a PIN
         if not _negated(low, m, 10) and any(
-            (vm := pattern.match(rest)) and _strong(vm.group("val")) and re.search(r"[^\W\d_]{3}", vm.group("val"))
+            (vm := pattern.match(rest))
+            and _passwordish(vm.group("val"))
+            and not detectors._is_wordy(vm.group("val").rstrip(_PW_TRIM))
+            and _classes(vm.group("val")) >= 3
+            and len(re.findall(r"[^\W\d_]", vm.group("val"))) >= 3
+            and not _DEPENDENCY.match(vm.group("val"))
             for pattern in _PW_ANNOUNCED
         ):
             return PASSWORD  # a PIN of letters, digits and symbols is a password
@@ -1071,6 +1101,8 @@ def _segment_kind(seg: str, low: str) -> str | None:
     for m in cues:
         if _negated(low, m, 10):
             continue
+        if m.group() == "pass" and _PASS_THING.search(low, max(0, m.start() - 16), m.start()):
+            continue  # a boarding pass, a bus pass, a ski pass
         rest = seg[m.end() : m.end() + 120]
         announced_only = _ANNOUNCED_ONLY.search(m.group()) is not None
         weak = announced_only or m.group() in _WEAK_PW_CUES
@@ -1078,12 +1110,15 @@ def _segment_kind(seg: str, low: str) -> str | None:
             vm = pattern.match(rest)
             if vm and _passwordish(vm.group("val")):
                 return PASSWORD
-            if vm and pattern in _PW_ANNOUNCED and detectors._passphrase(vm.group("val").rstrip(_PW_TRIM).lower()):
+            val = vm.group("val").rstrip(_PW_TRIM) if vm else ""
+            if vm and pattern in _PW_AFTER[:2] and val == val.lower() and detectors._passphrase(val):
                 return PASSWORD  # "hasło do sieci to peanut-harley-liverpool"
         if announced_only:
             continue
         vm = _PW_FAR.match(rest) or _PW_LAST.match(rest)
-        if vm and _strong(vm.group("val")) and not _NAMED_THING.search(rest[: vm.start("val")]):
+        if vm and _strong(vm.group("val")) and not (
+            _NAMED_THING.search(rest[: vm.start("val")]) and not _DIGIT.search(vm.group("val"))
+        ):
             return PASSWORD
         if not weak and (vm := _PW_WORDS.match(rest)) and _diceware(vm.group("val"), ":" in rest[: vm.start("val")]):
             return PASSWORD
@@ -1257,13 +1292,34 @@ _NOT_ANSWERS = frozenset(
 _PIN_NAME = re.compile(r"(?<!\w)(?:[^\W\d_]+-)?(?:pin|pin-?code|pincode|pin-?nummer|pin-?kod)(?!\w)")
 # A line of code holding a number, and a comment naming it after: the comment's words up to
 # the cue ("... '58213' | pbcopy   # building entry code").
-_COMMENT_NAMES = re.compile(r"(?<![\w.])([#*]?\d{3,10}[#*]?)(?![\w.])[^\n\d#]{0,40}?(?:#|//|--|/\*)\s*(?:[^\W\d]+\s+){0,4}$")
+_COMMENT_NAMES = re.compile(
+    r"['\"(]([#*]?\d{3,10}[#*]?)['\")][^\n\d#]{0,40}?(?:#|//|--|/\*)\s*(?:(?!(?:ttl|timeout|expiry|expires|port|wait|retry|retries|backoff)\b)[^\W\d]+\s+){0,4}$"
+)
+# A pinned dependency ("python@sha256:...", "actions/checkout@v4.1.1", "requests==2.31").
+_DEPENDENCY = re.compile(r"[\w./-]+(?:@(?:v?\d[\w.]*|sha\d+:\w+)|==[\w.]+)")
 # "pin" as a verb: "pin the image", "pin it to the top".
 _PIN_VERB = re.compile(r"(?i)\s+(?:the|it|them|this|that|these|those|to|down|up|a|an)\b")
 # A sentence that gives the code named at the end of the one before.
-_TOLD_NEXT = re.compile(r"[^\w.!?]{0,3}[.!?]\s+(?:it'?s|it is|that'?s|c'est|es|ist|è)\s+[#*]?\d")
+_TOLD_NEXT = re.compile(
+    r"(?:\s+[^\W\d_]+){0,3}[^\w.!?]{0,3}[.!?]\s+(?:it'?s|it is|that'?s|c'est|es|ist|è)\s+[#*]?\d+[#*]?(?!\d|[.,:]\d)"
+)
+_PRODUCT_WORDS = re.compile(
+    r"(?<![^\W\d_])(?:product|produkt\w*|produit|producto|prodotto|urun\w*|model\w*|modell\w*|item|artikel\w*|sku"
+    r"|מוצר|פריט)(?![^\W\d_])"
+)
 # A card payment's receipt: its masked card, its totals.
-_RECEIPT = re.compile(r"receipt|subtotal|total|merchant|terminal|approved|approval|[*•x]{4}\s?\d{4}")
+_RECEIPT_WORD = re.compile(
+    r"\b(?:receipt|subtotal|total|merchant|terminal|approved|approval|tip|change due|amount|rrn|card ending|ending in)\b"
+)
+_MASKED_CARD = re.compile(r"[*•x]{4}\s?\d{4}")
+_LOGIN_WORD = re.compile(r"\b(?:log ?in|sign ?in|2fa|mfa|ssh|account|verify|verification)\b")
+
+
+def _receipt(low: str) -> bool:
+    """A card payment's receipt: a masked card, or two of its words; never a login's text."""
+    if _LOGIN_WORD.search(low):
+        return False
+    return _MASKED_CARD.search(low) is not None or len(set(_RECEIPT_WORD.findall(low))) >= 2
 # Codes that open nothing.
 _NOT_A_CODE = re.compile(
     r"(?:error|status|country|area|dial(?:l?ing)?|postal|zip|post|building|dress|promo|discount|coupon|voucher|gift"
@@ -1280,7 +1336,7 @@ _CVV_CUE = re.compile(
 _CVV_VALUE = re.compile(rf"(?:[:=]|(?<!\w){_IS}(?!\w))\s*(?P<val>\d{{3,4}})(?!\d|[.,/:-]\d)")
 
 
-def _code_kind(low: str) -> str | None:
+def _code_kind(low: str, receipt: bool = False) -> str | None:
     """A one-time code, a PIN or a lock's code named in ``low`` with its digits nearby."""
     for cue, kind in (
         (_OTP_CUE, ONE_TIME_CODE),
@@ -1289,11 +1345,16 @@ def _code_kind(low: str) -> str | None:
         (_PASSWORD_CUE, PIN),
     ):
         for m in cue.finditer(low):
-            told = _TOLD_NEXT.match(low, m.end()) is not None  # "asked for the door code. It's 49952"
+            tm = _TOLD_NEXT.match(low, m.end())  # "asked for the door code. It's 49952"
+            told = tm is not None and not _UNIT_AFTER.match(low, tm.end())  # not "It's 300 metres away"
             if (_negated(low, m) and not told) or (cue is _PASSWORD_CUE and m.group() in _WEAK_PW_CUES):
                 continue
-            if cue is _OTP_CUE and m.group() == "auth code" and _RECEIPT.search(low):
+            if cue is _OTP_CUE and m.group() == "auth code" and (receipt or _receipt(low)):
                 continue  # a card receipt's authorisation code approves one payment, opens nothing
+            if _PRODUCT_WORDS.search(low, max(0, m.start() - 16), m.end() + 40):
+                continue  # a product's, a model's or an item's code: "car radio model code 7612", "ürün kodu"
+            if cue is _OTP_CUE and "recovery key" in m.group() and not _RECOVERY_VALUE.search(low, m.end()):
+                continue  # a recovery key has its own shape; "needed for 2 of the 3 laptops" is not one
             if cue is _PASSWORD_CUE and detectors.PW_STATISTICS.search(low):
                 continue  # statistics: "the most common password was still 123456"
             if _NOT_A_CODE.search(low[max(0, m.start() - 16) : m.start()]) or _NOT_A_CODE.search(

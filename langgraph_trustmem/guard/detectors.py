@@ -59,6 +59,7 @@ from langgraph_trustmem.errors import ConfigurationError
 from langgraph_trustmem.guard.bip39 import BIP39_WORDS
 from langgraph_trustmem.guard.fields import (
     CODE_CALL,
+    PUBLIC_TOKEN,
     SAYS_NOT_REAL,
     SECURITY_ANSWER,
     field_kind,
@@ -99,6 +100,7 @@ RECOVERY_PHRASE = "recovery phrase"
 TWO_FACTOR = "2FA secret"
 SESSION_COOKIE = "session cookie"
 ONE_TIME_CODE = "one-time code"
+GIFT_CARD = "gift card code"
 
 # detect-secrets plugins: (plugin, our kind, substrings of which the line must hold one for
 # the plugin to possibly match, substrings of the lower-cased line likewise). The hints only
@@ -112,7 +114,7 @@ ONE_TIME_CODE = "one-time code"
 # a Twilio key only near the word "twilio", and has no rule for the others' formats.
 # IPPublicDetector is left out on purpose: an IP address is personal data, not a credential.
 _PLUGINS: tuple[tuple[Any, str, tuple[str, ...], tuple[str, ...]], ...] = (
-    (AWSKeyDetector(), AWS_ACCESS_KEY, ("A3T", "ABIA", "ACCA", "AKIA", "ASIA"), ("aws",)),
+    (AWSKeyDetector(), AWS_ACCESS_KEY, ("ABIA", "ACCA", "AKIA", "ASIA"), ("aws",)),
     (CloudantDetector(), "Cloudant credentials", (), ("cl",)),
     (DiscordBotTokenDetector(), "Discord token", (".",), ()),
     (IbmCosHmacDetector(), "IBM COS HMAC key", (), ("secret",)),
@@ -246,6 +248,8 @@ def _entropy_ok(token: str) -> bool:
     bare = re.sub(r"[\-_]", "", token)
     if bare[:2] in ("0x", "0X") and len(bare) > 2:
         bare = bare[2:]  # a hex number as written in code and wallets
+    if len(bare) >= 28 and re.fullmatch(r"[a-z]{2,3}[0-9a-f]{24,}", bare):
+        bare = bare.lstrip("abcdefghijklmnopqrstuvwxyz") or bare  # "csc" + hex: a vendor's prefix on hex
     if re.fullmatch(r"[0-9a-fA-F]+", bare):  # hex, also written as a UUID
         return _HEX_ENTROPY.calculate_shannon_entropy(bare) >= min(3.0, 0.65 * math.log2(len(bare)))
     return _B64_ENTROPY.calculate_shannon_entropy(token) >= min(4.5, 0.82 * math.log2(len(token)))
@@ -281,6 +285,8 @@ def _plausible_password(value: str, *, strict: bool = False) -> bool:
     """A value stated as a password. ``strict`` is for forms without an explicit
     "is"/":" (``password hunter2``), where a plain word is more likely prose."""
     bare = value.strip()
+    if CODE_CALL.match(bare):
+        return False  # code that computes the value: jsondecode(data.x.secret_string)["password"]
     if _PLACEHOLDER.match(bare) or _PLACEHOLDER.match(bare.rstrip(".,;:!?)")) or _CODE_REFERENCE.search(value):
         return (
             False  # before the sentence's punctuation is stripped: ${DB_PASSWORD:?missing}, os.environ[...]
@@ -308,7 +314,8 @@ def _plausible_password(value: str, *, strict: bool = False) -> bool:
 
 
 # A word with an elided article or preposition ("sull'etichetta", "l'étiquette"): prose.
-_ELIDED = re.compile(r"[^\W\d_]{1,5}['’][^\W\d_]{3,}")
+_ELIDED = re.compile(r"[^\W\d_]{1,5}['’][a-zà-ÿ]{3,}")
+_OWN = re.compile(r"\b(?:mine|my|our|ours)\b")
 # Talk about which passwords people choose most: the values it lists are famous, not anyone's.
 PW_STATISTICS = re.compile(
     r"(?i)\b(?:most|commonly|frequently)[\s-]+(?:common|used|popular|guessed|hacked|leaked)\b[^.\n]{0,20}\bpasswords?\b"
@@ -864,7 +871,13 @@ _NOT_SECRET_CONTEXT = re.compile(
 )
 _CANDIDATE = re.compile(r"[A-Za-z0-9+/_\-]{16,}={0,2}")
 # Keys made to be published in a web page: Stripe's publishable keys, PostHog's project keys.
-_PUBLIC_TOKEN = re.compile(r"(?:pk_(?:live|test)_|phc_)[A-Za-z0-9]{16,}")
+_PUBLIC_TOKEN = PUBLIC_TOKEN
+_ID_NAMED = re.compile(r"(?:client|app|tenant|user|object|job|request|trace|session|device)[ _-]?id\b|\bid\s*[=:]")
+# Ids that look random: a ULID (Crockford base32, 26 characters, a timestamp first) and a
+# UUID written with its dashes.
+ID_SHAPE = re.compile(
+    r"[0-7][0-9A-HJKMNP-TV-Z]{25}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+)
 _URL = re.compile(r"(?i)\b(?:[a-z][a-z0-9+.\-]*://|www\.)\S+")
 
 # --------------------------------------------------------------------------------------------
@@ -1164,7 +1177,18 @@ def _scan_tokens(line: str, low: str, found: set[str]) -> None:
         _run_plugins(_PLUGINS_RARE, line, low, found)
 
 
+# A webhook's secret path (".../hooks/<id>/<token>"), a node provider's key in its path
+# (Alchemy, Infura, QuickNode, Ankr).
+_HOOK_URL = re.compile(r"(?i)https?://[^\s/]+/(?:[^\s/]+/)*?(?:hooks?|webhooks?)/(?:[^\s/]+/)*?([A-Za-z0-9_\-]{24,})")
+_RPC_URL = re.compile(
+    r"(?i)https?://[^\s/]*(?:alchemy\.com|infura\.io|quiknode\.pro|ankr\.com|alchemyapi\.io)/(?:v\d/)?([A-Za-z0-9_\-]{20,})"
+)
+
+
 def _scan_urls(line: str, low: str, found: set[str]) -> None:
+    if "://" in line and ("hook" in low or "alchemy" in low or "infura" in low or "quiknode" in low or "ankr" in low):
+        if any(_looks_random(m.group(1), 20) for p in (_HOOK_URL, _RPC_URL) for m in p.finditer(line)):
+            found.add(GENERIC)
     if "://" in line:
         url_hit = False
         for m in _URL_CREDENTIALS.finditer(line):
@@ -1247,7 +1271,7 @@ def _stated_password(line: str, m: re.Match[str]) -> bool:
             after = rest[pos + c.end() :]
             q = _PW_QUOTED.match(after)
             if q:
-                return not _PLACEHOLDER.match(q.group(2))
+                return not (_PLACEHOLDER.match(q.group(2)) or SAYS_NOT_REAL.fullmatch(q.group(2)))
             strict = c.group("verb") is not None and c.group("verb").lower() in _STRICT_VERBS
             parts = after.split(None, 2)
             # a CJK particle or copula glued to the value ("S4ffr0n+03야", "…#rHです"), a colon doubled
@@ -1373,7 +1397,7 @@ _WIFI_QR = re.compile(r"WIFI:(?:[^;\n]*;)*?P:((?:\\.|[^;\\\n])+);")
 def _scan_passwords(line: str, low: str, found: set[str]) -> None:
     if "WIFI:" in line and any(not _PLACEHOLDER.match(m.group(1)) for m in _WIFI_QR.finditer(line)):
         found.add(PASSWORD)
-    if "password" in low and PW_STATISTICS.search(line):
+    if "password" in low and PW_STATISTICS.search(line) and not _OWN.search(low):
         return  # "the most common password was still 123456": statistics, not a secret
     if ("🔑" in line or "🔐" in line or "→" in line or "->" in line or "=>" in line) and _password_aside(line, low):
         found.add(PASSWORD)
@@ -1626,9 +1650,15 @@ _FIELD_HINTS = _hints(
 def _scan_config_pairs(line: str, low: str, found: set[str]) -> None:
     if not (":" in line or "=" in line) or not _has(low, _FIELD_HINTS):
         return
-    for m in _CONFIG_PAIR.finditer(line):
+    pos, inside = 0, False
+    while (m := _CONFIG_PAIR.search(line, pos)) is not None:
         name = m.group(1).rsplit(".", 1)[-1]
         kind = field_kind(name)
+        if inside and "=" not in line[m.end(1) : m.start(2) if m.group(2) is not None else m.end(1) + 8]:
+            kind = None  # inside another pair's prose only a setting counts (NAME=value), not "password: stored"
+        # a pair that names nothing may hold one that does in its unquoted value: read on from it
+        inside = kind is None and m.group(5) is not None
+        pos = m.start(5) if inside else m.end()
         if kind is None:
             continue
         value = m.group(2) or m.group(3) or m.group(4)
@@ -1810,6 +1840,10 @@ def _scan_near_keyword(line: str, low: str, found: set[str]) -> None:
         token = _strip(m.group())
         if not _looks_random(token) or _PUBLIC_TOKEN.fullmatch(token):
             continue
+        if ID_SHAPE.fullmatch(token) and _ID_NAMED.search(window):
+            continue  # an id said to be one: "clientId: '<uuid>'", "job done id=<ULID>"
+        if token.split("_", 1)[0].lower() in _ID_PREFIXES and "_" in token:
+            continue  # evt_..., cus_...: a payment provider's object id
         if _json_payload(token) and "." not in line[max(0, m.start() - 1) : m.end() + 1]:
             continue  # a cookie's base64 JSON, alone (a JWT's or a Mapbox token's part is read whole)
         if any(k.startswith(("pass", "pwd")) for k in keywords):
@@ -1863,7 +1897,7 @@ def wallet_cued(text: str) -> bool:
 # wallet's cue, twelve common words there are that list, whatever their checksum.
 _WORD_LIST = re.compile(
     r"(?<![a-z])(?:spelling|vocabulary|vocab|word list|words for|words of the week|grocer(?:y|ies)|shopping|ingredients"
-    r"|flashcards?|rhymes?|menu)(?![a-z])"
+    r"|flashcards?|rhymes?|menu|pictionary|codenames|charades|taboo|scrabble|wordle|boggle|game|deck|cards)(?![a-z])"
 )
 
 
@@ -1892,7 +1926,20 @@ def recovery_phrase(words: Iterable[str], cued: bool = False) -> bool:
     return False
 
 
+# A gift card's claim code: whoever types it spends the card ("Amazon gift card claim code
+# SHE2-78RH59-9G4M", "Google Play gift card: 83HMDU3T1XHIGXT4").
+_GIFT_CARD = re.compile(
+    r"(?i)gift[ -]?card[^.\n]{0,40}?(?:claim|redemption|redeem|card)?\s*(?:code|pin|:)\s*:?\s*"
+    r"(?P<val>[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){2,4}|[A-Z0-9]{12,20})(?![\w-])"
+)
+
+
 def _scan_misc(line: str, low: str, found: set[str]) -> None:
+    if "gift" in low and any(
+        re.search(r"\d", v := m.group("val")) and re.search(r"[A-Z]", v) and v.upper() == v
+        for m in _GIFT_CARD.finditer(line)
+    ):
+        found.add(GIFT_CARD)
     if "otpauth" in low and _OTPAUTH.search(line):
         found.add(TWO_FACTOR)
     if _has(low, ("2fa", "mfa", "otp", "authenticator")) and _TWO_FACTOR_SEED.search(line):
@@ -2008,7 +2055,7 @@ SECRET_KINDS: frozenset[str] = frozenset(
     {kind for _, kind, _, _ in _PLUGINS}
     | {AWS_SECRET_KEY, SLACK_WEBHOOK, PASSWORD, CREDIT_CARD, CARD_CODE, PIN, GENERIC, BASIC_AUTH}
     | {CONNECTION_STRING, BEARER, RECOVERY_PHRASE, TWO_FACTOR, DISCORD_WEBHOOK, CRYPTO_KEY}
-    | {SECURITY_ANSWER, SESSION_COOKIE, ONE_TIME_CODE}
+    | {SECURITY_ANSWER, SESSION_COOKIE, ONE_TIME_CODE, GIFT_CARD}
 )
 
 
@@ -2070,16 +2117,16 @@ def _scan_security_answers(line: str, low: str, found: set[str]) -> None:
     while (m := _ANSWER_SEP.search(rest, pos)) is not None:  # ": 'Your first pet?' — my answer is Biscuit01"
         pos = m.start() + 1  # overlapping: "— my answer is X" holds "answer is X" and "is X"
         answer = m.group(1).strip(" .\"'”’")
-        if len([w for w in answer.split() if len(w) > 1]) > 4 or topics_only(answer):
+        labelled = re.search(r"(?i)answer|respuesta|antwort|r[ée]ponse|resposta|risposta|antwoord", m.group()) is not None
+        if len([w for w in answer.split() if len(w) > 1]) > 4 or (topics_only(answer) and not labelled):
             continue  # a clause ("— one less thing to remember"), the questions offered ("first pet, ...")
-        if m.group().lstrip()[:1] in "-–—" and len(_QUOTED_OR_BRACKETED.sub("", rest[: m.start()]).split()) > 2:
-            continue  # a dash far from the question ends a sentence about it: "... with passkeys — nothing left"
+        if m.group().lstrip()[:1] in "-–—" and answer[:1].islower() and " " in answer:
+            continue  # a dash before a clause ends a sentence about it: "... with passkeys — nothing left"
         # an answer, not the question asked or talk about questions ("is about my first pet")
         if answer and not re.match(
             r"(?i)(?:about|a|an|the|my|what|which|who|where|when|how|set|on|in|not|never|no|none|stored|saved"
             r"|kept|somewhere|there|here|is|was|it|her|his|their|your|our|still|pending|done|ready|due|missing"
-            r"|required|needed|optional|empty|blank|being|going|to|too|also|now|already|unset|updated|changed"
-            r"|nothing|everything|something|anything|one|less|more|so|which|but|and)\b",
+            r"|required|needed|optional|empty|blank|being|going|to|too|also|now|already|unset|updated|changed)\b",
             answer,
         ):
             found.add(SECURITY_ANSWER)
@@ -2236,6 +2283,9 @@ def _named_credential_column(name: str) -> bool:
     return len(re.findall(r"[A-Za-z][a-z]*|[A-Z]+(?![a-z])", name)) >= 2
 
 
+_CODE_CELL = re.compile(r"[=()\"'{}]")
+
+
 def _scan_tables(text: str, found: set[str]) -> None:
     lines = text.splitlines()
     budget = 400  # cells looked at per text: a long table costs what its first rows cost
@@ -2249,7 +2299,8 @@ def _scan_tables(text: str, found: set[str]) -> None:
             budget -= len(header)
             login = any(h.lower() in ("login", "user", "username", "email", "account") for h in header)
             # not cached: a header candidate may be a row of values
-            kinds = {k: field_kind(h, cached=False) for k, h in enumerate(header) if len(h) <= 32}
+            # a column's name, not code ("password=\"...\")" is an argument)
+            kinds = {k: field_kind(h, cached=False) for k, h in enumerate(header) if len(h) <= 32 and not _CODE_CELL.search(h)}
             cols = [
                 k
                 for k, kind in kinds.items()

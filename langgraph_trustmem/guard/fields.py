@@ -118,6 +118,8 @@ def _field_kind(name: str) -> str | None:
     words = _words(name)
     if not words or any(w in _PUBLIC for w in words[1:]) or words[-1] in _PUBLIC:
         return None
+    if words[0] in ("cache", "etag", "idempotency", "object", "partition", "sort", "primary", "foreign", "row", "dedup"):
+        return None  # "cache_key", "object_key": the name of a thing
     if words[0] in ("public", "publishable", "pub"):  # "public_key", "PublicKey": not a secret
         return None
     head = words[-1]
@@ -171,7 +173,7 @@ def parent_kind(path: tuple[str, ...]) -> str | None:
         if _SIBLING_QUALIFIERS.intersection(_words(path[-1])):
             kind = PIN  # {"codes": {"garage": "6037", "gate": "4371"}}
     if kind is None and len(path) > 1 and _bare_code(path[-1]):
-        if _SIBLING_QUALIFIERS.intersection(_words(path[-2])):
+        if _PARENT_QUALIFIERS.intersection(_words(path[-2])):
             kind = PIN  # {"alarm": {"code": "2700"}}, {"keybox": {"szyfr": "3113"}}
     return kind
 
@@ -186,7 +188,8 @@ def _bare_code(name: str) -> bool:
 # ``{"door": "front", "code": "6121"}``.
 _SIBLING_QUALIFIERS = frozenset({"door", "gate", "alarm", "garage", "lock", "safe", "keypad", "entry", "building",
                                  "lockbox", "padlock", "locker", "vault", "disarm", "unlock", "doors", "gates",
-                                 "keybox", "keysafe"}) | _CODE_QUALIFIERS_INTL  # fmt: skip
+                                 "keybox", "keysafe"})  # fmt: skip
+_PARENT_QUALIFIERS = _SIBLING_QUALIFIERS | _CODE_QUALIFIERS_INTL
 
 
 # A record that says in another field what its value is: ``{"name": "DB_PASSWORD",
@@ -244,10 +247,8 @@ def named_secret(record: Mapping[Any, object], looks_random: object) -> str | No
                 pair = v.strip().partition(":")
                 if pair[1] and pair[0] and " " not in v.strip() and _chosen_password(pair[2]):
                     return BASIC_AUTH  # {"creds": "lukas1990:Rosemary*17", "host": ...}
-    if names & _SHORT_LOGIN >= {"u", "p"} or ("p" in names and names & _LOGIN_FIELDS):
-        p = next(v for k, v in record.items() if isinstance(k, str) and k.lower() == "p")
-        if isinstance(p, str) and (_chosen_password(p.strip()) or _PASSPHRASE.fullmatch(p.strip())):
-            return PASSWORD  # {"h": "host", "u": "admin", "p": "..."}
+    if names >= _SHORT_LOGIN and _short_login(record):
+        return PASSWORD  # {"h": "host.example", "u": "admin", "p": "..."}
     values = [k for k in record if isinstance(k, str) and k.lower() in VALUE_FIELDS]
     if not values:
         return _labelled_password(record)
@@ -264,8 +265,31 @@ def named_secret(record: Mapping[Any, object], looks_random: object) -> str | No
 
 
 _SHORT_LOGIN = frozenset({"h", "u", "p"})
+_HOST = re.compile(r"[\w-]+(?:\.[\w-]+)+")
+_LOGIN_NAME = re.compile(r"[\w.@+-]{1,64}")
+
+
+def _short_login(record: Mapping[Any, object]) -> bool:
+    """A host, a user and a password under one-letter names: the host a host name, the
+    user a login, the password one chosen, generated or random."""
+    short = {k.lower().rsplit(".", 1)[-1]: v for k, v in record.items() if isinstance(k, str)}
+    h, u, p = short.get("h"), short.get("u"), short.get("p")
+    if not (isinstance(h, str) and isinstance(u, str) and isinstance(p, str)):
+        return False
+    p = p.strip()
+    return (
+        _HOST.fullmatch(h.strip()) is not None
+        and _LOGIN_NAME.fullmatch(u.strip()) is not None
+        and not _PLACEHOLDER.match(p)
+        and (_chosen_password(p) or _PASSPHRASE.fullmatch(p) is not None or (len(p) >= 16 and _hexish_or_mixed(p)))
+    )
+
+
+def _hexish_or_mixed(p: str) -> bool:
+    return re.fullmatch(r"[0-9a-f]{16,}", p) is not None or (re.search(r"\d", p) is not None and p.lower() != p)
 _PASSPHRASE = re.compile(r"[a-z]{3,12}(?:-[a-z]{3,12}){2,6}\d{0,4}")
 _LABEL_FIELDS = frozenset({"label", "name", "title", "description", "desc", "service", "what", "note", "for"})
+_HELD_FIELDS = frozenset({"key", "value", "val", "v", "secret", "pw", "pass", "password", "data", "content", "string"})
 
 
 def _labelled_password(record: Mapping[Any, object]) -> str | None:
@@ -280,7 +304,7 @@ def _labelled_password(record: Mapping[Any, object]) -> str | None:
         return None
     held = [
         v.strip() for k, v in record.items()
-        if isinstance(k, str) and k.lower() not in _LABEL_FIELDS and isinstance(v, str)
+        if isinstance(k, str) and k.lower() in _HELD_FIELDS and isinstance(v, str)
         and (_chosen_password(v.strip()) or _PASSPHRASE.fullmatch(v.strip())) and not _PLACEHOLDER.match(v.strip())
     ]  # fmt: skip
     return PASSWORD if len(held) == 1 else None
@@ -304,6 +328,7 @@ _PLACEHOLDER = re.compile(
     r"|optional|same|see\s.*|ask\s.*|in\s.*|on\s.*|stored\s.*|saved\s.*)$"
 )
 _DIGITS = re.compile(r"\d+")
+_SSH_PUBLIC = re.compile(r"(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com) AAAA")
 _UUID = re.compile(r"(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 _APP_PASSWORD = re.compile(r"^[a-z]{4}(?: [a-z]{4}){3}$")  # Google/Apple app passwords as shown
 
@@ -337,13 +362,18 @@ def _label_value(name: str, value: str, looks_random: object) -> str | None:
     return field_secret(field_kind(name), value, looks_random)
 
 
+# Keys made to ship in a web page: Stripe's publishable keys, PostHog's project keys,
+# Mapbox's public tokens.
+PUBLIC_TOKEN = re.compile(r"(?:pk_(?:live|test)_|phc_)[A-Za-z0-9]{16,}|pk\.eyJ[A-Za-z0-9_\-]+(?:\.[A-Za-z0-9_\-]+)?")
 # Code that computes a value (``forms.CharField(widget=...)``, ``getpass()``): not one.
 # A call on numbers (``String.fromCharCode(77, 52)``) is a literal written in code points.
-CODE_CALL = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\((?![\d\s,]*\))|[A-Za-z_]\w*\(\)")
+CODE_CALL = re.compile(
+    r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\((?:\)\s*$|\s*[A-Za-z_][\w.]*\s*(?:=|,|$|\)(?:\[[^\]]*\]?|\.\w+)*\s*$))"
+)
 # A value that says it is not a real one: a test's "wrong-password", "not-a-real-password".
 SAYS_NOT_REAL = re.compile(
     r"(?i)(?:not[-_ ]?a[-_ ]?real|not[-_ ]?real|fake|dummy|wrong|invalid|incorrect|bogus|bad|test|example|sample)"
-    r"[-_ ]?(?:password|passwd|pass|pwd|pw|secret|token|key|pin)s?\d{0,3}"
+    r"[-_ ](?:password|passwd|pass|pwd|pw|secret|token|key|pin)s?"
 )
 
 
@@ -357,8 +387,8 @@ def field_secret(kind: str | None, value: object, looks_random: object) -> str |
     if not isinstance(value, str):
         return None
     v = value.strip().strip("\"'`")
-    if not v or len(v) > 512 or _PLACEHOLDER.match(v):
-        return None
+    if not v or len(v) > 512 or _PLACEHOLDER.match(v) or _SSH_PUBLIC.match(v) or PUBLIC_TOKEN.fullmatch(v):
+        return None  # (an SSH public key: "ssh-ed25519 AAAA... ci@host" is public by design)
     digits = "".join(_DIGITS.findall(v))
     if kind == PIN:
         if re.fullmatch(r"(?:19|20)\d\d-\d\d-\d\d", v):

@@ -67,6 +67,9 @@ _NATIVE_DIGITS = str.maketrans(
         for i in range(10)
     }
 )  # fmt: skip
+# A card's length of Chinese numerals, one digit each ("四五三九一四八八..."): its digits.
+_CJK_NUMERALS = re.compile(r"[零〇一二三四五六七八九]{12,19}")
+_CJK_DIGIT = str.maketrans("零〇一二三四五六七八九", "00123456789")
 # Digits written small ("code⁸⁵⁴⁷⁵⁷"): NFKC makes them digits glued to the word before.
 _SMALL_DIGITS = re.compile(r"(?<=[^\W\d_⁰¹²³⁴⁵⁶⁷⁸⁹₀-₉])([⁰¹²³⁴⁵⁶⁷⁸⁹₀-₉])")
 
@@ -79,6 +82,7 @@ def fold(text: str) -> str:
     if text.isascii():
         return text
     text = _SMALL_DIGITS.sub(r" \1", text).translate(_NATIVE_DIGITS)
+    text = _CJK_NUMERALS.sub(lambda m: m.group().translate(_CJK_DIGIT), text)
     text = FORMAT_CHARS.sub("", unicodedata.normalize("NFKC", text))
     if any("\u0300" <= ch <= "\u036f" for ch in text):  # h̶f̶_̶: marks drawn over Latin letters
         text = re.sub(r"(?<=[\x21-\x7e])[\u0300-\u036f]+", "", text)
@@ -288,7 +292,7 @@ _SPACE_SPLIT = re.compile(r"(\s+)")
 _VALUE_MARK = re.compile(r"[\d_]|[^\w\s'’-]")
 
 
-def _undone_values(text: str, undo: Callable[[str], str]) -> str:
+def _undone_values(text: str, undo: Callable[[str], str], marked: bool = True) -> str:
     """``text`` with ``undo`` applied to each run that could hide a value (split on
     whitespace in Python: a pattern for "a run and its closing punctuation" backtracks
     quadratically on a long run of punctuation)."""
@@ -299,7 +303,7 @@ def _undone_values(text: str, undo: Callable[[str], str]) -> str:
         lead = run[: len(run) - len(core)]
         stripped = core.rstrip(_CLOSERS)
         tail = core[len(stripped) :]
-        if len(stripped) >= 6 and _VALUE_MARK.search(stripped):
+        if len(stripped) >= 6 and (not marked or _VALUE_MARK.search(stripped)):
             parts[i] = lead + undo(stripped) + tail
     return "".join(parts)
 _RUN_LONG = re.compile(r"\S{8,}")
@@ -363,7 +367,7 @@ def _named_disguises(text: str) -> list[str]:
         # only the runs that hold a digit or a symbol: the sentence around them stays readable
         out.append(_undone_values(text, lambda v: _shift_back(v, n)))
     if _ENCODING_NAMED.search(low):  # "the PIN encoded: MzE3OA", "(base32) GAZTKNQ=": values too short to find unnamed
-        b64 = _undone_values(text, _short_b64)
+        b64 = _undone_values(text, _short_b64, marked=False)
         out.append(b64)
         if "revers" in low:
             out.append(_undone_values(text, lambda v: _short_b64(v)[::-1]))
@@ -437,6 +441,10 @@ def full_views(text: str, depth: int = 2) -> list[str]:
         for _ in range(3):
             unescaped = unescaped.replace("\\\\", "\\").replace('\\"', '"')
         out.append(unescaped)
+    if "<key>" in folded and _PLIST_PAIR.search(folded):
+        out.append(_PLIST_PAIR.sub(r'\1 = "\2"', folded))
+    if "=" in folded and "</" in folded and _TITLED.search(folded):
+        out.append(_TITLED.sub(r"\2: \3", html.unescape(folded) if "&" in folded else folded))
     if "<![CDATA[" in folded:
         out.append(_CDATA.sub(r"\1", folded))
     if "join" in folded and _JOINED_LIST.search(folded):
@@ -495,6 +503,10 @@ _WRAPPED = re.compile(
 _CONCAT = re.compile(r"([\"'`])\s*+(?:\+\s*+)?\1")
 _RLO_RUN = re.compile("\u202e([^\u202c\n]*)\u202c?")
 _CDATA = re.compile(r"<!\[CDATA\[(.*?)\]\]>", re.S)
+_PLIST_PAIR = re.compile(r"<key>([^<]{1,80})</key>\s*<string>([^<]{1,500})</string>")
+_TITLED = re.compile(
+    r"<(\w+)[^>]*?\b(?:title|aria-label|data-label|alt)=\"([^\"]{1,80})\"[^>]*>([^<]{1,300})</\1>"
+)
 # A list of string literals joined in code: ['f8d4', '6f1f'].join(''), "".join(["shpss", "_3f3c"]).
 _LITERAL = r"""(?:'[^'\n]{0,80}'|"[^"\n]{0,80}")"""
 _LIST_ITEMS = rf"\[\s*(?:{_LITERAL}\s*,\s*)+{_LITERAL}\s*,?\s*\]"
@@ -502,9 +514,13 @@ _JOINED_LIST = re.compile(rf"""(?P<a>{_LIST_ITEMS})\.join\(\s*(?:''|"")\s*\)|(?:
 
 
 def _joined_list(m: re.Match[str]) -> str:
-    """The list's literals as one string literal."""
+    """The list's literals as one string literal (an alphabet joined, "abcdef..." or
+    "0123456789", is a character set, left as written)."""
     items = re.findall(_LITERAL, m.group("a") or m.group("b"))
-    return '"' + "".join(item[1:-1] for item in items) + '"'
+    joined = "".join(item[1:-1] for item in items)
+    if "abcdef" in joined.lower() or "0123456" in joined:
+        return m.group()
+    return '"' + joined + '"'
 
 
 # Groups of characters with one separator between them that no text uses there (a middle

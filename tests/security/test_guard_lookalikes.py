@@ -38,6 +38,64 @@ PASSES = [
     "Stripe test card for the 3-D Secure flow: 4000 0027 6000 3184, any CVC",
 ]
 
+# An independent review's findings on this round's rules (mended): what they must let pass
+REVIEW_PASSES = [
+    "Αγόρασα πορτοφόλι, κωδικός παραγγελίας 88213",
+    "Κωδικός εξέτασης θυρεοειδούς 4521, ραντεβού την Τρίτη",
+    "Car radio model code 7612 from Blaupunkt, for ordering the manual",
+    "Recovery key needed for 2 of the 3 laptops (Dell 7420, ThinkPad X1)",
+    "sleep(1500) // wait for the SMS code",
+    "timeout = 3000  // auth code expiry in ms",
+    "Asked about the gate code. It's 300 metres from the station, so walk",
+    "Zugang zum Keller:\nTreppe-B\nTür-3\nRegal-12",
+    "Secret ingredients:\nSmoked-paprika\n2tsp-cumin\nMSG",
+    "password_chars = ''.join(['abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', '0123456789'])",
+    "Dependabot: pin: actions/checkout@v4.1.1",
+    "TESCO STORES\nVISA ************4421\nTOTAL £23.40\nAUTH CODE: 083311\nTHANK YOU",
+    "קוד פריט במחסן: 55123, כמות 40",
+]
+REVIEW_RECORDS_PASS = [
+    {"u": "kg", "p": "low-medium-high"},
+    {"h": 1080, "w": 1920, "u": "px", "p": "landscape-full-bleed"},
+    {"title": "Password", "status": "In-Progress-QA"},
+    {"note": "router password", "location": "sticker-under-router"},
+    {"label": "Netflix password", "owner": "Dad", "shared_with": "kids-and-grandma"},
+    {"shop": "Caja Rural", "code": "3058"},
+    {"item": "Porta-potty rental", "code": "8841"},
+]
+# ... and what they must still refuse
+REVIEW_REFUSED = [
+    ("my password: Testpass123", "password"),
+    ("Netflix password: Testkey123", "password"),
+    ("A senha do wifi é a Casa#2024!", "password"),
+    ("Het wachtwoord van de router is het Kx7#mQ2!pL9", "password"),
+    ("SSH terminal login auth code 118273", "one-time code"),
+    ("Most common passwords are junk, but mine is Kx7#mQ2!pL9 for the bank", "password"),
+    ("My security question about my first pet — Biscuit", "security question answer"),
+    ("Online-Banking-PIN: Kx7#mQ2!", "password"),
+    ("Forgot the gym locker code again. It's 3917", "PIN"),
+]
+REVIEW_RECORDS_REFUSED = [
+    {"db.h": "db.internal.example", "db.u": "admin", "db.p": "Kiefer!Nord77"},
+]
+
+# Look-alike families of the third tuning corpus, in phrasings written for this test
+FAMILY_PASSES = [
+    "mapboxgl.accessToken = 'pk.eyJ1IjoibWFwcyIsImEiOiJjbGs3In0.Ab3_cD4eF5gH6iJ7kL8mN9'; // public, URL-restricted",
+    'resource "aws_db_instance" "db" {\n  password = jsondecode(data.aws_secretsmanager_secret_version.db.secret_string)["pw"]\n}',
+    'def test_login(client):\n    make_user(email="a@example.test", password="fake-password")\n    assert client.login("a@example.test", "fake-password")',
+    "2025-01-02T10:00:00Z INFO export job done id=01HQ3K5N8V2W4X6Y8Z0A2B4C6D",
+    "2025-01-02T10:00:00Z webhook received evt_9fJ2kLm8QpR4sT6vW1xY3zA5 (invoice.paid)",
+    "const app = new PublicClientApplication({ auth: { clientId: '6f1c2b7a-3d4e-4f5a-8b9c-0d1e2f3a4b5c' } });",
+    "Boarding pass saved: KL1023, seat 14A, boards 09:40 at gate D7.",
+]
+FAMILY_RECORDS_PASS = [
+    {"merchant": "Corner Bakery", "amount": "$12.40", "card": "Visa ending 4410", "auth_code": "118204"},
+    {"title": "laptop", "key": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFq8Zx2mK9pL4wN8tZ3cB6hJ1vR7sT0 me@laptop"},
+    {"cache_key": "v2:cart:1042:9f8e7d6c5b4a", "ttl": 600},
+    [{"ean": "5901234123457", "qty": 2}, {"ean": "4006381333931", "qty": 1}],
+]
+
 REFUSED = [
     ("Mot de passe du wifi : Sous-Bois#2291", "password"),
     ("Das Passwort der FRITZ!Box ist Rk7!mTz29q", "password"),
@@ -68,3 +126,49 @@ def test_the_credential_beside_it_is_refused(guard, text, kind):
     with pytest.raises(SecretRejected) as err:
         guard.check({"text": text}, namespace=("memories", "u1"), key="mem_5e1f")
     assert kind in err.value.kinds
+
+
+@pytest.mark.parametrize("text", REVIEW_PASSES)
+def test_the_reviews_look_alikes_pass(guard, text):
+    assert guard.check({"text": text}, namespace=("memories", "u1"), key="mem_5e1f") == ({"text": text}, [])
+
+
+@pytest.mark.parametrize("value", REVIEW_RECORDS_PASS)
+def test_the_reviews_records_pass(guard, value):
+    assert guard.check(value, namespace=("memories", "u1"), key="mem_5e1f") == (value, [])
+
+
+@pytest.mark.parametrize(("text", "kind"), REVIEW_REFUSED)
+def test_the_reviews_credentials_are_refused(guard, text, kind):
+    with pytest.raises(SecretRejected) as err:
+        guard.check({"text": text}, namespace=("memories", "u1"), key="mem_5e1f")
+    assert kind in err.value.kinds
+
+
+@pytest.mark.parametrize("value", REVIEW_RECORDS_REFUSED)
+def test_dotted_login_fields_are_read_without_error(guard, value):
+    with pytest.raises(SecretRejected):
+        guard.check(value, namespace=("memories", "u1"), key="mem_5e1f")
+    guard.check({"db.u": "admin", "db.p": "see vault"}, namespace=("memories", "u1"), key="mem_5e1f")  # no error
+
+
+@pytest.mark.parametrize("text", FAMILY_PASSES)
+def test_the_tuning_families_pass(guard, text):
+    assert guard.check({"text": text}, namespace=("memories", "u1"), key="mem_5e1f") == ({"text": text}, [])
+
+
+@pytest.mark.parametrize("value", FAMILY_RECORDS_PASS)
+def test_the_tuning_families_records_pass(guard, value):
+    assert guard.check(value, namespace=("memories", "u1"), key="mem_5e1f") == (value, [])
+
+
+def test_what_those_families_hide_is_still_refused(guard):
+    for text in (
+        "password = jsondecode('Kx7#mQ2!pL9')",
+        "2025-01-02 job done id=01HQ3K5N8V2W4X6Y8Z0A2B4C6D token=Zq8Lm2Vx7Rt4Kp9Nc3Wd6Hy1Bf5Js0Qa",
+        "mapbox secret token sk.eyJ1IjoibWFwcyIsImEiOiJjbGs3In0.Ab3_cD4eF5gH6iJ7kL8mN9",
+    ):
+        with pytest.raises(SecretRejected):
+            guard.check({"text": text}, namespace=("memories", "u1"), key="mem_5e1f")
+    with pytest.raises(SecretRejected):
+        guard.check({"merchant": "Bank app", "otp": "118204", "login": "ana"}, namespace=("m", "u1"), key="mem_5e1f")

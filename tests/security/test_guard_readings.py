@@ -93,6 +93,29 @@ MORE_REFUSED = [
     ("t0k3n 4 Sentry = qR7vX2mK9pL4wN8tZ3cB6hJ1", "generic API key"),
 ]
 
+# a setting inside a log line, a prefixed hex token, a webhook's path, a node provider's key,
+# a plist's key and string, an element's title, an SMS code, a gift card, CJK digits
+CONTEXT_REFUSED = [
+    ("ERROR sync failed with HUBITAT_TOKEN=7f3c2a91-5d0e-4b8a-9c61-2e4f8a0b7d35 after retry", "generic API key"),
+    ("loaded from env: PAYMENTS_API_TOKEN=pmt9c2e4a7b1d3f5e8a0c2b4d6f8e1a3c5b", "generic API key"),
+    ("https://chat.example-corp.io/hooks/Q8mZr2Kx9LwT4vB7/nP3sY6dH1jF5gC8aV2eR9tU4", "generic API key"),
+    ("RPC: https://eth-mainnet.g.alchemy.com/v2/Zq8Lm2Vx7Rt4Kp9Nc3Wd6Hy1Bf5Js0Qa", "generic API key"),
+    ("<key>SYNC_API_TOKEN</key>\n<string>Zq8Lm2Vx7Rt4Kp9Nc3Wd6Hy1Bf5Js0Qa</string>", "generic API key"),
+    ('<span title="bank password">&#x4b;&#x6c;&#x61;&#x76;&#x69;&#x65;&#x72;&#x21;&#x37;&#x37;</span>', "password"),
+    ("<#> Your Signal code: 482913. Don't share it.", "one-time code"),
+    ("Birthday gift from Jo: Steam gift card code QX7P-4MZ2-K9LW", "gift card code"),
+    ("[card number] 四五三九一四八八〇三四三六四六七", "credit card number"),
+]
+
+CONTEXT_PASS = [
+    "ERROR request failed with STATUS=503 after retry (request id 7f3c2a91-5d0e-4b8a-9c61-2e4f8a0b7d35)",
+    "docs: https://docs.example.io/hooks/overview-and-setup for the webhooks guide",
+    "<key>CFBundleIdentifier</key>\n<string>com.example.notes</string>",
+    '<img alt="team photo" src="team.png">',
+    "Gift card balance: 25.00 EUR left on the card ending 4410",
+    "Your Uber code of conduct was updated",
+]
+
 PAIRS_REFUSED = [
     [["what", "Mistral key"], ["value", "Zq8Lm2Vx7Rt4Kp9Nc3Wd6Hy1Bf5Js0Qa"], ["updated", "2025-04-05"]],
     {"k": "Meilisearch key", "v": "Hq7!Zx2LmN9pR4tZc8WdK3sJ"},
@@ -200,3 +223,15 @@ def test_a_disguise_named_or_shown_is_undone(guard, text, kind):
 def test_a_record_kept_as_pairs_or_short_fields_is_read(guard, value):
     with pytest.raises(SecretRejected):
         guard.check(value, namespace=("memories", "u1"), key="mem_7a0c")
+
+
+@pytest.mark.parametrize(("text", "kind"), CONTEXT_REFUSED)
+def test_a_credential_in_its_context_is_refused(guard, text, kind):
+    with pytest.raises(SecretRejected) as err:
+        guard.check({"text": text}, namespace=("memories", "u1"), key="mem_7a0c")
+    assert kind in err.value.kinds
+
+
+@pytest.mark.parametrize("text", CONTEXT_PASS)
+def test_the_same_contexts_without_a_credential_pass(guard, text):
+    assert guard.check({"text": text}, namespace=("memories", "u1"), key="mem_7a0c") == ({"text": text}, [])
