@@ -4,9 +4,9 @@ The figures are those of ``bench/guard_eval.py`` (recorded in ``bench/README.md`
 record is checked as ``TrustStore.put`` checks it, a refusal or a redaction counts as
 caught for a secret and as a false positive for a benign memory. No server is needed.
 
-Corpora: the tuning corpus and the first eleven held-out corpora (``secrets_heldout`` to
-``secrets_heldout11``) have had their misses read and tuned on; the twelfth
-(``secrets_heldout12``), written by a helper that never saw the guard and committed frozen
+Corpora: the three tuning corpora and the first twelve held-out corpora (``secrets_heldout``
+to ``secrets_heldout12``) have had their misses read and tuned on; the thirteenth
+(``secrets_heldout13``), written by a helper that never saw the guard and committed frozen
 before it was first run, is the held-out figure of record.
 """
 
@@ -191,19 +191,48 @@ def test_eleventh_heldout_corpus_is_tuning_data_now(guard):
     assert report.fp_rate <= 0.003, [r.id for r, _ in fps]
 
 
-def test_twelfth_heldout_corpus(guard):
+def test_twelfth_heldout_corpus_is_tuning_data_now(guard):
     """Written by a ninth helper that never saw the guard or any other corpus, committed
     frozen (6ed1aad) before it was first run. Measured on the guard before the twelfth
     round (9731856): 0.813 recall, 0.709 on evasions, 0.026 false positives; after the
-    round's first half 0.841 / 0.738 / 0.027, after its second 0.854 / 0.760 / 0.027, after
-    the independent review's mends 0.855 / 0.770 / 0.027. The targets are not met. Asserted as measured, so a
-    regression shows; its records are never read to choose rules."""
-    report, _, _ = guard_eval.evaluate("heldout12", guard_eval.heldout12_corpus(), guard, timing=False)
+    round and its review's mends 0.855 / 0.770 / 0.027. Its misses and false positives were
+    read and tuned on in the thirteenth round (encodings read in place, values below their
+    name, more languages' cues, labelled records, and its 30 false positives by class):
+    0.951 / 0.909 / 0.000. Held to what was measured."""
+    report, misses, fps = guard_eval.evaluate("heldout12", guard_eval.heldout12_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
-    assert report.recall >= 0.85  # target TARGET_RECALL: not met
-    assert report.recall_hard >= 0.75
-    assert report.fp_rate <= 0.028  # target TARGET_FP: not met
+    assert report.recall >= 0.95, [r.id for r in misses]
+    assert report.recall_hard >= 0.90, [r.id for r in misses]
+    assert report.fp_rate <= 0.001, [r.id for r, _ in fps]
+
+
+def test_thirteenth_heldout_corpus(guard):
+    """Written by a tenth helper that never saw the guard or any other corpus, committed
+    frozen (6d6987e) before it was first run. Measured on the guard before the thirteenth
+    round (b7d6af2): 0.845 recall, 0.779 on evasions, 0.033 false positives; after the
+    round (c482fa8): 0.870 / 0.816 / 0.028. The targets are not met. Asserted as measured,
+    so a regression shows; its records are never read to choose rules."""
+    report, _, _ = guard_eval.evaluate("heldout13", guard_eval.heldout13_corpus(), guard, timing=False)
+    assert report.secrets >= 300 and report.benign >= 300
+    assert report.errors == 0
+    assert report.recall >= 0.869  # target TARGET_RECALL: not met (0.8696, printed rounded as 0.870)
+    assert report.recall_hard >= 0.81
+    assert report.fp_rate <= 0.028  # target TARGET_FP: not met (0.0276)
+
+
+def test_third_tuning_corpus(guard):
+    """Written by a helper that never saw the guard, as tuning data for false positives
+    (1,609 benign memories, 1,309 of them look-alikes of 174 families; 312 secrets).
+    Measured first at 0.878 recall and 0.015 false positives; its false positives were read
+    and fixed by class (public Mapbox tokens, SSH public keys, cache keys, ULIDs, payment
+    records and event ids, barcodes, code computing a password, test fixtures, boarding
+    passes): 0.878 / 0.001. Held to what was measured."""
+    report, misses, fps = guard_eval.evaluate("tuning3", guard_eval.tuning3_corpus(), guard, timing=False)
+    assert report.benign >= 1500
+    assert report.errors == 0
+    assert report.recall >= 0.87, [r.id for r in misses]
+    assert report.fp_rate <= 0.002, [r.id for r, _ in fps]
 
 
 def test_second_tuning_corpus(guard):
@@ -220,7 +249,7 @@ def test_second_tuning_corpus(guard):
     assert report.fp_rate <= 0.001, [r.id for r, _ in fps]
 
 
-@pytest.mark.parametrize("corpus", ["heldout", "heldout12"])
+@pytest.mark.parametrize("corpus", ["heldout", "heldout13"])
 def test_speed_per_200_char_memory(guard, corpus):
     """A regression guard only, far above the measured figure: the speed
     target (TARGET_MS) is checked by ``bench/guard_eval.py`` on an idle
