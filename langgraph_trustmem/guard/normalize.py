@@ -67,6 +67,15 @@ _NATIVE_DIGITS = str.maketrans(
         for i in range(10)
     }
 )  # fmt: skip
+_RARE_DIGITS = re.compile(
+    "[⁰¹²³⁴-⁹₀-₉零〇一二三四五六七八九\u0660-\u0669\u06f0-\u06f9\u07c0-\u07c9\u0966-\u096f\u09e6-\u09ef"
+    "\u0a66-\u0a6f\u0ae6-\u0aef\u0b66-\u0b6f\u0be6-\u0bef\u0c66-\u0c6f\u0ce6-\u0cef\u0d66-\u0d6f\u0de6-\u0def"
+    "\u0e50-\u0e59\u0ed0-\u0ed9\u0f20-\u0f29\u1040-\u1049\u1090-\u1099\u17e0-\u17e9\u1810-\u1819"
+    "\u1946-\u194f\u19d0-\u19d9\ua8d0-\ua8d9\ua900-\ua909]"
+)
+_MARKS = re.compile("[\u0300-\u036f]")
+# An ASCII letter or digit next to another script's character.
+_MIXED = re.compile(r"[A-Za-z0-9][^\s\x00-\x7f]|[^\s\x00-\x7f][A-Za-z0-9]")
 # A card's length of Chinese numerals, one digit each ("四五三九一四八八..."): its digits.
 _CJK_NUMERALS = re.compile(r"[零〇一二三四五六七八九]{12,19}")
 _CJK_DIGIT = str.maketrans("零〇一二三四五六七八九", "00123456789")
@@ -81,15 +90,19 @@ def fold(text: str) -> str:
     replaced by the Latin letters."""
     if text.isascii():
         return text
-    text = _SMALL_DIGITS.sub(r" \1", text).translate(_NATIVE_DIGITS)
-    text = _CJK_NUMERALS.sub(lambda m: m.group().translate(_CJK_DIGIT), text)
+    if _RARE_DIGITS.search(text):  # (a quick test: most texts hold none of these)
+        text = _SMALL_DIGITS.sub(r" \1", text).translate(_NATIVE_DIGITS)
+        text = _CJK_NUMERALS.sub(lambda m: m.group().translate(_CJK_DIGIT), text)
     text = FORMAT_CHARS.sub("", unicodedata.normalize("NFKC", text))
-    if any("\u0300" <= ch <= "\u036f" for ch in text):  # h̶f̶_̶: marks drawn over Latin letters
+    if _MARKS.search(text):  # h̶f̶_̶: marks drawn over Latin letters
         text = re.sub(r"(?<=[\x21-\x7e])[\u0300-\u036f]+", "", text)
     if _SYMBOL_IN_DIGITS.search(text):  # "6✨1✨1✨5": pictographs strung between digits
         text = _SYMBOL_IN_DIGITS.sub("", text)
     if text.isascii():
         return text
+
+    if not _MIXED.search(text):
+        return text  # no run mixes ASCII letters or digits with other letters: prose in its script
 
     def latin(m: re.Match[str]) -> str:
         run = m.group()
