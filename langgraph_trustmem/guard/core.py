@@ -404,6 +404,7 @@ class Guard:
             if isinstance(value, Mapping):
                 out: dict[Any, Any] = {}
                 public = _public_jwk(value)
+                had_code = detectors.ONE_TIME_CODE in check.secrets
                 for k, v in value.items():
                     if public and k in _JWK_PUBLIC and isinstance(v, str):
                         check.tokens.append(v)  # a public key's modulus: token formats only
@@ -417,8 +418,8 @@ class Guard:
                         new_key = f"{new_key} ({n})"
                     out[new_key] = self._walk(v, check, (*path, k) if isinstance(k, str) else path, seen)
                 rest = {k: v for k, v in value.items() if not (public and k in _JWK_PUBLIC)}
-                if self.reject_secrets and _PAYMENT_RECORD.intersection(str(k).lower() for k in value):
-                    check.secrets.discard(detectors.ONE_TIME_CODE)
+                if not had_code and _PAYMENT_RECORD.intersection(str(k).lower() for k in value):
+                    check.secrets.discard(detectors.ONE_TIME_CODE)  # found in this payment's own fields only
                 self._join(rest.values(), check, (*path, *(k for k in rest if isinstance(k, str))))
                 if self.reject_secrets and "code" in value:
                     self._siblings(value, check)

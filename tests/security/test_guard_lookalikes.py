@@ -172,3 +172,14 @@ def test_what_those_families_hide_is_still_refused(guard):
             guard.check({"text": text}, namespace=("memories", "u1"), key="mem_5e1f")
     with pytest.raises(SecretRejected):
         guard.check({"merchant": "Bank app", "otp": "118204", "login": "ana"}, namespace=("m", "u1"), key="mem_5e1f")
+
+
+def test_a_payment_record_beside_a_code_does_not_hide_it(guard):
+    """The payment exemption covers the payment record's own fields, never a code found
+    elsewhere in the memory."""
+    with pytest.raises(SecretRejected):
+        guard.check(
+            [{"verification_code": "482913"}, {"merchant": "Corner shop", "amount": "$3.20"}],
+            namespace=("memories", "u1"),
+            key="mem_5e1f",
+        )
