@@ -371,7 +371,8 @@ _CJK_OPENS = (
 _CJK_CODE = r"コード|パスコード|暗証番号|密码|密碼|비밀번호|비번|암호"
 _COMPOUND = (
     r"(?:tur|tor|haus|haustur|deur|poort|hek|alarm|safe|tresor|kluis|port|dorr|dor|larm|garage|toegangs|zugangs"
-    r"|eingangs|schloss|kassaskaps|kassakaappi|ovi|portti|halytys|puhelin|sim|pin|bank|kaart|karten|kort|porta|fahrrad|spind|zahlenschloss|schliessfach)"
+    r"|eingangs|schloss|kassaskaps|kassakaappi|ovi|portti|halytys|puhelin|sim|pin|bank|kaart|karten|kort|porta|fahrrad|spind|zahlenschloss|schliessfach"
+    r"|kapu|ajto|riaszto)"
     r"(?:code|kode|koden|kod|koodi|pincode|kombination|kombinationen)|pin-?nummer"
 )
 # A lock's or a card's code: a thing it opens and a code word within three words of each
@@ -392,7 +393,8 @@ _DEVICE_CUE = re.compile(
     r"(?<!\w)(?:keypad|padlock|lockbox|lock box|key ?safe|key ?box|combination lock|cadenas|candado|lucchetto"
     r"|boite a cles?|cassetta (?:delle|per le) chiavi|nyckelbox(?:en)?|nyckelskap(?:et)?|schlusselbox|schlusselkasten"
     r"|schlusseltresor|caja (?:de|para) llaves|caixa (?:de|para) chaves|sleutelkastje|sleutelkluis(?:je)?"
-    r"|(?:skrytka|skrzynka|sejfik) na klucze|nokkelboks(?:en)?|noglebox(?:en)?|avainboksi|anahtar kutusu"
+    r"|(?:skrytka|skrzynka|sejfik) na klucze|nokkelboks(?:en)?|noglebox(?:en)?|nogleboks(?:en)?|avainboksi|anahtar kutusu"
+    r"|digicode"
     r"|キーボックス|钥匙盒|키박스"
     r"|vorhangeschloss|hangslot|klodka|hanglas|gembok|(?:lock|padlock|safe|lockbox) is set to"
     r"|(?:disarm|deactivate|turn off|switch off)\s+(?:the\s+)?alarm(?:\s+(?:type|with|enter|using|by))?"
@@ -429,6 +431,11 @@ _OTP_CUE = re.compile(
     r"|code (?:from|in|on) (?:the |my )?(?:authenticator|authy|2fa app)|(?:account )?recovery key"
     r"|ה?קוד(?:\s+\S+){0,2}\s+ב-?sms|(?<=<#> )your [\w.-]+(?: [\w.-]+)? code|your (?:whatsapp|telegram|signal"
     r"|google|microsoft|apple|facebook|instagram|uber|paypal|amazon|steam|discord|tiktok|snapchat|twitter|x) code"
+    r"|(?:codigo|code|codice|kod|kode) (?:de |do |da |di )?(?:whatsapp|telegram|signal|google|microsoft|apple|facebook"
+    r"|instagram|uber|paypal|amazon|steam|discord|tiktok|linkedin|revolut)"
+    r"|pick-?up code|abholcode|kod odbioru|codice (?:di )?ritiro|code de retrait|codigo de (?:recogida|retirada)"
+    r"|code (?:they|you|it|the bank|the app) (?:sent|texted)|(?:sent|texted) (?:me )?(?:a |the )?code"
+    r"|code(?=\s+\d{4,8}\s+to\s+(?:approve|confirm|verify|sign|log))"
     r"|sakerhetskod(?:en)?|sikkerhedskode(?:n)?|sikkerhetskode(?:n)?|turvakoodi"
     r"|code[^.\n\d]{0,30}\b(?:par|per|by|via|por|tramite|p[aå])\s+sms|sms[- ]code"
     r"|verificatiecode|inlogcode|verifizierungscode|bestatigungscode|anmeldecode|sicherheitscode"
@@ -1176,7 +1183,7 @@ _CJK_CODE_CUE = re.compile(
 )
 _CJK_VALUE = re.compile(
     r"(?:[^\x00-\x7f。！？，、]|[ ]|[，、,]\s*(?=是|现在|新的|新密码|新しい|새|지금|الجديد))"
-    r"{0,16}?(?:是|为|為|は|が|는|은|:|：|=)\s*(?P<val>[!-~]{3,64})"
+    r"{0,16}?(?:是|为|為|は|が|는|은|:|：|=)\s*[「『“]?(?P<val>[!-~]{3,64}?)(?=[」』”]|[^!-~]|$)"
     # or right after the cue, a space or a comma between, a particle glued after it
     # ("비번 Autumn2022$임", "パスワード、H1k4r167?だよ")
     r"|[ 、，,]\s*(?P<bare>[!-~]{6,64}?)[.,!?]?(?=[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]|\s|$)"

@@ -1929,13 +1929,26 @@ def recovery_phrase(words: Iterable[str], cued: bool = False) -> bool:
 # A gift card's claim code: whoever types it spends the card ("Amazon gift card claim code
 # SHE2-78RH59-9G4M", "Google Play gift card: 83HMDU3T1XHIGXT4").
 _GIFT_CARD = re.compile(
-    r"(?i)gift[ -]?card[^.\n]{0,40}?(?:claim|redemption|redeem|card)?\s*(?:code|pin|:)\s*:?\s*"
+    r"(?i)(?:gift[ -]?card|wallet code|carte cadeau|tarjeta regalo|gift code)[^.\n]{0,40}?"
+    r"(?:claim|redemption|redeem|card)?\s*(?:code|pin|:)\s*:?\s*"
     r"(?P<val>[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){2,4}|[A-Z0-9]{12,20})(?![\w-])"
 )
 
 
+# A user and a password passed together in code: requests' auth=("user", "pass"),
+# HTTPBasicAuth("user", "pass").
+_AUTH_TUPLE = re.compile(
+    r"(?:auth\s*=\s*\(|BasicAuth\()\s*[\"']([^\"'\n]{1,64})[\"']\s*,\s*[\"']([^\"'\n]{4,128})[\"']\s*\)"
+)
+
+
+_PROMO = re.compile(r"\b(?:promo\w*|rabatt|discount|coupon|\d+ ?% ?off|% rabatt|newsletter)\b")
+
+
 def _scan_misc(line: str, low: str, found: set[str]) -> None:
-    if "gift" in low and any(
+    if "auth" in low and any(_plausible_password(m.group(2)) for m in _AUTH_TUPLE.finditer(line)):
+        found.add(BASIC_AUTH)
+    if ("gift" in low or "wallet code" in low or "cadeau" in low or "regalo" in low) and not _PROMO.search(low) and any(
         re.search(r"\d", v := m.group("val")) and re.search(r"[A-Z]", v) and v.upper() == v
         for m in _GIFT_CARD.finditer(line)
     ):

@@ -539,6 +539,8 @@ def _joined_list(m: re.Match[str]) -> str:
 # Groups of characters with one separator between them that no text uses there (a middle
 # dot, a bullet, an en dash): "fJf·c3B·YJfA·E20D·Ie", "Kfw–bVAaf–ZbI6–BVRy".
 _GROUPS_APART = re.compile(r"(?<![\w·•‧∙–])[\w!+/=~-]{1,8}([·•‧∙–])(?:[\w!+/=~-]{1,8}\1){3,}[\w!+/=~-]{1,8}(?![\w·•‧∙–])")
+# A token cut into pieces joined by " + " outside any quotes ("ghp_6Hzl + LUA8Drl + 2Xcg").
+_PLUS_JOINED = re.compile(r"[A-Za-z0-9_\-]{4,}(?:\s*\+\s*[A-Za-z0-9_\-]{4,}){1,8}")
 # A value written one character at a time with one separator: "h-f-i-W-C-k-1-g-2-x".
 # (any one symbol between: "3🔸4🔸8🔸6", not a letter, a digit, a space or a quote)
 _ONE_AT_A_TIME = re.compile(
@@ -575,6 +577,9 @@ def token_views(text: str) -> list[str]:
             joined = re.sub(r"[\s\\>]+", "", m.group())
             if len(joined) >= 20:
                 out.append(joined)
+    if "+" in text:
+        for m in _PLUS_JOINED.finditer(text):
+            out.append(re.sub(r"\s*\+\s*", "", m.group()))
     if "\n" in text and _CONCAT.search(text):  # literals on lines of their own (joined in full_views otherwise)
         out.append(_CONCAT.sub("", text))
     if not _DIGIT.search(text):

@@ -107,6 +107,28 @@ CONTEXT_REFUSED = [
     ("[card number] 四五三九一四八八〇三四三六四六七", "credit card number"),
 ]
 
+# pickup codes, codes a service sent, gift and wallet codes, auth tuples, pieces joined by "+"
+SENT_REFUSED = [
+    ("Packstation 118: Abholcode 402917", "one-time code"),
+    ("Your parcel is in locker B12, pick-up code: 553018", "one-time code"),
+    ("the code they sent is 771 204, please type it in", "one-time code"),
+    ("Tu código de WhatsApp: 402-917. No lo compartas.", "one-time code"),
+    ("Code 618204 to approve the payment of $42.00. Never share it.", "one-time code"),
+    ("Steam wallet code for Mia: QX7P4-MZ2K9-LW3RT", "gift card code"),
+    ('session = requests.get(url, auth=("mila.k", "Harbor&Lights88"))', "basic auth credentials"),
+    ("Koden til nøgleboksen er 6190.", "PIN"),
+    ("A kapukód: 4471", "PIN"),
+    ("Digicode : B4471, bâtiment C", "PIN"),
+    ("Amazonのパスワードは「Zq8LmVx7Rt4Kp」。", "password"),
+]
+SENT_PASS = [
+    "Gutscheincode WINTER25 aus dem Newsletter, 25 % Rabatt",
+    "Steam wallet balance is 12 EUR, gift card code still to buy",
+    "The bank sent a code but I ignored it",
+    'requests.get(url, auth=("user", "${API_PASSWORD}"))',
+    "price 4 + tax 2 + tip 1 = 7",
+]
+
 CONTEXT_PASS = [
     "ERROR request failed with STATUS=503 after retry (request id 7f3c2a91-5d0e-4b8a-9c61-2e4f8a0b7d35)",
     "docs: https://docs.example.io/hooks/overview-and-setup for the webhooks guide",
@@ -235,3 +257,20 @@ def test_a_credential_in_its_context_is_refused(guard, text, kind):
 @pytest.mark.parametrize("text", CONTEXT_PASS)
 def test_the_same_contexts_without_a_credential_pass(guard, text):
     assert guard.check({"text": text}, namespace=("memories", "u1"), key="mem_7a0c") == ({"text": text}, [])
+
+
+@pytest.mark.parametrize(("text", "kind"), SENT_REFUSED)
+def test_codes_sent_and_handed_over_are_refused(guard, text, kind):
+    with pytest.raises(SecretRejected) as err:
+        guard.check({"text": text}, namespace=("memories", "u1"), key="mem_7a0c")
+    assert kind in err.value.kinds
+
+
+@pytest.mark.parametrize("text", SENT_PASS)
+def test_talk_about_sent_codes_and_promotions_passes(guard, text):
+    assert guard.check({"text": text}, namespace=("memories", "u1"), key="mem_7a0c") == ({"text": text}, [])
+
+
+def test_a_token_cut_with_plus_signs_is_read_whole(guard):
+    with pytest.raises(SecretRejected):
+        guard.check({"text": "token (split): ghp_6HzlOTVmaX + LUA8DrlCmYpLO6 + 2XcgQhRCRwVQ"}, namespace=("m", "u1"))
