@@ -211,12 +211,13 @@ def test_thirteenth_heldout_corpus(guard):
     """Written by a tenth helper that never saw the guard or any other corpus, committed
     frozen (6d6987e) before it was first run. Measured on the guard before the thirteenth
     round (b7d6af2): 0.845 recall, 0.779 on evasions, 0.033 false positives; after the
-    round (c482fa8): 0.870 / 0.816 / 0.028. The targets are not met. Asserted as measured,
-    so a regression shows; its records are never read to choose rules."""
+    round (c482fa8): 0.870 / 0.816 / 0.028, and with tuning3's misses read (9cad813) 0.874 /
+    0.816 / 0.028. The targets are not met. Asserted as measured, so a regression shows;
+    its records are never read to choose rules."""
     report, _, _ = guard_eval.evaluate("heldout13", guard_eval.heldout13_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
-    assert report.recall >= 0.869  # target TARGET_RECALL: not met (0.8696, printed rounded as 0.870)
+    assert report.recall >= 0.873  # target TARGET_RECALL: not met (0.8735, printed rounded as 0.874)
     assert report.recall_hard >= 0.81
     assert report.fp_rate <= 0.028  # target TARGET_FP: not met (0.0276)
 
@@ -227,11 +228,13 @@ def test_third_tuning_corpus(guard):
     Measured first at 0.878 recall and 0.015 false positives; its false positives were read
     and fixed by class (public Mapbox tokens, SSH public keys, cache keys, ULIDs, payment
     records and event ids, barcodes, code computing a password, test fixtures, boarding
-    passes): 0.878 / 0.001. Held to what was measured."""
+    passes): 0.878 / 0.001; then its misses (pick-up codes, codes a service sent, gift and
+    wallet codes, auth tuples in code, tokens cut with "+"): 0.936 / 0.001. Held to what was
+    measured."""
     report, misses, fps = guard_eval.evaluate("tuning3", guard_eval.tuning3_corpus(), guard, timing=False)
     assert report.benign >= 1500
     assert report.errors == 0
-    assert report.recall >= 0.87, [r.id for r in misses]
+    assert report.recall >= 0.93, [r.id for r in misses]
     assert report.fp_rate <= 0.002, [r.id for r, _ in fps]
 
 
