@@ -751,7 +751,7 @@ def respelled(text: str) -> str:
 
 def _classes(token: str) -> int:
     """How many of lower case, upper case, digits and symbols a token mixes."""
-    return sum(bool(re.search(p, token)) for p in (r"[a-z]", r"[A-Z]", r"\d", r"[^A-Za-z0-9]"))
+    return sum(c.search(token) is not None for c in _CLASSES)
 
 
 def _strong(token: str) -> bool:
@@ -894,7 +894,7 @@ def _account_row(line: str) -> bool:
     """``line`` is a site, an address and a password no one would take for an id."""
     m = _ACCOUNT_ROW.match(line)
     val = m.group("val") if m else ""
-    return _passwordish(val) and sum(c.search(val) is not None for c in _CLASSES) >= 3 and not _SCHEDULE.search(val)
+    return _passwordish(val) and _classes(val) >= 3 and not _SCHEDULE.search(val)
 
 
 def cued_secret(lines: Iterable[str]) -> str | None:
