@@ -378,7 +378,7 @@ _COMPOUND = (
 # A lock's or a card's code: a thing it opens and a code word within three words of each
 # other, either way round ("door code", "code de la porte", "Kod alarmu", "Türcode").
 _LOCK_CUE = re.compile(
-    rf"(?<!\w)(?:(?:{_OPENS})(?:\s+{_W}){{0,3}}?\s*[,\-:]?\s*(?:{_CODE})(?!\w)"
+    rf"(?<!\w)(?:(?:{_OPENS})(?:\s+(?:{_W}|\d{{1,4}})){{0,3}}?\s*[,\-:]?\s*(?:{_CODE})(?!\w)"
     rf"|(?:{_CODE})(?:\s+{_W}){{0,3}}?\s+(?:[^\W\d_]{{1,4}}['’])?(?:{_OPENS})\w*|{_COMPOUND}(?!\w)"
     r"|ma (?:cua|cong|the|khoa|ket sat|pin|bao dong|khoa cua)\w*)"
     r"|(?:金庫|ロッカー|保险箱|保險箱|금고)の?\s?(?:番号|号码|號碼|번호)"
@@ -1314,6 +1314,10 @@ _PRODUCT_WORDS = re.compile(
     r"(?<![^\W\d_])(?:product|produkt\w*|produit|producto|prodotto|urun\w*|model\w*|modell\w*|item|artikel\w*|sku"
     r"|מוצר|פריט)(?![^\W\d_])"
 )
+# A combination named, and its numbers right after the name; a dial's turns left and right.
+_COMBINATION_NAMED = re.compile(r"combo|combination|kombination|combinacion|combinaison|combinazione|kombinacja")
+_ANNOUNCED_COMBO = re.compile(r"\s*[:=]?\s*\d{1,2}[- ]\d{1,2}[- ]\d{1,2}(?![\d:/.-])")
+_DIAL = re.compile(r"\s*[:=]?\s*[rl]\d{1,2}-[rl]\d{1,2}-[rl]\d{1,2}(?![\w-])")
 # A card payment's receipt: its masked card, its totals.
 _RECEIPT_WORD = re.compile(
     r"\b(?:receipt|subtotal|total|merchant|terminal|approved|approval|tip|change due|amount|rrn|card ending|ending in)\b"
@@ -1374,10 +1378,13 @@ def _code_kind(low: str, receipt: bool = False) -> str | None:
             if (
                 cue is _LOCK_CUE
                 and (combo := _COMBO.search(after))
-                and not _date_like(combo)
+                # a date unless it follows the combination's own name ("combo 10-8-26")
+                and (not _date_like(combo) or (_COMBINATION_NAMED.search(m.group()) and _ANNOUNCED_COMBO.match(after)))
                 and not _BOUGHT.search(after[: combo.start()])
             ):
                 return kind
+            if cue is _LOCK_CUE and _COMBINATION_NAMED.search(m.group()) and _DIAL.match(after):
+                return kind  # a dial's turns: "Safe combination: R6-L95-R74"
             if cue is _OTP_CUE and any(
                 not _NOT_CODE_BEFORE.search(_window_before(after, h.start(), 24)) for h in _HALVES.finditer(after)
             ):

@@ -274,3 +274,22 @@ def test_talk_about_sent_codes_and_promotions_passes(guard, text):
 def test_a_token_cut_with_plus_signs_is_read_whole(guard):
     with pytest.raises(SecretRejected):
         guard.check({"text": "token (split): ghp_6HzlOTVmaX + LUA8DrlCmYpLO6 + 2XcgQhRCRwVQ"}, namespace=("m", "u1"))
+
+
+@pytest.mark.parametrize(
+    ("text", "refused"),
+    [
+        ("Gym locker 118 combo 10-8-26", True),  # a combination right after its name, even date-like
+        ("Safe combination: R12-L40-R7", True),  # a dial's turns
+        ("locker 12 code 4471", True),  # the locker's number between the locker and its code
+        ("locker combination changed on 10-8-26", False),  # a date said of it
+        ("combination therapy started 10-8-26", False),
+        ("door 3 code is on the fridge", False),
+    ],
+)
+def test_combinations_named_and_dates_beside_them(guard, text, refused):
+    if refused:
+        with pytest.raises(SecretRejected):
+            guard.check({"text": text}, namespace=("memories", "u1"), key="mem_7a0c")
+    else:
+        assert guard.check({"text": text}, namespace=("memories", "u1"), key="mem_7a0c") == ({"text": text}, [])
