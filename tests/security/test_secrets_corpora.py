@@ -229,12 +229,12 @@ def test_third_tuning_corpus(guard):
     and fixed by class (public Mapbox tokens, SSH public keys, cache keys, ULIDs, payment
     records and event ids, barcodes, code computing a password, test fixtures, boarding
     passes): 0.878 / 0.001; then its misses (pick-up codes, codes a service sent, gift and
-    wallet codes, auth tuples in code, tokens cut with "+"): 0.936 / 0.001. Held to what was
-    measured."""
+    wallet codes, auth tuples in code, tokens cut with "+"): 0.936 / 0.001; with combinations
+    named right before their numbers 0.949 / 0.001. Held to what was measured."""
     report, misses, fps = guard_eval.evaluate("tuning3", guard_eval.tuning3_corpus(), guard, timing=False)
     assert report.benign >= 1500
     assert report.errors == 0
-    assert report.recall >= 0.93, [r.id for r in misses]
+    assert report.recall >= 0.94, [r.id for r in misses]
     assert report.fp_rate <= 0.002, [r.id for r, _ in fps]
 
 
