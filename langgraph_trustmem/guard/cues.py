@@ -38,7 +38,7 @@ from langgraph_trustmem.guard.detectors import (
     PIN,
     _has,
 )
-from langgraph_trustmem.guard.fields import SECURITY_ANSWER
+from langgraph_trustmem.guard.fields import SECURITY_ANSWER, passphrase
 from langgraph_trustmem.guard.normalize import _CHAR_CODES, _CHAR_HINT, char_codes, down_a_column, spelled_out
 
 __all__ = ["cued_secret", "document", "pointed_secret", "record_secret", "respelled"]
@@ -899,15 +899,15 @@ def _account_row(line: str) -> bool:
 
 def cued_secret(lines: Iterable[str]) -> str | None:
     """The kind of the first credential a line names together with a value of its shape."""
-    lines = list(lines)
-    written = "\n".join(lines).lower()
-    receipt = "auth" in written and _receipt(written)  # before masked values are replaced
-    lines = [detectors.without_doc_values(raw) for raw in lines]
+    written = list(lines)
+    lines = [detectors.without_doc_values(raw) for raw in written]
     if any("@" in line and _account_row(line) for line in lines):
         return PASSWORD
     joined = _plain("\n".join(lines))
     if not _triggered(joined) and not _triggered(respelled(joined)):  # "psasword": password
         return None
+    # a card receipt, read as written (before its masked card is replaced)
+    receipt = "auth" in joined and _receipt("\n".join(written).lower())
     # one text, so a line can give the value the line before names ("my SIM PIN", "2120")
     text = "\n".join(_with_digits(respelled(_fold(raw))) for raw in lines)
     low = text.lower()
@@ -1118,7 +1118,7 @@ def _segment_kind(seg: str, low: str, receipt: bool = False) -> str | None:
             if vm and _passwordish(vm.group("val")):
                 return PASSWORD
             val = vm.group("val").rstrip(_PW_TRIM) if vm else ""
-            if vm and pattern in _PW_AFTER[:2] and val == val.lower() and detectors._passphrase(val):
+            if vm and pattern in _PW_AFTER[:2] and val == val.lower() and passphrase(val):
                 return PASSWORD  # "hasło do sieci to peanut-harley-liverpool"
         if announced_only:
             continue
@@ -1222,7 +1222,7 @@ def _cjk_kind(seg: str, low: str) -> str | None:
                 continue
             if password and vm.group("bare") is not None:
                 bare = vm.group("bare")
-                if _strong(bare) or detectors._passphrase(bare.lower()) or (
+                if _strong(bare) or passphrase(bare.lower()) or (
                     _passwordish(bare) and _DIGIT.search(bare) and re.search(r"[A-Za-z]", bare)
                 ):
                     return PASSWORD
@@ -1237,7 +1237,7 @@ def _cjk_kind(seg: str, low: str) -> str | None:
                 )
                 if not code.group(1) or len(code.group(1)) >= (3 if lock else 4):
                     return PIN
-            elif password and (_passwordish(val) or detectors._passphrase(val.lower())):
+            elif password and (_passwordish(val) or passphrase(val.lower())):
                 return PASSWORD
     if (am := _CJK_ANSWER.search(seg)) and not am.group("val").isdigit():
         return SECURITY_ANSWER

@@ -65,6 +65,7 @@ from langgraph_trustmem.guard.fields import (
     field_kind,
     field_secret,
 )
+from langgraph_trustmem.guard.fields import passphrase as _passphrase
 from langgraph_trustmem.guard.normalize import FORMAT_CHARS, NATO
 
 __all__ = [
@@ -322,25 +323,6 @@ PW_STATISTICS = re.compile(
     r"|\bpasswords?\b[^.\n]{0,20}\bmost[\s-]+(?:common|used|popular)\b|\bworst\s+passwords\b"
     r"|\btop[\s-]+\d+\s+(?:most\s+)?(?:common\s+)?passwords\b|\bpassword\s+(?:statistics|stats|rankings?)\b"
 )
-
-
-# Phrases written with hyphens that a sentence may call a password without holding one.
-_HYPHENATED_PHRASES = frozenset(
-    "up-to-date out-of-date state-of-the-art end-to-end one-on-one face-to-face day-to-day hard-to-guess "
-    "easy-to-remember hard-to-remember peer-to-peer word-of-mouth mother-in-law father-in-law one-time-use "
-    "all-in-one ready-to-use easy-to-guess".split()
-)
-
-
-def _passphrase(low: str) -> bool:
-    """Three or more lower-case words joined by hyphens, twelve characters or more: the
-    shape of a generated passphrase (``chief-account-aim-amazing``)."""
-    return (
-        len(low) >= 12
-        and low.count("-") >= 2
-        and re.fullmatch(r"[a-z]{2,12}(?:-[a-z]{2,12}){2,7}(?:\d{1,4}[!?#$%&*+]?)?", low) is not None
-        and low not in _HYPHENATED_PHRASES
-    )
 
 
 def _passwordish(word: str) -> bool:

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["field_kind", "field_secret", "label_secret", "named_secret", "parent_kind", "sibling_secret"]
+__all__ = ["field_kind", "field_secret", "label_secret", "named_secret", "parent_kind", "passphrase", "sibling_secret"]
 
 PASSWORD = "password"
 PIN = "PIN"
@@ -281,13 +281,14 @@ def _short_login(record: Mapping[Any, object]) -> bool:
         _HOST.fullmatch(h.strip()) is not None
         and _LOGIN_NAME.fullmatch(u.strip()) is not None
         and not _PLACEHOLDER.match(p)
-        and (_chosen_password(p) or _PASSPHRASE.fullmatch(p) is not None or (len(p) >= 16 and _hexish_or_mixed(p)))
+        and (_chosen_password(p) or passphrase(p) or (len(p) >= 16 and _hexish_or_mixed(p)))
     )
 
 
 def _hexish_or_mixed(p: str) -> bool:
     return re.fullmatch(r"[0-9a-f]{16,}", p) is not None or (re.search(r"\d", p) is not None and p.lower() != p)
-_PASSPHRASE = re.compile(r"[a-z]{3,12}(?:-[a-z]{3,12}){2,6}\d{0,4}")
+
+
 _LABEL_FIELDS = frozenset({"label", "name", "title", "description", "desc", "service", "what", "note", "for"})
 _HELD_FIELDS = frozenset({"key", "value", "val", "v", "secret", "pw", "pass", "password", "data", "content", "string"})
 
@@ -305,7 +306,7 @@ def _labelled_password(record: Mapping[Any, object]) -> str | None:
     held = [
         v.strip() for k, v in record.items()
         if isinstance(k, str) and k.lower() in _HELD_FIELDS and isinstance(v, str)
-        and (_chosen_password(v.strip()) or _PASSPHRASE.fullmatch(v.strip())) and not _PLACEHOLDER.match(v.strip())
+        and (_chosen_password(v.strip()) or passphrase(v.strip())) and not _PLACEHOLDER.match(v.strip())
     ]  # fmt: skip
     return PASSWORD if len(held) == 1 else None
 
@@ -360,6 +361,25 @@ def _label_value(name: str, value: str, looks_random: object) -> str | None:
     if _SLUG.fullmatch(value):
         return None  # "pw-reset-reminder-2024": the rest of a slug, words and a number
     return field_secret(field_kind(name), value, looks_random)
+
+
+# Phrases written with hyphens that a sentence may call a password without holding one.
+_HYPHENATED_PHRASES = frozenset(
+    "up-to-date out-of-date state-of-the-art end-to-end one-on-one face-to-face day-to-day hard-to-guess "
+    "easy-to-remember hard-to-remember peer-to-peer word-of-mouth mother-in-law father-in-law one-time-use "
+    "all-in-one ready-to-use easy-to-guess".split()
+)
+
+
+def passphrase(low: str) -> bool:
+    """Three or more lower-case words joined by hyphens, twelve characters or more: the
+    shape of a generated passphrase (``chief-account-aim-amazing``)."""
+    return (
+        len(low) >= 12
+        and low.count("-") >= 2
+        and re.fullmatch(r"[a-z]{2,12}(?:-[a-z]{2,12}){2,7}(?:\d{1,4}[!?#$%&*+]?)?", low) is not None
+        and low not in _HYPHENATED_PHRASES
+    )
 
 
 # Keys made to ship in a web page: Stripe's publishable keys, PostHog's project keys,

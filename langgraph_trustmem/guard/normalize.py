@@ -343,7 +343,7 @@ def _has_any(low: str, words: tuple[str, ...]) -> bool:
     return any(w in low for w in words)
 
 
-_ENCODING_NAMED = re.compile(r"base ?64|\bb64\b|base ?32|\bencoded\b|\bkodiert|\bcodifi|\bencod")
+_ENCODING_NAMED = re.compile(r"base ?64|\bb64\b|base ?32|\bencod|\bkodiert|\bcodifi")
 _B64_VALUE = re.compile(r"[A-Za-z0-9+/_\-]{4,}={0,2}")
 _B32_VALUE = re.compile(r"[A-Z2-7]{4,}={0,6}")
 
@@ -383,7 +383,7 @@ def _named_disguises(text: str) -> list[str]:
         b64 = _undone_values(text, _short_b64, marked=False)
         out.append(b64)
         if "revers" in low:
-            out.append(_undone_values(text, lambda v: _short_b64(v)[::-1]))
+            out.append(_undone_values(text, lambda v: _short_b64(v)[::-1], marked=False))
     if "rot47" in low or "rot-47" in low:
         out.append(_undone_values(text, _rot47))
     if "every other" in low or "every second" in low or "every 2nd" in low:

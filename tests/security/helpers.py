@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import uuid
 
+import pytest
 from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.graph import START, MessagesState, StateGraph
 
 from langgraph_trustmem import label, label_of
+from langgraph_trustmem.errors import SecretRejected
 from langgraph_trustmem.nodes import make_trust_gate
 
 
@@ -46,3 +48,16 @@ def gated_chat(saver, secret: str):
     b.add_edge(START, "gate")
     b.add_edge("gate", "model")
     return b.compile(checkpointer=saver)
+
+
+def stored(guard, value):
+    """What ``Guard.check`` returns for ``value``, checked as ``TrustStore.put`` checks it
+    (a namespace and a memory key beside it)."""
+    return guard.check(value, namespace=("memories", "u1"), key="mem_5e1f")
+
+
+def refused_kinds(guard, value) -> tuple[str, ...]:
+    """The kinds ``Guard.check`` refuses ``value`` for; the test fails if it is stored."""
+    with pytest.raises(SecretRejected) as err:
+        stored(guard, value)
+    return tuple(err.value.kinds)
