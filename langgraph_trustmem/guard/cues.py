@@ -203,7 +203,9 @@ def _lines(value: Any, name: str, depth: int) -> Iterator[str]:
             if isinstance(inner, (dict, list)):
                 yield from _lines(inner, name, depth + 1)
                 return
-        for line in (down_a_column(value) if "\n" in value else value).splitlines():
+        if "\n" in value:
+            value = down_a_column(detectors.without_sealed(value))
+        for line in value.splitlines():
             if line.strip():
                 yield f"{name}: {line}" if name else line
 
@@ -1366,7 +1368,7 @@ def _code_kind(low: str, receipt: bool = False) -> str | None:
                 continue  # a product's, a model's or an item's code: "car radio model code 7612", "ürün kodu"
             if cue is _OTP_CUE and "recovery key" in m.group() and not _RECOVERY_VALUE.search(low, m.end()):
                 continue  # a recovery key has its own shape; "needed for 2 of the 3 laptops" is not one
-            if cue is _PASSWORD_CUE and detectors.PW_STATISTICS.search(low):
+            if (cue is _PASSWORD_CUE or cue is _PIN_CUE) and detectors.PW_STATISTICS.search(low):
                 continue  # statistics: "the most common password was still 123456"
             if _NOT_A_CODE.search(low[max(0, m.start() - 16) : m.start()]) or _NOT_A_CODE.search(
                 low[m.start() : m.end()].rsplit(" ", 1)[0] + " "

@@ -59,9 +59,13 @@ from langgraph_trustmem.errors import ConfigurationError
 from langgraph_trustmem.guard.bip39 import BIP39_WORDS
 from langgraph_trustmem.guard.fields import (
     CODE_CALL,
+    ENCRYPTED_VALUE,
+    JWT_SHAPE,
     PUBLIC_TOKEN,
     SAYS_NOT_REAL,
+    SEALED_VALUE,
     SECURITY_ANSWER,
+    anon_jwt,
     field_kind,
     field_secret,
 )
@@ -322,6 +326,11 @@ PW_STATISTICS = re.compile(
     r"(?i)\b(?:most|commonly|frequently)[\s-]+(?:common|used|popular|guessed|hacked|leaked)\b[^.\n]{0,20}\bpasswords?\b"
     r"|\bpasswords?\b[^.\n]{0,20}\bmost[\s-]+(?:common|used|popular)\b|\bworst\s+passwords\b"
     r"|\btop[\s-]+\d+\s+(?:most\s+)?(?:common\s+)?passwords\b|\bpassword\s+(?:statistics|stats|rankings?)\b"
+    # PINs too ("Most common PINs are 1234, 0000 and 1111"), and an awareness poster's examples
+    r"|\b(?:most|commonly|frequently)[\s-]+(?:common|used|popular|guessed)\s+(?:pins|pin codes|passcodes)\b"
+    r"|\b(?:never|don'?t|do not|avoid)\s+(?:use|pick|choose|using|picking)\s+(?:\w+\s+)?(?:passwords|pins|passcodes)"
+    r"\s+(?:like|such as)\b|\bbreach(?:ed)? (?:lists?|dumps?)\b"
+    r"|\bno\s+(?:\w+\s+)?(?:sequences|patterns|repeats|repeated digits|birthdays)\s+(?:like|such as)\b"
 )
 
 
@@ -920,6 +929,8 @@ def _card_spans(text: str) -> list[tuple[int, int]]:
             continue  # too short to hold a card's twelve digits
         if _IBAN_BEFORE.search(text, max(0, m.start() - 6), m.start()):
             continue  # the rest of an IBAN ("DE60 5101 5875 ...")
+        if _NOT_CARD_LABEL.search(text, max(0, m.start() - 32), m.start()):
+            continue  # a parcel's, a phone's or an order's number ("Nomor resi JNE: 4310...")
         if m.start() and text[m.start() - 1] == "/" and _IN_LINK.search(text, 0, m.start()):
             continue  # an id in a link's path (discord.com/channels/.../4476341376603262320)
         pieces = re.split(r"([ \-])", m.group())
@@ -942,6 +953,10 @@ def _card_spans(text: str) -> list[tuple[int, int]]:
 # Runs of digit groups separated by one space or dash; an expiry's "/" may follow.
 _DIGIT_RUN = re.compile(r"(?<![\w\-.])\d{1,19}(?:[ \-]\d{1,19}){0,11}(?!\w|[\-.]\d)")
 _IBAN_BEFORE = re.compile(r"[A-Z]{2}\d{2}[ \-]?$")
+_NOT_CARD_LABEL = re.compile(
+    r"(?i)\b(?:resi|tracking|awb|waybill|sendungsnummer|sendungs-?nr|imei|iccid|serial|invoice|order|rastreio"
+    r"|seguimiento|suivi|colis|paket)\b(?:(?!card|visa|master|amex|karte|tarjeta|carte)[^\d\n]){0,16}$"
+)
 _IN_LINK = re.compile(r"(?:https?://|www\.)[^\s]*$")
 
 
@@ -1075,6 +1090,19 @@ _SSH_PUBLIC = re.compile(
 _SHOWN_RUN = re.compile(r"[A-Za-z0-9]{12,}")
 
 
+# An OpenPGP key's id or fingerprint where the text names it as one, and a GitHub OAuth or
+# GitHub App client id: identifiers, public by design.
+_PGP_ID = re.compile(
+    r"(?i)((?:fingerprint|key\s*id|keyid|(?:gpg|pgp|signing|with)\s+key)\s*(?:is\s+)?[:=]?\s*)(?:0x)?"
+    r"(?:[0-9A-F]{4}\s?){3}[0-9A-F]{4}(?:\s?(?:[0-9A-F]{4}\s?){5}[0-9A-F]{4})?(?![0-9A-Za-z])"
+)
+_GITHUB_CLIENT_ID = re.compile(r"(?<![A-Za-z0-9])(?:Ov23li[A-Za-z0-9]{14}|Iv23li[A-Za-z0-9]{14}|Iv1\.[0-9a-f]{16})(?![A-Za-z0-9])")
+# A map position ("45.45816, 7.79177"): not a number to join up and read as a card.
+_COORDINATES = re.compile(r"(?<![\w.])-?\d{1,3}\.\d{4,8},\s?-?\d{1,3}\.\d{4,8}(?![\w.])")
+
+
+
+
 def _masked(m: re.Match[str]) -> str:
     """A value shown masked keeps a few characters at its ends (``sk-proj-****TZQ4``); one
     with a long run left in the clear (a token with stars appended) is not masked."""
@@ -1089,6 +1117,16 @@ _SECRET_ARN_SUFFIX = re.compile(r"(:secret:[^\s\"'<>]+)-[A-Za-z0-9]{6}$")
 def _arn(m: re.Match[str]) -> str:
     name = _SECRET_ARN_SUFFIX.sub(r"\1", m.group())
     return m.group() if any(map(_looks_random, _CANDIDATE.findall(name))) else "[arn]"
+
+
+def without_sealed(text: str) -> str:
+    """``text`` with the values sealed for storage by design (SOPS, Ansible Vault, a Sealed
+    Secret's ciphertext) replaced: read whole, before the text is cut into lines."""
+    if "ENC[" in text or "$ANSIBLE_VAULT" in text:
+        text = ENCRYPTED_VALUE.sub("[encrypted]", text)
+    if "SealedSecret" in text or "encryptedData" in text:
+        text = SEALED_VALUE.sub("[encrypted]", text)
+    return text
 
 
 def without_doc_values(text: str, testing: bool = False) -> str:
@@ -1118,6 +1156,15 @@ def without_doc_values(text: str, testing: bool = False) -> str:
         text = _SSH_PUBLIC.sub("[public]", text)
     if "-----BEGIN" in text:  # a private key's body under a certificate's header stays
         text = _PUBLIC_PEM.sub(lambda m: m.group() if _DER_PRIVATE.search(m.group()) else "[public]", text)
+    text = without_sealed(text)
+    if "eyJ" in text and "anon" in text.lower():
+        text = JWT_SHAPE.sub(lambda m: "[public]" if anon_jwt(m.group()) else m.group(), text)
+    if "Ov23li" in text or "Iv23li" in text or "Iv1." in text:
+        text = _GITHUB_CLIENT_ID.sub("[client id]", text)
+    if ("ey" in text or "print" in text) and _PGP_ID.search(text):
+        text = _PGP_ID.sub(r"\1[key id]", text)
+    if "." in text and "," in text:
+        text = _COORDINATES.sub("[position]", text)
     if testing or _TEST_CONTEXT.search(text):  # before the views join digit runs up, away from the words
         text = _CARD_RUN.sub(lambda m: "[test card]" if re.sub(r"[ -]", "", m.group()) in TEST_CARDS else m.group(), text)
     return text
@@ -1234,9 +1281,14 @@ _JOINING = frozenset(
 )
 
 
+_NO_PASSWORD = re.compile(r"(?i)(?<![\w-])(?:no|without|kein\w{0,2}|sans|sin|senza|sem|geen|ingen|inget)\s+$")
+
+
 def _stated_password(line: str, m: re.Match[str]) -> bool:
     """Whether the password keyword matched by ``m`` introduces a password: up to six words,
     then "is" / ":" / "was changed to"..., then a value that is not prose."""
+    if _NO_PASSWORD.search(line, max(0, m.start() - 12), m.start()):
+        return False  # "the guest network has no password — it's isolated"
     rest = line[m.end() : m.end() + 120]
     bare_pass = m.group(0).lower() == "pass"
     words, pos, ended = 0, 0, False
@@ -1260,6 +1312,8 @@ def _stated_password(line: str, m: re.Match[str]) -> bool:
             value = _CJK_TAIL.sub("", parts[0]).lstrip(":：") if parts else ""
             if bare_pass:  # "bus pass is in my coat"
                 return _passwordish(value)
+            if value.lower() in _JOINING:
+                return False  # the sentence goes on: "das alte ist seit Jahren dasselbe"
             if (
                 value.isalpha()
                 and value.islower()
@@ -1554,6 +1608,8 @@ def _scan_code_words(line: str, low: str, found: set[str]) -> None:
 def _scan_pins(line: str, low: str, found: set[str]) -> None:
     if not _has(low, _PIN_HINTS) and not _has(low, _OPEN_HINTS):
         return
+    if PW_STATISTICS.search(line) and not _OWN.search(low):
+        return  # "Most common PINs are 1234 and 0000", "no sequences like 123456": examples
     if _maybe_spelled(low) and _SPELLED.search(line):
         line = _spelled_digits(line)
         low = _lower(line)

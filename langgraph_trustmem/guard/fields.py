@@ -9,6 +9,9 @@ secrets).
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -384,6 +387,31 @@ def passphrase(low: str) -> bool:
 
 # Keys made to ship in a web page: Stripe's publishable keys, PostHog's project keys,
 # Mapbox's public tokens.
+# Values encrypted for storage by design, their key kept elsewhere: SOPS's ENC[...] (its iv and
+# tag included), an Ansible Vault block (its "!vault |" tag too), and where the text is a Sealed
+# Secret, its ciphertext (always "Ag..." and long). No one's secret; a value in the clear beside
+# them is read.
+ENCRYPTED_VALUE = re.compile(
+    r"ENC\[AES256_GCM,data:[A-Za-z0-9+/=]*,iv:[A-Za-z0-9+/=]{16,},tag:[A-Za-z0-9+/=]{16,}(?:,type:\w+)?\]"
+    r"|(?:!vault\s*\|\s*)?\$ANSIBLE_VAULT;1\.[12];AES256(?:;[\w.\-]+)?(?:\s*[0-9a-f]{32,})+"
+)
+SEALED_VALUE = re.compile(r"(?<![A-Za-z0-9+/])Ag[A-Za-z0-9+/]{100,}={0,2}(?![A-Za-z0-9+/=])")
+JWT_SHAPE = re.compile(r"eyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}")
+
+
+def anon_jwt(token: str) -> bool:
+    """A JWT whose claims give it the anonymous role (Supabase's anon key): public by design,
+    its access held by row-level security. A service_role key is a secret."""
+    parts = token.split(".")
+    if len(parts) != 3:
+        return False
+    try:
+        claims = json.loads(base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4)))
+    except (ValueError, binascii.Error):
+        return False
+    return isinstance(claims, dict) and claims.get("role") == "anon"
+
+
 PUBLIC_TOKEN = re.compile(r"(?:pk_(?:live|test)_|phc_)[A-Za-z0-9]{16,}|pk\.eyJ[A-Za-z0-9_\-]+(?:\.[A-Za-z0-9_\-]+)?")
 # Code that computes a value (``forms.CharField(widget=...)``, ``getpass()``): not one.
 # A call on numbers (``String.fromCharCode(77, 52)``) is a literal written in code points.
@@ -407,8 +435,10 @@ def field_secret(kind: str | None, value: object, looks_random: object) -> str |
     if not isinstance(value, str):
         return None
     v = value.strip().strip("\"'`")
-    if not v or len(v) > 512 or _PLACEHOLDER.match(v) or _SSH_PUBLIC.match(v) or PUBLIC_TOKEN.fullmatch(v):
+    if not v or _PLACEHOLDER.match(v) or _SSH_PUBLIC.match(v) or PUBLIC_TOKEN.fullmatch(v):
         return None  # (an SSH public key: "ssh-ed25519 AAAA... ci@host" is public by design)
+    if ENCRYPTED_VALUE.fullmatch(v) or (v.startswith("eyJ") and anon_jwt(v)) or len(v) > 512:
+        return None  # sealed for storage, or a public key
     digits = "".join(_DIGITS.findall(v))
     if kind == PIN:
         if re.fullmatch(r"(?:19|20)\d\d-\d\d-\d\d", v):

@@ -172,3 +172,66 @@ def test_a_payment_record_beside_a_code_does_not_hide_it(guard):
     """The payment exemption covers the payment record's own fields, never a code found
     elsewhere in the memory."""
     refused_kinds(guard, [{"verification_code": "482913"}, {"merchant": "Corner shop", "amount": "$3.20"}])
+
+
+# Values sealed for storage by design, public identifiers and talk about PINs: each passes,
+# and the credential written in the same place, in the clear, is still refused.
+SEALED_SOPS = (
+    "# secrets.enc.yaml (sops)\ndb_password: ENC[AES256_GCM,data:q1w2e3r4t5y6u7i8o9p0,"
+    "iv:Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe0fGh3=,tag:Zx9cVb6nMq3wEr0tYu7iOp==,type:str]"
+)
+SEALED_VAULT = (
+    "smtp_password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n"
+    "  39653861363265376364383233663330623438326139393536353364663565386438366232316134\n"
+    "  3234356236613762383765316236613431396465613634610a"
+)
+SEALED_SECRET = (
+    "apiVersion: bitnami.com/v1alpha1\nkind: SealedSecret\nmetadata:\n  name: smtp\nspec:\n  encryptedData:\n"
+    "    password: AgCq" + "Zt4Xv8Bn2Mk6Lp0Rs5Wd9Fh3Jy7Qa1Ec" * 4 + "==\n"
+)
+ANON_JWT = (  # claims: {"iss": "supabase", "ref": "qwertyuiopasdfghjklz", "role": "anon"}
+    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6InF3ZXJ0eXVpb3Bhc2RmZ2hqa2x6Iiwicm9sZSI6"
+    "ImFub24ifQ.Tk3pQ9sT7uV1wZ2aB4cD6eF8gH0iJ2kL4mN6oP8qR0s"
+)
+SERVICE_JWT = (  # the same project's service_role key
+    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6InF3ZXJ0eXVpb3Bhc2RmZ2hqa2x6Iiwicm9sZSI6"
+    "InNlcnZpY2Vfcm9sZSJ9.Tk3pQ9sT7uV1wZ2aB4cD6eF8gH0iJ2kL4mN6oP8qR0s"
+)
+BY_DESIGN_PASSES = [
+    SEALED_SOPS,
+    SEALED_VAULT,
+    SEALED_SECRET,
+    f"NEXT_PUBLIC_SUPABASE_ANON_KEY={ANON_JWT}",
+    "Release signing: gpg key id 9C4E2B7A15D3F608, fingerprint 0D1E 2F3A 4B5C 6D7E 8F90 A1B2 9C4E 2B7A 15D3 F608",
+    "GitHub OAuth app client id: Ov23liQx8Rm2Kd7Lp4Zt (the client secret stays in the vault)",
+    "Most common PINs are 1234, 1111 and 0000 - the bank's leaflet says to avoid them.",
+    "Awareness slide: never use passwords like 123456 or qwerty1, they top every breach list.",
+    "The bank app wants a 6-digit PIN and no sequences like 123456.",
+    "The guest network has no password - it's isolated from the office.",
+    "Ich sollte mein Passwort ändern, das alte ist seit Jahren dasselbe.",
+    "Nomor resi J&T: 4539945807302151 (paket sepatu)",
+    "Parked at the trailhead: 46.55812, 8.56145",
+]
+BY_DESIGN_REFUSED = [
+    ("# secrets.enc.yaml (sops)\ndb_password: Qv7#mLp2!zR9", "password"),
+    (SEALED_SECRET + "  stringData:\n    smtp_password: Hx4$kLq9!wZ2", "password"),
+    (f"SUPABASE_SERVICE_ROLE_KEY={SERVICE_JWT}", "JWT"),
+    ("My PIN is 8315, not one of the most common PINs like 1234.", "PIN"),
+    ("Order paid with card 4539945807302151, exp 09/29", "credit card number"),
+]
+
+
+@pytest.mark.parametrize("text", BY_DESIGN_PASSES)
+def test_values_sealed_or_public_by_design_pass(guard, text):
+    assert stored(guard, {"text": text}) == ({"text": text}, [])
+
+
+@pytest.mark.parametrize(("text", "kind"), BY_DESIGN_REFUSED)
+def test_a_clear_value_beside_them_is_refused(guard, text, kind):
+    assert kind in refused_kinds(guard, {"text": text})
+
+
+def test_a_sealed_value_in_a_field_passes_and_a_clear_one_does_not(guard):
+    sops = SEALED_SOPS.split(": ", 1)[1]
+    assert stored(guard, {"db_password": sops}) == ({"db_password": sops}, [])
+    refused_kinds(guard, {"db_password": "Qv7#mLp2!zR9"})
