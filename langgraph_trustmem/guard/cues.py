@@ -39,7 +39,14 @@ from langgraph_trustmem.guard.detectors import (
     _has,
 )
 from langgraph_trustmem.guard.fields import SECURITY_ANSWER, passphrase
-from langgraph_trustmem.guard.normalize import _CHAR_CODES, _CHAR_HINT, char_codes, down_a_column, spelled_out
+from langgraph_trustmem.guard.normalize import (
+    _CHAR_CODES,
+    _CHAR_HINT,
+    FORMAT_CHARS,
+    char_codes,
+    down_a_column,
+    spelled_out,
+)
 
 __all__ = ["cued_secret", "document", "pointed_secret", "record_secret", "respelled"]
 
@@ -258,7 +265,8 @@ def _fold(text: str) -> str:
     if "," in text and _CHAR_HINT.search(text):
         text = _BRACKETED_CODES.sub(_chars, text)
     if not text.isascii():
-        text = _unaccented(_KEYCAP.sub("", text))
+        # invisible joiners out: Persian writes "دیجی‌کالا" with one, an evasion hides them in a value
+        text = _unaccented(_KEYCAP.sub("", FORMAT_CHARS.sub("", text)))
         text = text.replace("→", ":").replace("←", ":").replace("ı", "i").replace("ł", "l").replace("Ł", "L")
         text = text.replace("،", ",")  # the Arabic comma
         text = text.translate(_UNDECOMPOSED)
@@ -348,22 +356,26 @@ _OPENS = (
     # what unlocking a phone is called ("código de desbloqueo de mi móvil"), phones by
     # names no other thing has, rooms and boxes a code opens
     r"|de desbloqueo|de desbloqueio|di sblocco|de deverrouillage|entsperr\w*|ontgrendel\w*|odblokowani\w*"
+    r"|de deblocare|k odemceni|odemykaci|розблокуванн\w*|garaje|riaszto\w*|szef\w*|kassakaapi\w*"
+    r"|(?:min|mi|mijn|meine?s?|my|mon|ma|il mio|o meu) (?:telefon|telefoon|telefono|telefone|telephone|mobil|movil|handy)\w*"
+    r"|telefonului|telefonu|puhelimen|kunci(?: hp| ponsel| layar)?"
     r"|smartphone|ipad|bike room|bike shed|bike storage|mailbox|letterbox|storage room|voicemail|voice mail"
     r"|buzon de voz|mobilbox|messagerie vocale|segreteria telefonica|correio de voz|sprachbox|poczta glosowa"
     r"|casier|cacifo|armario|kastje|шкафчик\w*|шкаф\w*"
     r"|car park|parking garage|laundry room|server room|car radio|autoradio|dolab(?:in|i)?"
     r"|дверь|двер|домофон|подъезд|сигнализац|сейф|замок|банковской карт|голосов\w* почт\w*|разблокировк\w*"
     r"|garaz|garazu|χρηματοκιβ\w*|π[οό]ρτα[ςσ]?|συναγερμ[οό][υς]?|γκαρ[αά]ζ|κλειδαρι[αά][ςσ]?|θ[υύ]ρα[ςσ]?"
+    r"|сигналізац\w*|домофон\w*|ปลดล็อก\w*|ประตู|ตู้เซฟ|atm"
     r"|[הלב]?(?:דלת|טלפון|אזעקה|כספת|שער|בניין|כניסה|לוקר|מנעול|חניון)"
 )
 _CODE = (
     r"code|codes|pin|pin code|pincode|passcode|combo|combination|combinaison|kombination|combinacion"
     r"|combinazione|combinacao|combinatie|kombinacja|kombinasi|codigo|codice|kod|kode|koden|kodu|koodi|kodas"
-    r"|clave|senha|heslo|sifre|sifresi|код|κωδικ\w*|συνδυασμ\w*|ה?קוד"
+    r"|clave|senha|heslo|sifre|sifresi|код|κωδικ\w*|συνδυασμ\w*|ה?קוד|codul|kodja|kodunu|szyfr"
 )
 _W = r"[^\W\d_]+(?:['’-][^\W\d_]+)*"  # a word ("dell'allarme", "Instagram-account")
 # "is", in the languages the cues are in
-_IS = r"(?:is|are|was|its|it's|it’s|c'est|c’est|la|est|ist|lautet|es|e|era|este|adalah|ialah|jest|wynosi|to|je|er|ar|on|olan|это|は|是|는|은|هو|هي|الجديدة|الجديد|זה|זו|הוא|היא|είναι)"
+_IS = r"(?:is|are|was|its|it's|it’s|c'est|c’est|la|est|ist|lautet|es|e|era|este|adalah|ialah|jest|wynosi|to|je|er|ar|on|olan|это|は|是|는|은|هو|هي|الجديدة|الجديد|זה|זו|הוא|היא|είναι|ειναι|คือ)"
 
 _CJK_OPENS = (
     r"警報|金庫|ドア|玄関のドア|キーボックス|大门|家门|房门|门锁|保险箱|保險箱|报警器|报警|警报|银行卡|銀行卡"
@@ -374,7 +386,7 @@ _CJK_CODE = r"コード|パスコード|暗証番号|密码|密碼|비밀번호|
 _COMPOUND = (
     r"(?:tur|tor|haus|haustur|deur|poort|hek|alarm|safe|tresor|kluis|port|dorr|dor|larm|garage|toegangs|zugangs"
     r"|eingangs|schloss|kassaskaps|kassakaappi|ovi|portti|halytys|puhelin|sim|pin|bank|kaart|karten|kort|porta|fahrrad|spind|zahlenschloss|schliessfach"
-    r"|kapu|ajto|riaszto)"
+    r"|kapu|ajto|riaszto|lukitus|turva)"
     r"(?:code|kode|koden|kod|koodi|pincode|kombination|kombinationen)|pin-?nummer"
 )
 # A lock's or a card's code: a thing it opens and a code word within three words of each
@@ -419,10 +431,12 @@ _SAFE_VALUE = re.compile(
     r"\s*:?\s*)(?P<val>[#*]?\d{4,10}[#*]?)(?![\d.,/-])"
 )
 _PIN_CUE = re.compile(
-    r"(?<![\w-])(?:pin(?![ -]?pad)|pins|pin code|pincode|pin-code|puk|puk code|puk-code|puk2|pin-kod|pin-koden|pin-koodi|p1n|пин|пин-код|pin kodu"
+    r"(?<![\w-])(?:pin code|pincode|pin-code|pin-koden|pin-koodi|pin-kod|pin kodu|pin(?![ -]?pad)|pins|puk code|puk-code"
+    r"|puk2|puk|p1n|пин-код|пин"
     r"|пін|पिन|পিন|پین|clave de acceso|clave acceso|clave (?:de )?firma|clave (?:de )?cajero|clave secreta"
     r"|numero secreto|codigo secreto|geheimzahl|code secret|الرقم السري|رقم سري|الرمز السري|רמז סודי|קוד סודי"
-    r"|passcode|pass code|unlock code|unlock pin|(?<!social )security number|entsperrcode"
+    r"|passcode|pass code|unlock code|unlock pin|(?<!social )security number|entsperrcode|הקוד הסודי"
+    r"|รหัส ?(?:atm|เอทีเอ็ม|บัตร|พิน|pin)[\u0e00-\u0e7f]*|รหัสปลดล็อก[\u0e00-\u0e7f]*"
     r")(?!\w)|暗証番号|パスコード"
 )
 _OTP_CUE = re.compile(
@@ -453,10 +467,11 @@ _PASSWORD_CUE = re.compile(
     r"(?<![\w@])(?:password|passwort|kennwort|passwd|pwd|pw|pass|p@ss|passphrase|mot de passe|mot de pass|mdp"
     r"|passwrod|pasword|passowrd|paswd|paswoord|kodeord|adgangskode|passord|парол|كلمة سر"
     r"|contrasena|contrasenya|clave|senha|palavra-passe|wachtwoord|haslo|losenordet|losenord|losen|passordet|kodeordet|sifre|sifrem|sifresi"
-    r"|kata sandi|sandi|parol|parola|пароль|heslo|mat khau|salasana|jelszo|lozinka|geslo|wifi key|wlan key"
+    r"|kata sandi|sandi|parol|parola|пароль|heslo|mat khau|salasana|jelszo|jelszava|jelszavam|lozinka|geslo|wifi key|wlan key"
+    r"|(?:wifi|wi-fi|wlan)[ -]?(?:kode|koden|koodi|kod|code|codigo|codice|kodu)|adgangskoden"
     r"|(?:wifi|wi-fi|wlan|network|netzwerk|red|reseau|rete|netwerk|siec|natverk)[ -]?(?:key|schlussel|clave|cle"
     r"|chiave|sleutel|klucz|nyckel|kennwort|pass)|network key|wpa key|wpa2|パスワード|密码|密碼|비밀번호|비번|암호"
-    r"|पासवर्ड|l0gin|كلمة مرور|كلمة المرور|كلمة السر|رمز عبور|סיסמה|סיסמא|รหัสผ่าน|συνθηματικο|κωδικος προσβασης"
+    r"|पासवर्ड|l0gin|كلمة مرور|كلمة المرور|كلمة السر|رمز عبور|סיסמה|סיסמא|รหัสผ่าน[\u0e00-\u0e7f]*|συνθηματικο|κωδικος προσβασης"
     r"|passcode|creds|mima|bimilbeonho|pasuwado|ramz-?e? ?(?:oboor|obur)|p4ss|p4\$\$|pa\$\$|pa55|p@\$\$|passw0rd"
     r"|p4ssw0rd|pa55w0rd|s3cr3t|l0g1n|(?:windows|laptop|pc|computer|macbook|imac|router|admin|wifi|wlan)"
     r" (?:login|log-in|logon|sign-in)"
@@ -544,6 +559,7 @@ _PRODUCT_NAME = re.compile(r"[a-z]*[aeiouy][a-z]*\d{1,3}[a-z]{0,2}")
 _CODE_ROW = re.compile(r"^[^:=\n\d]{0,30}?[:=]?\s*((?:[a-z0-9]{6,10}[\s,;]+){2,}[a-z0-9]{6,10})(?![\w-])")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 # announced: after a colon or a line break, or right after the cue ("PIN 1920", "code is 1930")
+_RIGHT_AFTER = re.compile(rf"\s*[:=]?\s*(?:{_IS}(?!\w)\s*)?[:=]?\s*$")  # the value straight after its name
 _ANNOUNCED = re.compile(rf"(?:[:=]|\n)\s*$|^\s*(?:{_IS}(?!\w)\s*)?$")
 # What a number right after or before it says it is not a code.
 _UNIT_AFTER = re.compile(
@@ -595,7 +611,8 @@ def _code_value(seg: str, least: int = 3, announced: bool = False) -> bool:
             continue
         after = seg[m.end() : m.end() + 12]
         before = seg[max(0, m.start() - 24) : m.start()]
-        if _UNIT_AFTER.match(after) or _NOT_CODE_BEFORE.search(before) or _ROOM_BEFORE.search(before):
+        given = announced and _RIGHT_AFTER.match(seg, 0, m.start()) is not None  # "PIN-koodi on 2549"
+        if _UNIT_AFTER.match(after) or (_NOT_CODE_BEFORE.search(before) and not given) or _ROOM_BEFORE.search(before):
             continue
         if _TO_BEFORE.search(before) and _WORD_AFTER_NUMBER.match(after):
             continue  # "sent the door code to 150 residents": a count, not the code
@@ -648,7 +665,7 @@ _TRIGGERS = frozenset(
     password passwort kennwort passwd pwd pw pass p@ss passphrase passcode mdp contrasena contrasenya clave
     passwrod pasword passowrd paswd kodeord adgangskode passord cassaforte tresor caja fuerte coffre kluis
     kassaskap sejf cofre brankas geheimzahl steam cvv cvv2 cvc cvc2 passe voicemail prufziffer
-    kartenprufnummer cryptogramme parola wiederherstellungscodes codewort
+    kartenprufnummer cryptogramme parola wiederherstellungscodes codewort codul cod kodja
     senha wachtwoord haslo losenord losen sifre sifrem sifresi sandi parol parola пароль heslo khau
     salasana jelszo lozinka geslo wpa wpa2 l0gin wifi wi-fi wlan ssid rede pin pins pincode p1n пин пін पिन
     পিন پین code codes codigo codice kod kode koden kodu koodi kodas код combo combination combinaison
@@ -675,7 +692,7 @@ _TRIGGER_ENDINGS = (
 _TRIGGER_CJK = re.compile(
     r"コード|番号|パスワード|密码|密碼|码|碼|비밀번호|비번|번호|암호|인증|認証|验证|驗證|秘密|安全|보안|ワンタイム|金庫|금고"
     r"|رمز ال|كود ال|الرقم السري|رقم سري|كلمة سر|كلمة مرور|كلمة المرور|خزن|сейф|парол|пин|код"
-    r"|कोड|तिजोरी|경보기|报警|動態|动态|قفل|الجواب|해제"
+    r"|कोड|तिजोरी|경보기|报警|動態|动态|قفل|الجواب|해제|رمز|รหัส"
 )
 _WORDS = re.compile(r"[^\W_]+(?:[@'-][^\W_]+)*")
 
@@ -1013,6 +1030,8 @@ def _next_segment_kind(
         return _segment_kind(cased[start:nend], low[start:nend], receipt)
     if low.startswith(("//", "#", "--"), nstart) and nend - nstart <= 80:
         return _segment_kind(cased[start:nend], low[start:nend], receipt)  # "k = '...'; // Typesense credential"
+    if _IT_IS_NUMBER.match(low, nstart, nend) and _CODE_NAMES.search(low, start, end):
+        return _segment_kind(cased[start:nend], low[start:nend], receipt)  # "The PIN for my card? It's 1703."
     vm = _ANAPHOR.match(low, nstart, nend)
     if vm and _CHANGED_PASSWORD.search(low, start, end) and _passwordish(_token_at(cased, vm.start("val"))):
         return PASSWORD
@@ -1026,6 +1045,7 @@ def _next_segment_kind(
     return None
 
 
+_IT_IS_NUMBER = re.compile(r"(?:it'?s|it is|that'?s)\s+[#*]?\d{3,10}[#*]?(?![\w.,:/-]\w)")
 _QUOTING = re.compile(r"(?:[ \t]*>)+[ \t]*|")  # an e-mail's quoting at a line's start (always matches)
 _TOKEN_AT = re.compile(r"[^\s,;\"'`]{1,64}")
 
@@ -1310,7 +1330,7 @@ _DEPENDENCY = re.compile(r"[\w./-]+(?:@(?:v?\d[\w.]*|sha\d+:\w+)|==[\w.]+)")
 _PIN_VERB = re.compile(r"(?i)\s+(?:the|it|them|this|that|these|those|to|down|up|a|an)\b")
 # A sentence that gives the code named at the end of the one before.
 _TOLD_NEXT = re.compile(
-    r"(?:\s+[^\W\d_]+){0,3}[^\w.!?]{0,3}[.!?]\s+(?:it'?s|it is|that'?s|c'est|es|ist|è)\s+[#*]?\d+[#*]?(?!\d|[.,:]\d)"
+    r"(?:\s+[^\W\d_]+){0,5}[^\w.!?]{0,3}[.!?]\s+(?:it'?s|it is|that'?s|c'est|es|ist|è)\s+[#*]?\d+[#*]?(?!\d|[.,:]\d)"
 )
 _PRODUCT_WORDS = re.compile(
     r"(?<![^\W\d_])(?:product|produkt\w*|produit|producto|prodotto|urun\w*|model\w*|modell\w*|item|artikel\w*|sku"
@@ -1670,7 +1690,10 @@ _PIECE_KEY = re.compile(
 )
 _VALUE_KEY = re.compile(
     r"^(?:v|k|val|value|data|blob|hex|b64|base64|encoded|enc_value|content|codes|code|secret|token|key|payload"
-    r"|raw|string|s|body|cipher|ciphertext|reversed)$"
+    r"|raw|string|s|body|cipher|ciphertext|reversed"
+    # "code" and "value" in the languages the cues are in ({"Servicio": "el código del garaje", "Código": "61854"})
+    r"|c[oó]digo|codice|cod|codul|k[oó]d|kode|koden|kodu|koodi|kood|koda|kodas|код|كود|رمز|الرمز|कोड|κωδικός|κωδικος"
+    r"|valor|valeur|valore|wert|waarde|значение|arvo|verdi|v[aä]rde|warto[sś][cć])$"
 )
 _BACKWARDS = re.compile(
     r"(?<!\w)(?:reverse[ds]?|backwards?|reversed|ruckwarts|al reves|a l'envers|omgekeerd|al contrario|invertid[oa])(?!\w)"

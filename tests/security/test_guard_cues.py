@@ -430,3 +430,44 @@ def test_webhook_urls_and_values_cut_up_are_refused(guard, value):
 def test_webhook_talk_and_joined_words_pass(guard, value):
     stored, redacted = guard.check({"text": value}, namespace=("memories", "u1"), key="m1")
     assert redacted == []
+
+
+# A service's form in its own language: one field says what the code opens, the value
+# field is "code" in that language; and the same words in prose, with "is" in Finnish,
+# Thai, Greek. Beside them, forms and sentences whose code opens nothing.
+FORMS_IN_OTHER_LANGUAGES = [
+    ({"Servicio": "el código de la alarma", "Código": "40718"}, "PIN"),
+    ({"Palvelu": "ovikoodi", "Koodi": "2291"}, "PIN"),
+    ({"Tjeneste": "koden til min mobil", "Kode": "518830"}, "PIN"),
+    ({"Сервис": "PUK-код", "Код": "90817262"}, "PIN"),
+    ({"Serviciu": "codul de deblocare", "Cod": "8046"}, "PIN"),
+    ({"الخدمة": "رمز باب الكراج", "الرمز": "7302"}, "PIN"),
+    ("Unohdin taas: SIM-kortin PIN-koodi on 618290", "PIN"),
+    ("Kode kunci HP baru: 582014", "PIN"),
+    ("a széf kódja: 7731", "PIN"),
+    ("Код сигналізації в офісі: 5172", "PIN"),
+    ("จดไว้: รหัสปลดล็อกแท็บเล็ต คือ 4096", "PIN"),
+    ("The PIN for the tablet? It's 7305.", "PIN"),
+    ("Jegyzet: a laptop jelszava Harbor#Pine42", "password"),
+    ("wifi-koden i sommerhuset = Tern#Fjord81", "password"),
+]
+FORMS_THAT_OPEN_NOTHING = [
+    {"Servicio": "el código postal", "Código": "28013"},
+    {"Palvelu": "tilausnumero", "Koodi": "9386"},
+    {"Serviciu": "codul produsului", "Cod": "4471"},
+    "Dün Digikala'da سفارش 076-0304757 را ثبت کردم و رمز عبور را عوض کردم.",
+    "Kode pos rumah: 40115",
+    "Muista: kokous on 1415 huoneessa.",
+]
+
+
+@pytest.mark.parametrize(("value", "kind"), FORMS_IN_OTHER_LANGUAGES)
+def test_a_code_named_in_another_language_is_refused(guard, value, kind):
+    with pytest.raises(SecretRejected) as err:
+        guard.check(value, namespace=("memories", "u1"), key="mem_5e1f")
+    assert kind in err.value.kinds
+
+
+@pytest.mark.parametrize("value", FORMS_THAT_OPEN_NOTHING)
+def test_a_code_that_opens_nothing_passes(guard, value):
+    assert guard.check(value, namespace=("memories", "u1"), key="mem_5e1f")[0] == value
