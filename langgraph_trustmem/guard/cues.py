@@ -258,6 +258,20 @@ def _chars(m: re.Match[str]) -> str:
     return m.group() if chars is None or " " in chars else f" {chars} "
 
 
+# A code given as the letters a phone's keypad prints on its keys ("the PIN spells SCBD on the
+# phone keypad": 7223), and given digit by digit ("first digit 4, second digit 1, ... last one 8").
+_KEYPAD = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "22233344455566677778889999")
+_KEYPAD_WORD = re.compile(
+    r"(?i)(\bspells?\s+)([A-Z]{3,10})(\s+on\s+(?:the\s+|a\s+|my\s+)?(?:phone(?:'s)?\s+|telephone\s+)?(?:key ?pad|dial ?pad|keys))"
+)
+_POSITION = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|last|final|next|1st|2nd|3rd|[4-8]th)"
+_POSITIONS = re.compile(
+    rf"(?i)\s*\b{_POSITION}\s+(?:digit|number|one)(?:\s+is)?\s*[:=]?\s*\d(?:\s*[,;]?\s*(?:and\s+|then\s+)?{_POSITION}"
+    rf"(?:\s+(?:digit|number|one))?(?:\s+is)?\s*[:=]?\s*\d(?!\d)){{2,9}}"
+)
+_POSITION_DIGIT = re.compile(r"(?<!\w)\d(?!\w)")
+
+
 def _fold(text: str) -> str:
     """Accents off, keycap emoji as digits, the arrows people type as separators, spaced
     characters closed up, character codes and short base64 decoded ("Debit PIN in base64:
@@ -271,6 +285,9 @@ def _fold(text: str) -> str:
         text = text.replace("،", ",")  # the Arabic comma
         text = text.translate(_UNDECOMPOSED)
     text = text.replace("->", ":").replace("=>", ":").replace("<-", ":")
+    if "spell" in text or "igit" in text or "irst" in text:
+        text = _KEYPAD_WORD.sub(lambda m: m.group(1) + m.group(2).upper().translate(_KEYPAD) + m.group(3), text)
+        text = _POSITIONS.sub(lambda m: " " + "".join(_POSITION_DIGIT.findall(m.group())), text)
     if _DIGITS_APART.search(text):
         text = _DIGITS_APART.sub(lambda m: "".join(ch for ch in m.group() if ch.isdigit()), text)  # "2🔸7🔸4🔸9": 2749
     if " " in text:
@@ -932,6 +949,8 @@ def cued_secret(lines: Iterable[str]) -> str | None:
     low = text.lower()
     cased = text if len(low) == len(text) else low  # offsets must agree
     low = low.replace("_", " ")
+    if ("//" in low or "#" in low or "|" in low or "hint" in low) and (kind := _placed_value(cased, low)):
+        return kind
     spans = list(_segments(low))
     for i, (start, end) in enumerate(spans):
         kind = _segment_kind(cased[start:end], low[start:end], receipt)
@@ -1017,6 +1036,49 @@ _ANAPHOR = re.compile(
 _GIVEN = re.compile(
     r"(?:here it is|here you go|it'?s|it is|c'est|es|ist|e|is|ar|er|to|hier)\s*:?\s+(?P<val>[^\s,;\"'`])"
 )
+
+
+# A line of code whose quoted value a comment at its end names: 'const k = "Velvet57"; // the
+# Netflix password', "printf 'Copper@Tallinn71'   # my VPN password".
+_COMMENTED = re.compile(
+    r"""(["'`])(?P<val>[^"'`\s]{6,64})\1[^"'`\n]{0,40}?(?://|(?<!\S)#)\s*(?P<note>[^\n]{3,80})"""
+)
+
+
+# ... or a comment on the line above names: "// my Apple ID password" then
+# "const s = String.fromCharCode(...)" (its character codes read in place).
+_COMMENT_ABOVE = re.compile(
+    r"""(?m)^(?:[\w .-]{1,40}:)?[ \t]*(?://|#)\s*(?P<note>[^\n]{3,80})\n[^\n]{0,60}?[(=:]\s*(?:b|r|u)?(["'`(]?)(?P<val>[^"'`()\s,;]{6,64})"""
+    r"""(?:["'`)]|\2)[^\n]{0,12}$"""
+)
+
+
+# ... or a table row's first cell names ("| the router admin password | `Tern-Fjord-81` |"), or
+# a password's "hint" that is the password ({"password": "", "password_hint": "it's X"}).
+_TABLE_ROW = re.compile(r"(?m)^(?:[\w .-]{1,40}:\s*)?\|\s*(?P<note>[^|\n]{3,80}?)\s*\|\s*`?(?P<val>[^|`\s]{4,64})`?\s*\|")
+_HINT_IS = re.compile(r"(?P<note>password hint|passwort hinweis|pw hint):\s*(?:it'?s|it is|=)\s+(?P<val>[^\s,;]{6,64})")
+
+
+def _placed_value(cased: str, low: str) -> str | None:
+    """A password whose name stands where code, a table or a form puts it: in a comment
+    at the end of its line or on the line above, in the row's first cell, as its hint."""
+    found = [*_COMMENTED.finditer(low), *_COMMENT_ABOVE.finditer(low)] if "//" in low or "#" in low else []
+    if "|" in low:
+        found += _TABLE_ROW.finditer(low)
+    if "hint" in low or "hinweis" in low:
+        found += _HINT_IS.finditer(low)
+    for m in found:
+        note = m.group("note")
+        cue = _PASSWORD_CUE.search(note)
+        hint = m.re is _HINT_IS  # a hint that says "it's X" gives X, though a hint is not the password
+        if cue is None or cue.group() in _WEAK_PW_CUES or (_negated(note, cue) and not hint):
+            continue
+        value = cased[m.start("val") : m.end("val")]
+        if "://" in value:
+            continue  # a connection string: the detectors read its password in place
+        if (_passwordish(value) and any(ch.isdigit() for ch in value)) or passphrase(value.lower()):
+            return PASSWORD
+    return None
 
 
 def _next_segment_kind(

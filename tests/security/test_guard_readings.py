@@ -285,3 +285,34 @@ def test_combinations_named_and_dates_beside_them(guard, text, refused):
         refused_kinds(guard, {"text": text})
     else:
         assert stored(guard, {"text": text}) == ({"text": text}, [])
+
+
+# Values placed where code, a table or a form names them, and codes given key by key or
+# digit by digit; beside each, the same shape holding nothing.
+PLACED_REFUSED = [
+    ('const pw = "\\x54\\x65\\x72\\x6e\\x46\\x6a\\x6f\\x72\\x64\\x38\\x31"; // the Spotify password', "password"),
+    ("echo 'Kestrel#Dune52'   # my NAS password", "password"),
+    ("// the router admin password\nconst s = String.fromCharCode(79, 116, 116, 101, 114, 35, 55, 55, 66, 97, 121);", "password"),
+    ("| what | value |\n|---|---|\n| the NAS admin password | `heron-granite-lantern7` |", "password"),
+    ({"site": "ebay.com", "username": "kim@example.org", "password": "", "password_hint": "it's Quokka2291"}, "password"),
+    ("The bike lock code: first digit 7, second digit 0, third digit 3, last one 9", "PIN"),
+    ("Our alarm PIN spells KDRW on the phone keypad", "PIN"),
+]
+PLACED_PASSES = [
+    'DATABASE_URL = "postgresql://user:password@localhost/db"  # replace user/password',
+    "| what | value |\n|---|---|\n| the NAS admin password | `in the drawer` |",
+    {"site": "ebay.com", "username": "kim@example.org", "password": "", "password_hint": "the usual one"},
+    "Pancakes: first add 2 eggs, second 1 cup milk, third 5 minutes rest, last 3 tbsp butter",
+    "For flowers call 1-800-FLOWERS, it spells FLOWERS on the phone keypad",
+]
+
+
+@pytest.mark.parametrize(("value", "kind"), PLACED_REFUSED)
+def test_a_value_its_name_places_is_refused(guard, value, kind):
+    assert kind in refused_kinds(guard, value if isinstance(value, dict) else {"text": value})
+
+
+@pytest.mark.parametrize("value", PLACED_PASSES)
+def test_the_same_places_holding_nothing_pass(guard, value):
+    value = value if isinstance(value, dict) else {"text": value}
+    assert stored(guard, value) == (value, [])
