@@ -265,7 +265,8 @@ def _looks_random(token: str, min_len: int = 16) -> bool:
     if len(token) < min_len or len(token) > 4096 or _PLACEHOLDER.match(token):
         return False
     if not (re.search(r"\d", token) and re.search(r"[A-Za-z]", token)):
-        return False
+        # letters only: a token cased at random ("ShGXvQHUTWDylmBwItnLJNkZveauywhA"), long
+        return len(token) >= max(min_len, 20) and _random_letters(token) and _entropy_ok(token)
     if _is_wordy(token):
         return False
     core = re.sub(r"[^A-Za-z0-9+/=_\-]", "", token)
@@ -375,7 +376,11 @@ def _random_letters(word: str) -> bool:
     if not 10 <= len(word) <= 64 or not word.isascii() or not word.isalpha():
         return False
     pieces = _CASE_PIECES.findall(word)  # CamelCase words are pieces of three letters or more
-    return len(pieces) >= 4 and len(word) / len(pieces) < 3.5 and sum(ch.isupper() for ch in word) >= 3
+    if len(pieces) < 4 or sum(ch.isupper() for ch in word) < 3:
+        return False
+    # a long one may have longer pieces, if few of its letters are vowels (words have a third)
+    few_vowels = len(word) >= 20 and sum(ch in "aeiouAEIOU" for ch in word) < 0.28 * len(word)
+    return len(word) / len(pieces) < (5 if few_vowels else 3.5)
 
 
 _FUNCTION_WORDS = frozenset("and or via with of to the for on in by at from face id two factor".split())
@@ -832,6 +837,8 @@ _TWO_FACTOR_SEED = re.compile(
     r"(?i)(?<![a-z])(?:2fa|mfa|totp|otp|authenticator)(?:\s+(?:setup|secret|seed|key|code))*\s+"
     r"(?:secret|seed|key)\b[^.\n]{0,70}?(?:\bis\b|:|=)\s*((?:[A-Z2-7]{4}\s?){4,}[A-Z2-7]*)"
 )
+# An authenticator's base32 key as apps show it for typing: groups of four, a digit among them.
+_SETUP_KEY_GROUPS = re.compile(r"(?i)(?<![\w-])(?=(?:[a-z2-7]{4} ){3,}[a-z2-7]{4}(?![\w-]))(?=[^\n]{0,40}[2-7])(?:[a-z2-7]{4} ){5,}[a-z2-7]{4}(?![\w-])")
 _CODE = r"(?:\d{4}[\s-]?\d{4}|[a-z0-9]{4,5}-[a-z0-9]{4,5}|\d{6,10})"
 _BACKUP_CODES = re.compile(
     r"(?i)(?<![a-z])(?:backup|recovery|2fa|mfa)\s+codes?\b[^.\n]{0,40}?(?:\bare\b|\bis\b|:|(?=\s+\d))\s*"
@@ -1673,7 +1680,9 @@ _AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])
 # name is read as a structured record's field name is (:mod:`.fields`), so ``psk: x``,
 # ``encryption_key: x`` and ``{"door_code": 1234}`` follow one rule.
 _CONFIG_PAIR = re.compile(
-    r"(?:^|(?<=[\s{,;(\[]))[\"'`]?([A-Za-z][A-Za-z0-9_.\-]{1,48})(?:\[\d{0,4}\])?[\"'`]?[ \t]*(?::=|=>|=|:)[ \t]*"
+    r"(?:^|(?<=[\s{,;(\[]))[\"'`]?([A-Za-z][A-Za-z0-9_.\-]{1,48})(?:\[\d{0,4}\])?[\"'`]?"
+    # a declared type between the name and "=": "apiKey: string =", "TOKEN: &'static str ="
+    r"(?:[ \t]*:[ \t]*&?(?:'static[ \t]+)?[A-Za-z_][\w.<>\[\]?]{0,24}(?=[ \t]*=[^=>]))?[ \t]*(?::=|=>|=|:)[ \t]*"
     r"(?:\"([^\"\n]{1,256})\"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s\"'`,;{}\[\]][^\n;]{0,255}))"
 )
 _TRAILING_COMMENT = re.compile(r"\s+(?:#|//|--|;)\s.*$|[\s,]+$")
@@ -1995,6 +2004,8 @@ def _scan_misc(line: str, low: str, found: set[str]) -> None:
         found.add(TWO_FACTOR)
     if _has(low, ("2fa", "mfa", "otp", "authenticator")) and _TWO_FACTOR_SEED.search(line):
         found.add(TWO_FACTOR)
+    if ("setup key" in low or "secret key" in low or "totp" in low) and _SETUP_KEY_GROUPS.search(line):
+        found.add(TWO_FACTOR)  # an authenticator's key typed in by hand: "setup key: a2o5 qp7q gxdn ..."
     if "code" in low and _has(low, ("backup", "recovery", "2fa", "mfa")) and _BACKUP_CODES.search(line):
         found.add(TWO_FACTOR)
     if _has(low, ("seed", "recovery", "mnemonic", "backup", "secret")):

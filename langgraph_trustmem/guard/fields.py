@@ -61,7 +61,7 @@ _CODE_QUALIFIERS_INTL = frozenset({"alarma", "alarme", "allarme", "alarm", "puer
 _CVV_HEADS = frozenset({"cvv", "cvc", "cvv2", "cvc2", "csc", "cid"})
 _TOKEN_HEADS = frozenset({"token", "secret", "apikey", "secretkey", "bearer", "jwt", "credential", "credentials", "creds", "pat",
                           "jsessionid", "phpsessid",
-                          "sessionid", "cookie", "signature", "hmac"})  # fmt: skip
+                          "sessionid", "cookie", "signature", "hmac", "encrypt"})  # fmt: skip
 _KEY_QUALIFIERS = frozenset({"api", "access", "secret", "private", "client", "signing", "encryption", "master", "auth",
                              "license", "app", "service", "account", "admin", "webhook", "session", "ssh", "gpg", "pgp",
                              "wallet", "aws", "stripe", "openai", "deploy"})  # fmt: skip
@@ -157,8 +157,10 @@ def _field_kind(name: str) -> str | None:
         return SECRET  # {"secret": ...}: a token or a chosen password
     if head in _TOKEN_HEADS or (head == "key" and before in _KEY_QUALIFIERS) or head == "auth":
         return GENERIC
-    if head == "key":
-        return "key"  # weak: a random value only, never a UUID or a hash
+    if head == "key" or (head == "session" and before):
+        # weak: a random value only, never a UUID or a hash; a named session is a cookie
+        # ("grafana_session", "_gitlab_session"), a bare {"session": ...} an id
+        return "key"
     return None
 
 

@@ -316,3 +316,31 @@ def test_a_value_its_name_places_is_refused(guard, value, kind):
 def test_the_same_places_holding_nothing_pass(guard, value):
     value = value if isinstance(value, dict) else {"text": value}
     assert stored(guard, value) == (value, [])
+
+
+# Tokens in declarations with a type, tokens of letters only, a named session cookie, an
+# authenticator's key typed in groups; beside each, what only looks like one.
+DECLARED_REFUSED = [
+    'export const stripeSecret: string = "Vx7Qm2Lp9Rt4Kz8Hb3Nc6Wd1Fy5Js0Qa";',
+    'val apiToken: String = "Vx7Qm2Lp9Rt4Kz8Hb3Nc6Wd1Fy5Js0Qa"',
+    "ci:\n  DEPLOY_TOKEN: QvHxZbTkWmRpYdLsNfJcGqBvXtKw",
+    's.cookies.update({"shop_session": "Qm2Lp9Rt4-Kz8Hb3Nc6Wd1Fy5Js0QaVx7"})',
+    "typed the authenticator setup key by hand: k3q7 mzp2 xv4t rw6y nb5c ja2d",
+]
+DECLARED_PASSES = [
+    'export const apiBaseUrl: string = "https://api.example.com/v2";',
+    "class_name: AbstractSingletonProxyFactoryBean",
+    {"session": "8b59a347-72bb-4fe5-90f3-3e0955187c68", "turn": 5},
+    "The setup key for the router is printed on page four of the manual.",
+]
+
+
+@pytest.mark.parametrize("text", DECLARED_REFUSED)
+def test_declared_and_typed_in_tokens_are_refused(guard, text):
+    refused_kinds(guard, {"text": text})
+
+
+@pytest.mark.parametrize("value", DECLARED_PASSES)
+def test_declarations_and_ids_without_a_token_pass(guard, value):
+    value = value if isinstance(value, dict) else {"text": value}
+    assert stored(guard, value) == (value, [])
