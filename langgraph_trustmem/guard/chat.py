@@ -26,6 +26,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from langgraph_trustmem.guard import detectors
+from langgraph_trustmem.guard.bip39 import BIP39_WORDS
 from langgraph_trustmem.guard.cues import (
     _CODE_NAMES,
     _NOT_A_CODE,
@@ -177,6 +178,8 @@ def _conversations(value: Any, depth: int) -> Iterator[list[tuple[str | None, st
 def _conversation_kind(msgs: list[tuple[str | None, str]]) -> str | None:
     if _card_in_pieces(msgs):
         return detectors.CREDIT_CARD
+    if _phrase_in_pieces(msgs):
+        return detectors.RECOVERY_PHRASE
     if kind := _named_after(msgs):
         return kind
     if kind := _labelled_pieces(msgs):
@@ -271,6 +274,29 @@ def _card_in_pieces(msgs: list[tuple[str | None, str]]) -> bool:
 
 # A value given in labelled pieces, one a message: "first part is tgp_v1_qF0g68" / "next
 # bit: wUYJjf_wLDA" / "and the end is edLtt6aDjeg8...".
+_PHRASE_CUE = re.compile(
+    r"(?i)\b(?:wallet|seed|recovery|mnemonic|backup|secret)\s+(?:phrase|words?)\b|\bseed\b|\bmnemonic\b"
+)
+_PHRASE_TAIL = re.compile(r"(?:^|[:\-—–]\s*)((?:[a-z]{3,8}[ ,]+){2,23}[a-z]{3,8})[.!]?\s*$")
+
+
+def _phrase_in_pieces(msgs: list[tuple[str | None, str]]) -> bool:
+    """A wallet's recovery words one speaker gives over several messages ("first half of my
+    wallet words: ...", "and the rest: ..."): twelve words of the BIP-39 list or more,
+    joined, where a message names them."""
+    if not any(_PHRASE_CUE.search(text) for _, text in msgs):
+        return False
+    by_speaker: dict[str | None, list[str]] = {}
+    for who, text in msgs:
+        m = _PHRASE_TAIL.search(text.strip().lower())
+        if m is None:
+            continue
+        words = re.split(r"[ ,]+", m.group(1))
+        if sum(w in BIP39_WORDS for w in words) >= len(words) - 1 >= 2:
+            by_speaker.setdefault(who, []).extend(w for w in words if w in BIP39_WORDS)
+    return any(len(words) >= 12 and len(set(words)) >= 10 for words in by_speaker.values())
+
+
 _PIECE_WORD = re.compile(
     r"(?<![^\W\d_])(?:part|parts|bit|bits|piece|pieces|chunk|half|next|then|rest|end|first|second|third|last|dann"
     r"|danach|luego|despues|ensuite|puis|poi|depois|potem|sonra|затем|потом)(?![^\W\d_])"

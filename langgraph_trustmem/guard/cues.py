@@ -319,13 +319,20 @@ for _lang in (
 _DIGIT_WORDS.update({"dwie": "2", "ぜろ": "0", "〇": "0", "きゅう": "9"})
 # A run of digits and digit words, one per token, separated by spaces, commas or dashes.
 _TOKEN = r"(?:\d|" + "|".join(sorted(map(re.escape, _DIGIT_WORDS), key=len, reverse=True)) + ")"
-_SPELLED_RUN = re.compile(rf"(?<![\w']){_TOKEN}(?:(?:\s*[,\-./]\s*|\s+){_TOKEN}){{2,11}}(?![\w'])")
+# a speaker's fillers between the digits of a transcript: "eight five wait, zero four"
+_FILLER = r"(?:wait|yeah|yes|um+|uh+|erm|er|hmm+|sorry|ok|okay|then)"
+_SPELLED_RUN = re.compile(
+    rf"(?<![\w']){_TOKEN}(?:(?:\s*[,\-./]\s*|\s+)(?:{_FILLER}[,.]?\s+)?{_TOKEN}){{2,11}}(?![\w'])"
+)
 _SPELLED_CJK = re.compile(r"[零〇一二三四五六七八九](?:[、，,]?[零〇一二三四五六七八九]){2,18}|(?:(?:ゼロ|いち|に|さん|よん|ご|ろく|なな|はち|きゅう|れい|しち)\s*){3,10}")
 _ONE_TOKEN = re.compile(_TOKEN)
 
 
 def _digits_of(run: str) -> str:
-    return "".join(_DIGIT_WORDS.get(t, t) for t in _ONE_TOKEN.findall(run))
+    return "".join(_DIGIT_WORDS.get(t, t) for t in _ONE_TOKEN.findall(_FILLERS.sub(" ", run)))
+
+
+_FILLERS = re.compile(rf"(?<![\w']){_FILLER}(?![\w'])")
 
 
 _SPLIT = re.compile(r"[\s,\-./]+")
@@ -798,7 +805,11 @@ def _strong(token: str) -> bool:
 
 # -- the check -------------------------------------------------------------------------------
 
-_SEGMENT = re.compile(r"(?<=[!?;])\s+(?=\S)|(?<=\.)\s+(?=\S)(?!(?:it'?s|it is|that'?s|c'est|es|ist|è)\s+[#*]?\d)|\n")
+# (a value said after a pause, "the PIN is... 8504", stays with its name)
+_SEGMENT = re.compile(
+    r"(?<=[!?;])\s+(?=\S)|(?<=\.)(?<!\.\.\.)\s+(?=\S)(?!(?:it'?s|it is|that'?s|c'est|es|ist|è)\s+[#*]?\d)"
+    r"|(?<=\.\.\.)\s+(?=[^\d\s#*])(?!(?:it'?s|it is|that'?s|c'est|es|ist|è)\s+[#*]?\d)|\n"
+)
 # Talk about a credential rather than the credential: forgotten, blocked, to be changed, asked
 # about (in the cue lexicon's main languages).
 _NEGATED = re.compile(
@@ -1634,6 +1645,9 @@ def _leaves(value: Any, name: str, out: list[tuple[str, str]], depth: int) -> bo
     return len(out) <= _MAX_LEAVES
 
 
+_IN_PIECES = re.compile(r"\(?\b\d{1,2}\s+(?:pieces|parts|chunks|bits)\b,?(?:\s+in\s+order)?\)?|\bin\s+order\b")
+
+
 def _record_kind(leaves: list[tuple[str, str]]) -> str | None:
     named: list[str] = []
     code_named: list[str] = []  # an item naming a PIN or a code: {"desc": "my voicemail PIN", "v": "7838"}
@@ -1648,7 +1662,7 @@ def _record_kind(leaves: list[tuple[str, str]]) -> str | None:
         head, piece = (m.group("head"), m.group("piece")) if m else (text, None)
         labelled = labelled or piece is not None
         if head and " " in head.strip() or (head and piece is None and not _DIGIT.search(head)):
-            low = _plain(head).replace("_", " ")
+            low = _IN_PIECES.sub(" ", _plain(head).replace("_", " "))  # "(3 pieces, in order)": not an order
             if _PUBLIC.search(low):
                 return None  # about a key meant to be seen
             # (a quick test first: the name patterns are the costly part of reading a record)
@@ -1791,11 +1805,12 @@ def _code_list(leaves: list[tuple[str, str]], named: bool = False) -> str | None
     return ONE_TIME_CODE
 
 
-def _decoded_whole(value: str) -> str:
-    """A value written as hex (``31663638...``) as the text it encodes, when it is one."""
+def _decoded_whole(value: str, least: int = 32) -> str:
+    """A value written as hex (``31663638...``, ``least`` digits or more) as the text it
+    encodes, when it is one."""
     if re.fullmatch(r"0x[0-9a-fA-F]{64}", value):
         return value[2:]  # a wallet's private key
-    if len(value) >= 32 and len(value) % 2 == 0 and re.fullmatch(r"[0-9a-fA-F]+", value):
+    if len(value) >= least and len(value) % 2 == 0 and re.fullmatch(r"[0-9a-fA-F]+", value):
         try:
             text = bytes.fromhex(value).decode("ascii")
         except (ValueError, UnicodeDecodeError):
@@ -1817,7 +1832,12 @@ _POINTER = re.compile(
     r"(?P<d>schl(?:ü|ue|u)ssel|pfad|namespace|cl[ée]|chemin|clave|ruta|chiave|percorso|sleutel|pad|klucz|anahtar)\b"
     r"|\b(?:value|it|code|pin|password|secret|token)(?:'s|\s+is)?\s+(?:stored\s+|kept\s+|saved\s+)?in\s+(?:the\s+)?"
     r"(?P<b>key|path|namespace)\b(?!\s+(?:box|safe|hook|ring|cabinet|holder|drawer))"
-    r"|\b(?:stored|saved|kept)\s+in\s+(?:the\s+)?(?P<c>namespace|path)\b)"
+    r"|\b(?:stored|saved|kept)\s+in\s+(?:the\s+)?(?P<c>namespace|path)\b"
+    # "stored encoded in this memory's key (hex)", "filed in the third namespace element",
+    # "decode the key", "hex in the key"
+    r"|\b(?:encoded|hidden|filed|stored|kept|saved|put|hex|base64)\s+(?:\w+\s+)?in\s+(?:this\s+|the\s+)?"
+    r"(?:memory'?s\s+)?(?:(?:third|last|final|extra)\s+)?(?P<e>key|namespace|path)\b(?!\s+(?:box|safe|hook|ring))"
+    r"|\bdecode\s+(?:the\s+)?(?:memory'?s\s+)?(?P<f>key)\b)"
 )
 # What a pointer in another language names: the key, or the path.
 _POINTED = {"key": "key", "path": "path", "namespace": "namespace", "pfad": "path", "chemin": "path", "ruta": "path",
@@ -1860,7 +1880,7 @@ def pointed_secret(value: Any, labels: list[str]) -> str | None:
     low = _CJK_AFTER_LATIN.sub(" ", _plain(" ".join(texts)).replace("_", " "))
     if _NEGATED.search(low):
         return None  # "door code changed last week; see key"
-    targets = {_POINTED.get((m.group("a") or m.group("b") or m.group("c") or m.group("d")).lower(), "key") for m in pointers}
+    targets = {_POINTED.get(next(g for g in m.groups() if g).lower(), "key") for m in pointers}
     candidates: list[tuple[str, bool]] = []  # (label, is the key)
     key = labels[-1].strip()
     app_id = (prefix := _STORE_KEY.match(key)) is not None and key[prefix.end() :].isdigit()  # "note_2211"
@@ -1880,8 +1900,10 @@ def pointed_secret(value: Any, labels: list[str]) -> str | None:
         if _HEX_ID.fullmatch(label):
             if bare and is_key and len(label) >= 32 and not detectors._UUID_HEX.fullmatch(label.lower()):
                 return detectors.GENERIC  # only "see key", and the key is a hex token, not a UUID
-            decoded = _decoded_whole(label) if pointers and is_key else label
+            decoded = _decoded_whole(label, 6) if pointers and is_key else label
             if decoded != label:  # "see key for the OVHcloud token": the key is the hex of one
+                if (digits := _DIGITS_ONLY.fullmatch(decoded)) and named and not _YEAR.fullmatch(digits.group(1)):
+                    return PIN  # "The SIM PIN, stored encoded in this memory's key (hex)"
                 if _RECORD_TOKEN.search(low) and detectors._looks_random(decoded, 16):
                     return detectors.GENERIC
                 if _PASSWORD_CUE.search(low) and _passwordish(decoded):

@@ -432,6 +432,24 @@ def spelled_out(text: str) -> str | None:
     return out if out != text else None
 
 
+# A value given as its characters at odd positions, then those at even positions.
+_ODD_EVEN = re.compile(
+    r"(?i)\bodd(?:\s+(?:positions?|chars?|characters?|letters?))?\s*[:=]\s*(\S{2,40})\s*[|,;/]?\s*"
+    r"even(?:\s+(?:positions?|chars?|characters?|letters?))?\s*[:=]\s*(\S{2,40})"
+)
+
+
+def _interleaved(m: re.Match[str]) -> str:
+    odd, even = m.group(1), m.group(2)
+    if not 0 <= len(odd) - len(even) <= 1:
+        return m.group()
+    return "".join(a + b for a, b in zip(odd, even, strict=False)) + (odd[-1] if len(odd) > len(even) else "")
+
+
+# Three to five lines that each hold only a group of four to six digits.
+_GROUP_LINES = re.compile(r"(?m)^[ \t]*\d{4,6}[ \t]*(?:\n[ \t]*\d{4,6}[ \t]*){2,4}$")
+
+
 def full_views(text: str, depth: int = 2) -> list[str]:
     """Texts that read like ``text`` with one disguise undone: homoglyphs folded, base64,
     hex and percent-encoded runs decoded (again inside what was decoded, to ``depth``),
@@ -468,6 +486,10 @@ def full_views(text: str, depth: int = 2) -> list[str]:
         out.append(_ONE_AT_A_TIME.sub(lambda m: m.group()[::2], folded))
     if "\n" in folded and (column := down_a_column(folded)) != folded:
         out.append(column)
+    if "odd" in folded and "even" in folded and _ODD_EVEN.search(folded):  # "odd: kC8rL | even: v$*L-"
+        out.append(_ODD_EVEN.sub(_interleaved, folded))
+    if "\n" in folded and _GROUP_LINES.search(folded):  # a card's groups one per line
+        out.append(_GROUP_LINES.sub(lambda m: " ".join(m.group().split()), folded))
     if len(text) >= 20 and any(
         h in text for h in ("rot", "ROT", "orse", "hift", "every", "evers", "ackwards", "cnff", "frperg", "gbxra", "pbagen",
                             "drowssap", "terces", "nekot", "aesartnoc", "nip ym", "ase64", "to left", "ot47", "ot-47", "ase 64", "b64", "ase32",

@@ -12,6 +12,7 @@ import binascii
 
 import pytest
 
+from langgraph_trustmem.errors import SecretRejected
 from langgraph_trustmem.guard import Guard
 
 from .helpers import refused_kinds, stored
@@ -344,3 +345,45 @@ def test_declared_and_typed_in_tokens_are_refused(guard, text):
 def test_declarations_and_ids_without_a_token_pass(guard, value):
     value = value if isinstance(value, dict) else {"text": value}
     assert stored(guard, value) == (value, [])
+
+
+def _refused(guard, value, namespace=("memories", "u1"), key="mem_5e1f"):
+    with pytest.raises(SecretRejected) as err:
+        guard.check(value, namespace=namespace, key=key)
+    return err.value.kinds
+
+
+def test_a_credential_the_text_says_is_in_the_key_or_namespace_is_refused(guard):
+    # the key is the hex of "604127"; the third namespace label is the password itself
+    assert "PIN" in _refused(guard, "Bank card PIN - stored encoded in this memory's key (hex)", key="mem_363034313237")
+    _refused(guard, "The office VPN password is filed in the last namespace element", ("memories", "u1", "Qv7#mLp2!zR9"))
+    _refused(guard, "kept the wifi password out of the note on purpose; decode the key", key="mem_4b65737472656c2331")
+    # a folder named in the namespace, a key that is an app's id: nothing points there
+    guard.check("Notes on the garage are filed in the third namespace element", namespace=("memories", "u1", "garage"))
+    guard.check("The SIM PIN is in the drawer by the key box", namespace=("memories", "u1"), key="mem_363034313237")
+
+
+def test_values_given_in_pieces_are_joined_and_refused(guard):
+    assert "credit card number" in _refused(guard, "Visa (Ana Ruiz)\n4539\n9458\n0730\n2151\n09/29\n311")
+    chat = [
+        {"role": "user", "content": "first half of my seed words: debate mix empower master rug exhaust"},
+        {"role": "assistant", "content": "Noted."},
+        {"role": "user", "content": "and the rest: stamp steel home bar drum deny"},
+    ]
+    assert "recovery phrase" in _refused(guard, chat)
+    _refused(guard, ["the NAS admin password (3 pieces, in order):", "Heron#I", "zmi", "r39"])
+    _refused(guard, "My Gmail password split into odd/even positions: odd: kC8rL7sxY | even: v$*L-dW3")
+    assert "PIN" in _refused(guard, "[voice memo] so the PIN for the Amex is... six one wait, zero four. yeah. that's it.")
+
+
+def test_pieces_that_make_nothing_pass(guard):
+    for value in (
+        "Steps this week:\n8412\n9034\n7761\n10230",
+        [
+            {"role": "user", "content": "shopping list: apple banana orange grape lemon melon"},
+            {"role": "user", "content": "also: bread milk butter cheese eggs flour"},
+        ],
+        "Odd: 1, 3, 5 | even: 2, 4 - the house numbers on our side",
+        "The queue was long... 45 minutes before we got in.",
+    ):
+        assert guard.check(value, namespace=("memories", "u1"), key="mem_5e1f")[0] == value
