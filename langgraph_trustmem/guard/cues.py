@@ -420,7 +420,8 @@ _LOCK_CUE = re.compile(
     rf"|(?:{_CODE})(?:\s+{_W}){{0,3}}?\s+(?:[^\W\d_]{{1,4}}['’])?(?:{_OPENS})\w*|{_COMPOUND}(?!\w)"
     r"|ma (?:cua|cong|the|khoa|ket sat|pin|bao dong|khoa cua)\w*)"
     r"|(?:金庫|ロッカー|保险箱|保險箱|금고)の?\s?(?:番号|号码|號碼|번호)"
-    r"|(?:رمز|كود|الرمز|رقم)\s+(?:فتح\s+)?(?:ال)?(?:باب|بوابة|البوابة|إنذار|انذار|الإنذار|خزنة|الخزنة|خزنه|قفل|خزانة)"
+    r"|(?:رمز|كود|الرمز|رقم)\s+(?:فتح\s+)?(?:جهاز\s+)?(?:ال)?(?:باب|بوابة|البوابة|إنذار|انذار|الإنذار|خزنة|الخزنة|خزنه|قفل|خزانة"
+    r"|هاتف|الهاتف|جوال|الجوال)"
     r"|(?:तिजोरी|दरवाज़े|दरवाजे|अलार्म|लॉकर|गेट)\s*(?:का|की|के)?\s*(?:कोड|पिन|पासवर्ड)"
     rf"|(?:{_CJK_OPENS})[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af ]{{0,5}}?(?:{_CJK_CODE})"
     r"|해제\s*(?:번호|코드|비번)"
@@ -461,12 +462,14 @@ _PIN_CUE = re.compile(
     r"|numero secreto|codigo secreto|geheimzahl|code secret|الرقم السري|رقم سري|الرمز السري|רמז סודי|קוד סודי"
     r"|passcode|pass code|unlock code|unlock pin|(?<!social )security number|entsperrcode|הקוד הסודי"
     r"|รหัส ?(?:atm|เอทีเอ็ม|บัตร|พิน|pin)[\u0e00-\u0e7f]*|รหัสปลดล็อก[\u0e00-\u0e7f]*"
+    r"|(?:telefon|ekran|tablet) kilidi|ma mo khoa\w*|카드 ?비밀번호|门禁密码|門禁密碼|开门密码|開門密碼"
     r")(?!\w)|暗証番号|パスコード"
 )
 _OTP_CUE = re.compile(
     r"(?<!\w)(?:otp|2fa|mfa|one[- ]time (?:pass)?code|verification code|verify code|login code"
     r"|recovery codes?|backup[- ]codes?|steam guard(?: code)?|wiederherstellungscodes?|code de recuperation"
-    r"|codigo de recuperacion|codice di recupero|herstelcode"
+    r"|codigo de recuperacion|codice di recupero|herstelcode|codigo de (?:backup|respaldo|seguranca)|code de secours"
+    r"|kod zapasowy|dogrulama kod\w*|onay kod\w*|ma xac minh"
     r"|log-?in code|sign[- ]in code|auth(?:entication|enticator)? code|security code|sms code|code sms|codigo sms"
     r"|code (?:from|in|on) (?:the |my )?(?:authenticator|authy|2fa app)|(?:account )?recovery key"
     r"|ה?קוד(?:\s+\S+){0,2}\s+ב-?sms|(?<=<#> )your [\w.-]+(?: [\w.-]+)? code|your (?:whatsapp|telegram|signal"
@@ -689,7 +692,7 @@ _TRIGGERS = frozenset(
     password passwort kennwort passwd pwd pw pass p@ss passphrase passcode mdp contrasena contrasenya clave
     passwrod pasword passowrd paswd kodeord adgangskode passord cassaforte tresor caja fuerte coffre kluis
     kassaskap sejf cofre brankas geheimzahl steam cvv cvv2 cvc cvc2 passe voicemail prufziffer
-    kartenprufnummer cryptogramme parola wiederherstellungscodes codewort codul cod kodja
+    kartenprufnummer cryptogramme parola wiederherstellungscodes codewort codul cod kodja kilidi kodunuz
     senha wachtwoord haslo losenord losen sifre sifrem sifresi sandi parol parola пароль heslo khau
     salasana jelszo lozinka geslo wpa wpa2 l0gin wifi wi-fi wlan ssid rede pin pins pincode p1n пин пін पिन
     পিন پین code codes codigo codice kod kode koden kodu koodi kodas код combo combination combinaison

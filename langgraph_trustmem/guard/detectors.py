@@ -845,8 +845,10 @@ _BACKUP_CODES = re.compile(
     rf"({_CODE}(?:[\s,;]+{_CODE})+)"
 )
 _SEED_PHRASE = re.compile(
-    r"(?i)(?<![a-z])(?:seed|recovery|mnemonic|backup|secret)(?:\s+(?:phrase|words?|sentence))?\b[^.\n:]{0,40}?"
-    r"(?:\bis\b|\bare\b|:)\s*((?:[a-z]{3,8}[\s,]+){11,23}[a-z]{3,8})\b"
+    r"(?i)(?<![a-z])(?:(?:seed|recovery|mnemonic|backup|secret)(?:\s+(?:phrase|words?|sentence))?"
+    r"|wiederherstellungsw(?:ö|o|oe)rter|frase de recupera(?:ción|cion|ção|cao)|frase (?:semente|seed)"
+    r"|phrase de r[ée]cup[ée]ration|herstelzin|fraza odzyskiwania|frase di recupero)\b[^.\n:]{0,40}?"
+    r"(?:\bis\b|\bare\b|:|\s[-–—=]\s)\s*((?:[a-z]{3,8}[\s,]+){11,23}[a-z]{3,8})\b"
 )
 
 # --------------------------------------------------------------------------------------------
@@ -958,7 +960,8 @@ def _card_spans(text: str) -> list[tuple[int, int]]:
 
 
 # Runs of digit groups separated by one space or dash; an expiry's "/" may follow.
-_DIGIT_RUN = re.compile(r"(?<![\w\-.])\d{1,19}(?:[ \-]\d{1,19}){0,11}(?!\w|[\-.]\d)")
+# (a card glued to words in a script without spaces still stands apart: "カード番号4227 3007 ...")
+_DIGIT_RUN = re.compile(r"(?<![A-Za-z0-9_\-.])\d{1,19}(?:[ \-]\d{1,19}){0,11}(?![A-Za-z0-9_]|[\-.]\d)")
 _IBAN_BEFORE = re.compile(r"[A-Z]{2}\d{2}[ \-]?$")
 _NOT_CARD_LABEL = re.compile(
     r"(?i)\b(?:resi|tracking|awb|waybill|sendungsnummer|sendungs-?nr|imei|iccid|serial|invoice|order|rastreio"
@@ -2008,9 +2011,11 @@ def _scan_misc(line: str, low: str, found: set[str]) -> None:
         found.add(TWO_FACTOR)  # an authenticator's key typed in by hand: "setup key: a2o5 qp7q gxdn ..."
     if "code" in low and _has(low, ("backup", "recovery", "2fa", "mfa")) and _BACKUP_CODES.search(line):
         found.add(TWO_FACTOR)
-    if _has(low, ("seed", "recovery", "mnemonic", "backup", "secret")):
+    if _has(low, ("seed", "recovery", "mnemonic", "backup", "secret", "wiederherstell", "recupera", "semente",
+                  "herstelzin", "odzyskiw", "recupero")):
         m = _SEED_PHRASE.search(line)
-        if m and len(set(m.group(1).lower().split())) >= 8:
+        words = m.group(1).lower().replace(",", " ").split() if m else []
+        if m and len(set(words)) >= 8 and not _FUNCTION_WORDS.intersection(words):
             found.add(RECOVERY_PHRASE)
     if RECOVERY_PHRASE not in found and low.count(" ") >= _PHRASE_MIN - 1:
         words = _WORD.findall(low)
@@ -2134,6 +2139,12 @@ _SECURITY_Q = re.compile(
     r"|pytanie\s+bezpiecze[ńn]stwa|s[äa]kerhetsfr[åa]ga|секретный\s+вопрос|秘密の質問|安全问题|密保问题|보안\s*질문)"
 )
 # What separates a question from its answer: "... pet): Bello", "→ Lefebvre", "Respuesta: Los Pinos".
+# A question asked by its topic, in quotes ("asks 'favourite teacher'", "the question 'first pet'").
+_ASKED_TOPIC = re.compile(r"(?i)\b(?:asks?|asked|question|answer\s+to)\b[^.\n]{0,20}?[\"'“‘]([^\"'”’\n]{3,40})[\"'”’]")
+_PERSONAL_TOPIC = re.compile(
+    r"(?i)\b(?:pet|teacher|school|maiden|born|birth\w*|city|street|car|childhood|nickname|friend|hero|team|food|book"
+    r"|film|movie|band|job|honeymoon|grand\w*|mother|father|sibling|cousin)\b"
+)
 _ANSWER_SEP = re.compile(
     r"(?i)(?:[:=→]|->|\s[-–—]\s|\b(?:answer|respuesta|antwort|r[ée]ponse|resposta|risposta|antwoord)\b\s*:?"
     r"|\bit['’]s\b|\bis\b)\s*[\"'“‘]?([^\n?.;]{2,48})(?:[.;\n]|$)"
@@ -2162,7 +2173,7 @@ def topics_only(answer: str) -> bool:
 
 _SECURITY_HINTS = _hints(
     "secur", "secret", "secrè", "memorable", "verification", "recovery", "sicherheit", "pregunta", "pergunta", "question",
-    "réponse", "reponse", "respuesta",
+    "réponse", "reponse", "respuesta", "asks", "asked", "answer to",
     "domanda", "beveilig", "pytanie", "säkerhet", "sakerhet", "секрет", "秘密", "安全", "密保", "보안",
 )  # fmt: skip
 
@@ -2171,6 +2182,11 @@ def _scan_security_answers(line: str, low: str, found: set[str]) -> None:
     if not _has(low, _SECURITY_HINTS):
         return
     q = _SECURITY_Q.search(line)
+    if not q and ("ask" in low or "question" in low or "answer to" in low):  # "if Zoom asks 'favourite teacher', the answer I set is ..."
+        q = next(
+            (m for m in _ASKED_TOPIC.finditer(line) if topics_only(m.group(1)) and _PERSONAL_TOPIC.search(m.group(1))),
+            None,
+        )
     if not q:
         return
     rest = line[q.end() : q.end() + 120]  # the answer follows its question closely,

@@ -471,3 +471,34 @@ def test_a_code_named_in_another_language_is_refused(guard, value, kind):
 @pytest.mark.parametrize("value", FORMS_THAT_OPEN_NOTHING)
 def test_a_code_that_opens_nothing_passes(guard, value):
     assert guard.check(value, namespace=("memories", "u1"), key="mem_5e1f")[0] == value
+
+
+ASKED_AND_LISTED_REFUSED = [
+    ("If PayPal asks 'first pet' on the phone, the answer I set is Biscotti", "security question answer"),
+    ('for the Steam account the answer to "city where you were born" is Ghent', "security question answer"),
+    ("MetaMask seed phrase - ivory eagle basil breeze nutmeg fig nectar poppy comet granite forest moss", "recovery phrase"),
+    ("Frase de recuperación de la cartera: kiosk cobalt delta autumn thunder crystal papaya juniper moss reef flint beacon", "recovery phrase"),
+    ("Doğrulama kodunuz: 480091", "one-time code"),
+    ("Telefon kilidi 620319", "PIN"),
+    ("رمز فتح الهاتف 553107", "PIN"),
+    ("カード番号4539 9458 0730 2151 有効期限06/30", "credit card number"),
+]
+ASKED_AND_LISTED_PASSES = [
+    'the answer to "what is 6x7" is 42',
+    "The quiz asked 'favourite teacher' and most of the class answered Mrs Smith",
+    "MetaMask seed phrase - write it on paper and keep it in the safe and never share it with anyone",
+    "Lịch hẹn nha sĩ, mã xác nhận A6349647.",
+    "注文番号4539 9458 0730 2152",
+]
+
+
+@pytest.mark.parametrize(("text", "kind"), ASKED_AND_LISTED_REFUSED)
+def test_asked_topics_listed_words_and_glued_numbers_are_refused(guard, text, kind):
+    with pytest.raises(SecretRejected) as err:
+        guard.check({"text": text}, namespace=("memories", "u1"), key="mem_5e1f")
+    assert kind in err.value.kinds
+
+
+@pytest.mark.parametrize("text", ASKED_AND_LISTED_PASSES)
+def test_quiz_answers_advice_and_booking_codes_pass(guard, text):
+    assert guard.check({"text": text}, namespace=("memories", "u1"), key="mem_5e1f")[0] == {"text": text}
