@@ -965,6 +965,8 @@ def cued_secret(lines: Iterable[str]) -> str | None:
     low = low.replace("_", " ")
     if ("//" in low or "#" in low or "|" in low or "hint" in low) and (kind := _placed_value(cased, low)):
         return kind
+    if "code" in low and any(detectors.gift_card_code(line, line.lower()) for line in lines):
+        return detectors.GIFT_CARD  # a record's fields read together: {"store": "Google Play", "code": ...}
     spans = list(_segments(low))
     for i, (start, end) in enumerate(spans):
         kind = _segment_kind(cased[start:end], low[start:end], receipt)

@@ -1979,10 +1979,32 @@ def recovery_phrase(words: Iterable[str], cued: bool = False) -> bool:
 # A gift card's claim code: whoever types it spends the card ("Amazon gift card claim code
 # SHE2-78RH59-9G4M", "Google Play gift card: 83HMDU3T1XHIGXT4").
 _GIFT_CARD = re.compile(
-    r"(?i)(?:gift[ -]?card|wallet code|carte cadeau|tarjeta regalo|gift code)[^.\n]{0,40}?"
-    r"(?:claim|redemption|redeem|card)?\s*(?:code|pin|:)\s*:?\s*"
+    r"(?i)(?:gift[ -]?card|wallet code|carte cadeau|cheque cadeau|tarjeta regalo|vale regalo|buono regalo"
+    r"|cart[aã]o presente|gutschein\w*|cadeaukaart|voucher code|gift code|redeem later"
+    # a store's card by its brand ("Amazon code ...", {"store": "Google Play", "code": ...})
+    r"|(?:amazon|google play|itunes|apple|app store|steam|playstation|psn|xbox|nintendo|eshop|netflix|spotify"
+    r"|roblox|razer gold|target|walmart|starbucks|sephora|ikea|zalando)(?: gift| store)?(?: card)?(?=[\s,:;(])"
+    r")[^\n]{0,40}?(?:claim|redemption|redeem|card)?\s*(?:code|pin|:)\s*:?\s*"
     r"(?P<val>[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){2,4}|[A-Z0-9]{12,20})(?![\w-])"
 )
+
+
+def gift_card_code(line: str, low: str) -> bool:
+    """A gift card's claim code, named by the card or its store, not a promotion's code: a
+    code of letters and digits, or of sixteen capitals (an Apple card's)."""
+    if _PROMO.search(low):
+        return False
+    return any(_claim_code(m.group("val")) for m in _GIFT_CARD.finditer(line))
+
+
+def _claim_code(v: str) -> bool:
+    """Random capitals and digits: in groups, one of them mixing both ("TPTA-NWY19P-YDP0",
+    not a case number "CASE-2024-88812"); whole, no word in it ("WILLKOMMEN23")."""
+    if v.upper() != v or not re.search(r"[A-Z]", v):
+        return False
+    if "-" in v:
+        return any(re.search(r"[A-Z]", g) and re.search(r"\d", g) for g in v.split("-"))
+    return (re.search(r"\d", v) is not None or len(v) >= 15) and generated(v)
 
 
 # A user and a password passed together in code: requests' auth=("user", "pass"),
@@ -1998,10 +2020,7 @@ _PROMO = re.compile(r"\b(?:promo\w*|rabatt|discount|coupon|\d+ ?% ?off|% rabatt|
 def _scan_misc(line: str, low: str, found: set[str]) -> None:
     if "auth" in low and any(_plausible_password(m.group(2)) for m in _AUTH_TUPLE.finditer(line)):
         found.add(BASIC_AUTH)
-    if ("gift" in low or "wallet code" in low or "cadeau" in low or "regalo" in low) and not _PROMO.search(low) and any(
-        re.search(r"\d", v := m.group("val")) and re.search(r"[A-Z]", v) and v.upper() == v
-        for m in _GIFT_CARD.finditer(line)
-    ):
+    if gift_card_code(line, low):
         found.add(GIFT_CARD)
     if "otpauth" in low and _OTPAUTH.search(line):
         found.add(TWO_FACTOR)

@@ -432,6 +432,20 @@ def spelled_out(text: str) -> str | None:
     return out if out != text else None
 
 
+# Words given one per number, as a wallet's recovery sheet prints them: one per line ("1. bronze",
+# " 2 tiger") or in a table's cells ("| 1 | about | 7 | pumpkin |").
+_NUMBERED_WORD = re.compile(r"(?m)(?:^[ \t]*|\|[ \t]*)(\d{1,2})[.):]?[ \t]*\|?[ \t]+([a-z]{3,8})[ \t]*(?=\||$)")
+
+
+def _numbered_words(text: str) -> str | None:
+    """The words numbered 1 to 12, 18 or 24, in their order, joined by spaces."""
+    found = {int(n): w for n, w in _NUMBERED_WORD.findall(text)}
+    for size in (24, 18, 12):
+        if all(i in found for i in range(1, size + 1)):
+            return " ".join(found[i] for i in range(1, size + 1))
+    return None
+
+
 # A value given as its characters at odd positions, then those at even positions.
 _ODD_EVEN = re.compile(
     r"(?i)\bodd(?:\s+(?:positions?|chars?|characters?|letters?))?\s*[:=]\s*(\S{2,40})\s*[|,;/]?\s*"
@@ -486,6 +500,8 @@ def full_views(text: str, depth: int = 2) -> list[str]:
         out.append(_ONE_AT_A_TIME.sub(lambda m: m.group()[::2], folded))
     if "\n" in folded and (column := down_a_column(folded)) != folded:
         out.append(column)
+    if "\n" in folded and (words := _numbered_words(folded)):  # " 1 cable\n 2 tiger\n ...": a wallet's words
+        out.append(words)
     if "odd" in folded and "even" in folded and _ODD_EVEN.search(folded):  # "odd: kC8rL | even: v$*L-"
         out.append(_ODD_EVEN.sub(_interleaved, folded))
     if "\n" in folded and _GROUP_LINES.search(folded):  # a card's groups one per line

@@ -502,3 +502,32 @@ def test_asked_topics_listed_words_and_glued_numbers_are_refused(guard, text, ki
 @pytest.mark.parametrize("text", ASKED_AND_LISTED_PASSES)
 def test_quiz_answers_advice_and_booking_codes_pass(guard, text):
     assert guard.check({"text": text}, namespace=("memories", "u1"), key="mem_5e1f")[0] == {"text": text}
+
+
+def test_gift_card_codes_and_numbered_wallet_words_are_refused(guard):
+    def kinds(value):
+        with pytest.raises(SecretRejected) as err:
+            guard.check(value, namespace=("memories", "u1"), key="mem_5e1f")
+        return err.value.kinds
+
+    assert "gift card code" in kinds({"store": "Google Play", "value": "$25.00", "code": "QH7K-YIHP-SSH6-WBTP-R7ZF"})
+    assert "gift card code" in kinds({"text": "Gutscheincode (Zalando, 40 €): MJ9Z-0ZCONV-OL5H"})
+    assert "gift card code" in kinds({"text": "redeem later: Apple code XZEESLHGDIJTFMRS"})
+    sheet = "Ledger backup:\n" + "\n".join(
+        f"{i:2d} {w}" for i, w in enumerate(
+            "cable tiger air honey average armed brick aisle citizen festival kangaroo whale".split(), 1
+        )
+    )
+    assert "recovery phrase" in kinds({"text": sheet})
+
+
+def test_order_case_and_promo_codes_and_numbered_lists_pass(guard):
+    for text in (
+        "Amazon order code 112-4455667-1234567 arrives Friday",
+        "Apple support case code: CASE-2024-88812 (battery)",
+        "Gutscheincode WILLKOMMEN23 aus der Zeitungsbeilage, gilt für alle Neukunden.",
+        "Packing list:\n 1 tent\n 2 stove\n 3 socks\n 4 map",
+    ):
+        assert guard.check({"text": text}, namespace=("memories", "u1"), key="mem_5e1f")[0] == {"text": text}
+    record = {"store": "Amazon", "order": "D01-2345678-1234567", "status": "shipped"}
+    assert guard.check(record, namespace=("memories", "u1"), key="mem_5e1f")[0] == record
