@@ -272,6 +272,10 @@ _POSITIONS = re.compile(
 _POSITION_DIGIT = re.compile(r"(?<!\w)\d(?!\w)")
 
 
+_BRAILLE_DIGITS = str.maketrans("⠁⠃⠉⠙⠑⠋⠛⠓⠊⠚", "1234567890")
+_BRAILLE_RUN = re.compile("⠼?[⠁⠃⠉⠙⠑⠋⠛⠓⠊⠚]{3,10}")
+
+
 def _fold(text: str) -> str:
     """Accents off, keycap emoji as digits, the arrows people type as separators, spaced
     characters closed up, character codes and short base64 decoded ("Debit PIN in base64:
@@ -279,6 +283,8 @@ def _fold(text: str) -> str:
     if "," in text and _CHAR_HINT.search(text):
         text = _BRACKETED_CODES.sub(_chars, text)
     if not text.isascii():
+        if "\u2800" < max(text) and _BRAILLE_RUN.search(text):  # braille digits: "⠼⠁⠃⠉⠙" is 1234
+            text = _BRAILLE_RUN.sub(lambda m: m.group().replace("\u283c", "").translate(_BRAILLE_DIGITS), text)
         # invisible joiners out: Persian writes "دیجی‌کالا" with one, an evasion hides them in a value
         text = _unaccented(_KEYCAP.sub("", FORMAT_CHARS.sub("", text)))
         text = text.replace("→", ":").replace("←", ":").replace("ı", "i").replace("ł", "l").replace("Ł", "L")
@@ -1179,7 +1185,7 @@ _DIGIT = re.compile(r"\d")
 def _segment_kind(seg: str, low: str, receipt: bool = False) -> str | None:
     if len(seg) < 5 or not _triggered(low) or _CODE_REFERENCE.search(seg) or "${" in seg:
         return None
-    if _DIGIT.search(low) and not _has(low, _ADDRESS_WORDS):
+    if (_DIGIT.search(low) or _RIDDLE_HINT.search(low)) and not _has(low, _ADDRESS_WORDS):
         kind = _code_kind(low, receipt)
         if kind:
             return kind
@@ -1410,6 +1416,12 @@ _PIN_VERB = re.compile(r"(?i)\s+(?:the|it|them|this|that|these|those|to|down|up|
 _TOLD_NEXT = re.compile(
     r"(?:\s+[^\W\d_]+){0,5}[^\w.!?]{0,3}[.!?]\s+(?:it'?s|it is|that'?s|c'est|es|ist|è)\s+[#*]?\d+[#*]?(?!\d|[.,:]\d)"
 )
+_RIDDLE_HINT = re.compile(r"\byear\b")
+# A code given as a public fact that fixes it ("the year the Berlin Wall fell"); a private one
+# ("my daughter's birthday") is a hint, which the memory may keep.
+_DETERMINED = re.compile(
+    rf"\s*(?:[:=]|(?<!\w){_IS}(?!\w))\s*(?:just\s+|simply\s+)?(?:the\s+)?year\s+(?:the|when)\s+(?!i\b|we\b|my\b|our\b)"
+)
 _PRODUCT_WORDS = re.compile(
     r"(?<![^\W\d_])(?:product|produkt\w*|produit|producto|prodotto|urun\w*|model\w*|modell\w*|item|artikel\w*|sku"
     r"|מוצר|פריט)(?![^\W\d_])"
@@ -1475,6 +1487,8 @@ def _code_kind(low: str, receipt: bool = False) -> str | None:
             after = _window_after(low, m.end(), _AFTER)
             if _code_value(after, 4 if cue is _PASSWORD_CUE else 3, cue is _PIN_CUE or cue is _LOCK_CUE):
                 return kind
+            if (cue is _PIN_CUE or cue is _LOCK_CUE) and _DETERMINED.match(low, m.end()):
+                return kind  # a riddle only its answer fits: "bank PIN = the year the Berlin Wall fell"
             if (
                 cue is _LOCK_CUE
                 and (combo := _COMBO.search(after))

@@ -1045,6 +1045,7 @@ TEST_CARDS = frozenset(
     4000000000003246 4000000000003253 4000008260003178 4000000000006975 4000000000000093 6205500000000000004
     """.split()
 )
+_TWELVE_DIGITS = re.compile(r"\d(?:[ -]?\d){11}")  # a quick test before the card run's
 _CARD_RUN = re.compile(r"(?<![\d-])\d(?:[ -]?\d){11,18}(?![\d-])")
 # Words that say a card number is a gateway's test card: "Stripe test card: 4242 ...", not
 # "my Visa is 4242 ..." (a test number claimed as one's own is still refused).
@@ -1175,7 +1176,7 @@ def without_doc_values(text: str, testing: bool = False) -> str:
         text = _PGP_ID.sub(r"\1[key id]", text)
     if "." in text and "," in text:
         text = _COORDINATES.sub("[position]", text)
-    if testing or _TEST_CONTEXT.search(text):  # before the views join digit runs up, away from the words
+    if _TWELVE_DIGITS.search(text) and (testing or _TEST_CONTEXT.search(text)):  # before the views join digit runs up
         text = _CARD_RUN.sub(lambda m: "[test card]" if re.sub(r"[ -]", "", m.group()) in TEST_CARDS else m.group(), text)
     return text
 
@@ -1992,9 +1993,16 @@ _GIFT_CARD = re.compile(
 def gift_card_code(line: str, low: str) -> bool:
     """A gift card's claim code, named by the card or its store, not a promotion's code: a
     code of letters and digits, or of sixteen capitals (an Apple card's)."""
-    if _PROMO.search(low):
+    if not _has(low, _GIFT_HINTS) or _PROMO.search(low):
         return False
     return any(_claim_code(m.group("val")) for m in _GIFT_CARD.finditer(line))
+
+
+_GIFT_HINTS = _hints(
+    "gift", "wallet code", "cadeau", "regalo", "presente", "gutschein", "voucher", "redeem", "amazon", "google play",
+    "itunes", "apple", "app store", "steam", "playstation", "psn", "xbox", "nintendo", "eshop", "netflix", "spotify",
+    "roblox", "razer", "target", "walmart", "starbucks", "sephora", "ikea", "zalando",
+)
 
 
 def _claim_code(v: str) -> bool:

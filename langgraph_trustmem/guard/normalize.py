@@ -432,6 +432,7 @@ def spelled_out(text: str) -> str | None:
     return out if out != text else None
 
 
+_ONE_PER_LINE = re.compile(r"(?m)^[ \t]*\S[ \t]*(?:\n[ \t]*\S[ \t]*){5,}$")
 # Words given one per number, as a wallet's recovery sheet prints them: one per line ("1. bronze",
 # " 2 tiger") or in a table's cells ("| 1 | about | 7 | pumpkin |").
 _NUMBERED_WORD = re.compile(r"(?m)(?:^[ \t]*|\|[ \t]*)(\d{1,2})[.):]?[ \t]*\|?[ \t]+([a-z]{3,8})[ \t]*(?=\||$)")
@@ -500,6 +501,8 @@ def full_views(text: str, depth: int = 2) -> list[str]:
         out.append(_ONE_AT_A_TIME.sub(lambda m: m.group()[::2], folded))
     if "\n" in folded and (column := down_a_column(folded)) != folded:
         out.append(column)
+    if "\n" in folded and _ONE_PER_LINE.search(folded):  # "T\ni\ng\ne\nr": a value written downwards
+        out.append(_ONE_PER_LINE.sub(lambda m: m.group().replace("\n", "").replace(" ", ""), folded))
     if "\n" in folded and (words := _numbered_words(folded)):  # " 1 cable\n 2 tiger\n ...": a wallet's words
         out.append(words)
     if "odd" in folded and "even" in folded and _ODD_EVEN.search(folded):  # "odd: kC8rL | even: v$*L-"

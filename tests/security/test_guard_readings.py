@@ -387,3 +387,19 @@ def test_pieces_that_make_nothing_pass(guard):
         "The queue was long... 45 minutes before we got in.",
     ):
         assert guard.check(value, namespace=("memories", "u1"), key="mem_5e1f")[0] == value
+
+
+def test_braille_digits_a_value_written_downwards_and_a_public_riddle_are_refused(guard):
+    assert "PIN" in _refused(guard, "braille PIN for the bike lock: ⠼⠙⠁⠛⠊")
+    _refused(guard, "K\ne\ns\nt\nr\ne\nl\n#\n5\n2\n^ the NAS password, read downwards")
+    assert "PIN" in _refused(guard, "bank PIN = the year the Berlin Wall fell")
+
+
+def test_private_hints_and_short_columns_pass(guard):
+    for text in (
+        "My passcode is my daughter's birthday, I should change it.",
+        "PIN is Grandpa's birth year.",
+        "Shopping:\na\nb\nc",
+        "The bank PIN policy changed the year the branch closed.",
+    ):
+        assert guard.check(text, namespace=("memories", "u1"), key="mem_5e1f")[0] == text
