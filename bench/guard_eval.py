@@ -9,6 +9,9 @@
 * tuning3: ``tests/data/secrets_tuning3/tuning3.jsonl``, written by a helper that never saw
   the guard as tuning data for false positives (1,609 benign memories, 1,309 look-alikes of
   174 families; 312 secrets); read and tuned on from the start.
+* tuning4: ``tests/data/secrets_tuning4/tuning4.jsonl``, written by a helper that never saw
+  the guard or any other corpus, for the fourteenth round: evasions (246 techniques) and
+  look-alikes (210 families); tuning data from the start.
 * heldout: ``tests/data/secrets_heldout/heldout.jsonl``, the first held-out corpus, frozen
   before the first round of tuning. Its misses were read and tuned on in the second round,
   so it is tuning data now (reported to show it, not as a held-out figure).
@@ -153,6 +156,11 @@ def tuning3_corpus() -> list[Record]:
     return _jsonl(DATA / "secrets_tuning3" / "tuning3.jsonl")
 
 
+def tuning4_corpus() -> list[Record]:
+    """Evasions and look-alikes written for the fourteenth round (tuning data)."""
+    return _jsonl(DATA / "secrets_tuning4" / "tuning4.jsonl")
+
+
 def heldout_corpus() -> list[Record]:
     """The first held-out corpus (frozen; tuned on since its misses were read)."""
     return _jsonl(DATA / "secrets_heldout" / "heldout.jsonl")
@@ -227,6 +235,7 @@ CORPORA = {
     "tuning": tuning_corpus,
     "tuning2": tuning2_corpus,
     "tuning3": tuning3_corpus,
+    "tuning4": tuning4_corpus,
     "heldout": heldout_corpus,
     "heldout2": heldout2_corpus,
     "heldout3": heldout3_corpus,

@@ -201,8 +201,12 @@ def engine_scan(document: str, accept: Callable[[str, str], bool] | None = None)
     if scan is None:
         require_engine()
         return []
-    # the library takes a C string: a NUL would end the document early and hide the rest
+    # the library takes a C string: a NUL would end the document early and hide the rest, and
+    # a surrogate (from an escape a view decoded: "\\ud83c\\udf89") has no UTF-8 form: pairs are
+    # joined into their character, a lone one replaced
     document = document.replace("\x00", " ")
+    if not document.isascii():
+        document = document.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
     try:
         findings = scan(document)
     except Exception:

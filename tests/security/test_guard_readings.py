@@ -403,3 +403,12 @@ def test_private_hints_and_short_columns_pass(guard):
         "The bank PIN policy changed the year the branch closed.",
     ):
         assert guard.check(text, namespace=("memories", "u1"), key="mem_5e1f")[0] == text
+
+
+def test_escaped_surrogates_are_read_without_error(guard):
+    """A view that decodes "\\ud83c\\udf89" holds surrogates, which have no UTF-8 form: the
+    engine still reads the text (a pair joined into its emoji, a lone one replaced), and a
+    token beside them is still refused."""
+    text = 'const party = "\\ud83c\\udf89"; const lone = "\\ud83c"; // emoji for the banner'
+    assert stored(guard, {"text": text}) == ({"text": text}, [])
+    refused_kinds(guard, {"text": text + "\ntoken = ghp_AbCdEf1234567890aBcDeF1234567890aBcD"})
