@@ -33,6 +33,8 @@ from langgraph_trustmem.guard.cues import (
     _OTP_CUE,
     _passwordish,
     _plain,
+    _unaccented,
+    _with_digits,
     names_password,
 )
 from langgraph_trustmem.guard.detectors import ONE_TIME_CODE, PASSWORD, PIN
@@ -337,6 +339,10 @@ def _labelled_pieces(msgs: list[tuple[str | None, str]]) -> str | None:
     return None
 
 
+_ANY_DIGIT = re.compile(r"\d")
+_TRANSLATE_SPACE = str.maketrans({"・": " ", "、": " "})
+
+
 def _reply_kind(
     replies: list[tuple[str | None, str]], password: bool, code: str | None, token: bool
 ) -> str | None:
@@ -344,6 +350,10 @@ def _reply_kind(
     the value and filler words alone; or single-token messages that join into one."""
     pieces: list[str] = []
     for n, (_, text) in enumerate(replies):
+        if code and not _ANY_DIGIT.search(text):  # "nine two four two", "eins-drei-zwei-null": digits spelled
+            spelled = _with_digits(_unaccented(text.lower()).translate(_TRANSLATE_SPACE))
+            if spelled != text.lower():
+                text = spelled
         text = _ASIDE.sub(" ", text)  # "SVF$zephyr835. (I changed it last week)"
         text = _HALVES.sub("", text)  # "it's 585 659": a code shown in two halves
         words = [w.strip(_TRIM) for w in _SCRIPT_EDGE.sub(" ", text).split()]

@@ -272,6 +272,8 @@ _POSITIONS = re.compile(
 _POSITION_DIGIT = re.compile(r"(?<!\w)\d(?!\w)")
 
 
+# (Chinese financial numerals become the plain ones, read as a run with 零 below)
+_OTHER_DIGITS = str.maketrans("⚀⚁⚂⚃⚄⚅" "壹贰貳叁參肆伍陆陸柒捌玖" "۰۱۲۳۴۵۶۷۸۹", "123456" "一二二三三四五六六七八九" "0123456789")
 _BRAILLE_DIGITS = str.maketrans("⠁⠃⠉⠙⠑⠋⠛⠓⠊⠚", "1234567890")
 _BRAILLE_RUN = re.compile("⠼?[⠁⠃⠉⠙⠑⠋⠛⠓⠊⠚]{3,10}")
 
@@ -283,6 +285,7 @@ def _fold(text: str) -> str:
     if "," in text and _CHAR_HINT.search(text):
         text = _BRACKETED_CODES.sub(_chars, text)
     if not text.isascii():
+        text = text.translate(_OTHER_DIGITS)  # dice faces, Chinese financial numerals, Persian digits
         if "\u2800" < max(text) and _BRAILLE_RUN.search(text):  # braille digits: "⠼⠁⠃⠉⠙" is 1234
             text = _BRAILLE_RUN.sub(lambda m: m.group().replace("\u283c", "").translate(_BRAILLE_DIGITS), text)
         # invisible joiners out: Persian writes "دیجی‌کالا" with one, an evasion hides them in a value
@@ -318,24 +321,43 @@ for _lang in (
     "khong mot hai ba bon nam sau bay tam chin",
     "零 一 二 三 四 五 六 七 八 九",
     "영 일 이 삼 사 오 육 칠 팔 구",
+    "صفر واحد اثنان ثلاثة أربعة خمسة ستة سبعة ثمانية تسعة",
+    "शून्य एक दो तीन चार पाँच छह सात आठ नौ",
+    "nulla egy ketto harom negy ot hat het nyolc kilenc",
+    "אפס אחת שתיים שלוש ארבע חמש שש שבע שמונה תשע",
+    "אפס אחד שניים שלושה ארבעה חמישה שישה שבעה שמונה תשעה",
+    "нуль один два три чотири п'ять шість сім вісім дев'ять",
+    "μηδεν ενα δυο τρια τεσσερα πεντε εξι επτα οκτω εννεα",
+    "zero unu doi trei patru cinci sase sapte opt noua",
+    "nul een twee drie vier vijf zes zeven acht negen",
+    "sifir bir iki uc dort bes alti yedi sekiz dokuz",
 ):
     for _i, _w in enumerate(_lang.split()):
-        if _w not in _AMBIGUOUS:
-            _DIGIT_WORDS.setdefault(_w, str(_i))
+        for _form in {_w, _unaccented(_w)}:
+            if _form not in _AMBIGUOUS:
+                _DIGIT_WORDS.setdefault(_form, str(_i))
 _DIGIT_WORDS.update({"dwie": "2", "ぜろ": "0", "〇": "0", "きゅう": "9"})
+# Those everyday words are read as digits only inside a run another digit word starts
+# ("sechs null neun fünf"); "ni" is 2 in Japanese and 9 in Danish, so never.
+_AMBIGUOUS_DIGITS = {"null": "0", "nul": "0", "to": "2", "fire": "4", "sex": "6", "due": "2", "un": "1", "en": "1",
+                     "et": "1", "ba": "3", "bay": "7", "bon": "4", "mot": "1", "nam": "5", "sau": "6", "tam": "8",
+                     "hai": "2"}  # fmt: skip
 # A run of digits and digit words, one per token, separated by spaces, commas or dashes.
 _TOKEN = r"(?:\d|" + "|".join(sorted(map(re.escape, _DIGIT_WORDS), key=len, reverse=True)) + ")"
+_LATER_TOKEN = r"(?:" + "|".join(sorted(map(re.escape, _AMBIGUOUS_DIGITS), key=len, reverse=True)) + rf"|{_TOKEN})"
 # a speaker's fillers between the digits of a transcript: "eight five wait, zero four"
 _FILLER = r"(?:wait|yeah|yes|um+|uh+|erm|er|hmm+|sorry|ok|okay|then)"
 _SPELLED_RUN = re.compile(
-    rf"(?<![\w']){_TOKEN}(?:(?:\s*[,\-./]\s*|\s+)(?:{_FILLER}[,.]?\s+)?{_TOKEN}){{2,11}}(?![\w'])"
+    rf"(?<![\w']){_TOKEN}(?:(?:\s*[,\-./]\s*|\s+)(?:{_FILLER}[,.]?\s+)?{_LATER_TOKEN}){{2,11}}(?![\w'])"
 )
 _SPELLED_CJK = re.compile(r"[零〇一二三四五六七八九](?:[、，,]?[零〇一二三四五六七八九]){2,18}|(?:(?:ゼロ|いち|に|さん|よん|ご|ろく|なな|はち|きゅう|れい|しち)\s*){3,10}")
 _ONE_TOKEN = re.compile(_TOKEN)
+_ONE_LATER_TOKEN = re.compile(_LATER_TOKEN)
 
 
 def _digits_of(run: str) -> str:
-    return "".join(_DIGIT_WORDS.get(t, t) for t in _ONE_TOKEN.findall(_FILLERS.sub(" ", run)))
+    words = _ONE_LATER_TOKEN.findall(_FILLERS.sub(" ", run))
+    return "".join(_DIGIT_WORDS.get(t) or _AMBIGUOUS_DIGITS.get(t, t) for t in words)
 
 
 _FILLERS = re.compile(rf"(?<![\w']){_FILLER}(?![\w'])")
@@ -412,7 +434,7 @@ _CJK_OPENS = (
     r"|현관문|도어락|금고|경보기|키박스|スマホ|携帯|アイフォン|iphone|手机|手機|핸드폰|휴대폰"
 )
 # "number" (号码, 番号, 번호) is not "code": an outpatient number, a house number.
-_CJK_CODE = r"コード|パスコード|暗証番号|密码|密碼|비밀번호|비번|암호"
+_CJK_CODE = r"コード|パスコード|暗証番号|密码|密碼|비밀번호|비번|암호|코드"
 _COMPOUND = (
     r"(?:tur|tor|haus|haustur|deur|poort|hek|alarm|safe|tresor|kluis|port|dorr|dor|larm|garage|toegangs|zugangs"
     r"|eingangs|schloss|kassaskaps|kassakaappi|ovi|portti|halytys|puhelin|sim|pin|bank|kaart|karten|kort|porta|fahrrad|spind|zahlenschloss|schliessfach"
@@ -1423,7 +1445,7 @@ _DETERMINED = re.compile(
     rf"\s*(?:[:=]|(?<!\w){_IS}(?!\w))\s*(?:just\s+|simply\s+)?(?:the\s+)?year\s+(?:the|when)\s+(?!i\b|we\b|my\b|our\b)"
 )
 _PRODUCT_WORDS = re.compile(
-    r"(?<![^\W\d_])(?:product|produkt\w*|produit|producto|prodotto|urun\w*|model\w*|modell\w*|item|artikel\w*|sku"
+    r"(?<![^\W\d_])(?:product|produkt\w*|produit|producto|prodotto|urun\w*|model\w*|modell\w*|item(?!\s*:)|artikel\w*|sku"
     r"|מוצר|פריט)(?![^\W\d_])"
 )
 # A combination named, and its numbers right after the name; a dial's turns left and right.

@@ -123,7 +123,14 @@ _ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})")
 _ENTITY = re.compile(r"&(?:#\d{2,7}|#[xX][0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});")
 # Printable ASCII written as hex pairs: each pair starts with 2-7.
 _SPACED_HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[2-7][0-9A-Fa-f] ){7,}[2-7][0-9A-Fa-f](?![0-9A-Fa-f])")
-_CHAR_HINT = re.compile(r"(?i)char\s*code|charcode|\bchr\(|\bord\(|\bascii\b|\bbytes\(|\bbytearray\(|\bdecimal codes?\b")
+_CHAR_HINT = re.compile(
+    r"(?i)char\s*code|charcode|\bchr\b|\bord\(|\bascii\b|\bbytes\(|\bbytearray\(|\bdecimal codes?\b|\bchar\(|\bbyte\s*\[\]"
+    r"|new string\("
+)
+# With such a hint, four codes are enough ("String.fromCharCode(51,50,56,48)", a door code).
+_HINTED_CODES = re.compile(r"(?<![\d.])(?:\d{2,3}\s*,\s*){3,}\d{2,3}(?![\d.])")
+# Characters one call each: Excel's =CHAR(56)&CHAR(51)..., SQL's CHAR(52)||CHAR(88)...
+_CHAR_CALLS = re.compile(r"(?i)(?:\b(?:CHAR|CHR)\(\s*\d{2,3}\s*\)\s*(?:&|\+|\|\||,|\.)?\s*){3,}")
 _CHAR_CODES = re.compile(r"(?<![\d.])(?:\d{2,3}\s*,\s*){7,}\d{2,3}(?![\d.])")
 # Eight or more codes separated by single spaces ("66 114 97 118 101 ..."): read without a
 # hint when every one is a printable character other than a space, as no list of readings,
@@ -251,8 +258,12 @@ def _decoded(text: str) -> list[str]:
                 decoded = _readable(bytes.fromhex(m.group().replace(" ", "")))
                 if decoded is not None:
                     runs.append((m.span(), decoded))
-    if "," in text and _CHAR_CODES.search(text) and _CHAR_HINT.search(text):  # fromCharCode(103, 104, ...)
-        for m in _CHAR_CODES.finditer(text):
+    if "," in text and _HINTED_CODES.search(text) and _CHAR_HINT.search(text):  # fromCharCode(103, 104, ...)
+        for m in _HINTED_CODES.finditer(text):
+            if (chars := char_codes(m.group())) is not None:
+                runs.append((m.span(), chars))
+    if "(" in text and _CHAR_CALLS.search(text):
+        for m in _CHAR_CALLS.finditer(text):
             if (chars := char_codes(m.group())) is not None:
                 runs.append((m.span(), chars))
     if _CODES_START.search(text):
@@ -480,6 +491,8 @@ def full_views(text: str, depth: int = 2) -> list[str]:
     # whole where it stands, so the words around it still name it
     if ("+" in folded or "' '" in folded or '" "' in folded) and _CONCAT.search(folded):
         out.append(_CONCAT.sub("", folded))
+    if _JOIN_HINT.search(folded) and (_JOINED.search(folded) or _WORD_ARRAY.search(folded)):  # CONCAT('t3Sc', 'jIuo'), "a" .. "b", .append("x")
+        out.append(_JOINED.sub("", _WORD_ARRAY.sub(lambda m: " ".join(m.group(1).split()).replace(" ", ""), folded)))
     if "\u202e" in text:  # U+202E shows the run after it reversed: read it as shown
         out.append(_RLO_RUN.sub(lambda m: m.group(1)[::-1], text))
     if '\\"' in folded:  # JSON escaped inside JSON: payload="{\"data\": \"{\\\"name\\\": ...
@@ -555,6 +568,12 @@ _WRAPPED = re.compile(
 # String literals joined in code: "hf_Dkyy" + "aqST", 'sk_' 'live...' (possessive: no
 # backtracking over long runs of blanks).
 _CONCAT = re.compile(r"([\"'`])\s*+(?:\+\s*+)?\1")
+# Code that builds a value from literals: the literals' joints, and Ruby's %w[...] words.
+_JOIN_HINT = re.compile(r"(?i)\bconcat|\bjoin\b|\.join\(|append\(|buildstring|\.\.|\|\||%s%s|%w\[|\bstring\.join")
+_JOINED = re.compile(
+    r"([\"'`])\s*(?:\+|\|\||\.\.|&|,|\)\s*;?\s*\.?\s*append\s*\(|\)\s*;\s*append\s*\()?\s*\1"
+)
+_WORD_ARRAY = re.compile(r"%w\[([^\]\n]{4,200})\]")
 _RLO_RUN = re.compile("\u202e([^\u202c\n]*)\u202c?")
 _CDATA = re.compile(r"<!\[CDATA\[(.*?)\]\]>", re.S)
 _PLIST_PAIR = re.compile(r"<key>([^<]{1,80})</key>\s*<string>([^<]{1,500})</string>")

@@ -412,3 +412,32 @@ def test_escaped_surrogates_are_read_without_error(guard):
     text = 'const party = "\\ud83c\\udf89"; const lone = "\\ud83c"; // emoji for the banner'
     assert stored(guard, {"text": text}) == ({"text": text}, [])
     refused_kinds(guard, {"text": text + "\ntoken = ghp_AbCdEf1234567890aBcDeF1234567890aBcD"})
+
+
+def test_values_built_in_code_and_spelled_in_more_scripts_are_refused(guard):
+    for text in (
+        "SELECT CONCAT('ghp_BnCS5cMOcUbd0U', 'OSWjXlDEAIBAjcS0RbhObo') AS t;",
+        'String k = new StringBuilder().append("ghp_BnCS5cMOcUbd0U").append("OSWjXlDEAIBAjcS0RbhObo").toString();',
+        "HF_TOKEN = %w[hf_uQGMjDV UcptgqNaL ZJRBTrsAa mdYQrIpUW].join",
+        "door code: =CHAR(56)&CHAR(51)&CHAR(56)&CHAR(50)&CHAR(57)&CHAR(48)",
+        "locker code: String.fromCharCode(51,50,56,48,51,48)",
+        "رمز الباب = تسعة صفر تسعة سبعة اثنان أربعة",
+        "गेट का कोड: नौ, तीन, पाँच, तीन",
+        "경보기 코드 = ⚅ ⚅ ⚁ ⚄",
+        "SIM PUK: 壹贰零叁叁零捌肆",
+    ):
+        refused_kinds(guard, {"text": text})
+    refused_kinds(guard, {"note": "For later", "item": "PIN (voicemail)", "data": "sechs null neun fünf"})
+    chat = [{"role": "user", "content": "Bitte merken: Türcode"}, {"role": "user", "content": "eins-drei-zwei-null"}]
+    refused_kinds(guard, chat)
+
+
+def test_code_that_builds_other_things_and_counted_words_pass(guard):
+    for value in (
+        {"text": "SELECT CONCAT(first_name, ' ', last_name) FROM users;"},
+        {"text": "local greeting = 'Hello, ' .. name .. '!'"},
+        {"text": "We were three to four people at the door code workshop."},
+        [{"role": "user", "content": "how many guests for the gate code party?"}, {"role": "user", "content": "three or four"}],
+        {"item": "Lego set", "price": "1299"},
+    ):
+        assert stored(guard, value) == (value, [])
