@@ -492,7 +492,9 @@ def full_views(text: str, depth: int = 2) -> list[str]:
     if ("+" in folded or "' '" in folded or '" "' in folded) and _CONCAT.search(folded):
         out.append(_CONCAT.sub("", folded))
     if _JOIN_HINT.search(folded) and (_JOINED.search(folded) or _WORD_ARRAY.search(folded)):  # CONCAT('t3Sc', 'jIuo'), "a" .. "b", .append("x")
-        out.append(_JOINED.sub("", _WORD_ARRAY.sub(lambda m: " ".join(m.group(1).split()).replace(" ", ""), folded)))
+        joined = _JOINED.sub("", _WORD_ARRAY.sub(lambda m: "".join(m.group(1).split()), folded))
+        if not _ALPHABETS.search(joined.lower()):  # a character set joined ("abc..." + "ABC..." + "0123..."): as written
+            out.append(joined)
     if "\u202e" in text:  # U+202E shows the run after it reversed: read it as shown
         out.append(_RLO_RUN.sub(lambda m: m.group(1)[::-1], text))
     if '\\"' in folded:  # JSON escaped inside JSON: payload="{\"data\": \"{\\\"name\\\": ...
@@ -574,6 +576,7 @@ _JOINED = re.compile(
     r"([\"'`])\s*(?:\+|\|\||\.\.|&|,|\)\s*;?\s*\.?\s*append\s*\(|\)\s*;\s*append\s*\()?\s*\1"
 )
 _WORD_ARRAY = re.compile(r"%w\[([^\]\n]{4,200})\]")
+_ALPHABETS = re.compile(r"abcdefghij|0123456789")
 _RLO_RUN = re.compile("\u202e([^\u202c\n]*)\u202c?")
 _CDATA = re.compile(r"<!\[CDATA\[(.*?)\]\]>", re.S)
 _PLIST_PAIR = re.compile(r"<key>([^<]{1,80})</key>\s*<string>([^<]{1,500})</string>")
