@@ -445,6 +445,8 @@ _COMPOUND = (
 # other, either way round ("door code", "code de la porte", "Kod alarmu", "Türcode").
 _LOCK_CUE = re.compile(
     rf"(?<!\w)(?:(?:{_OPENS})(?:\s+(?:{_W}|\d{{1,4}})){{0,3}}?\s*[,\-:]?\s*(?:{_CODE})(?!\w)"
+    # a device named as a heading: "voicemail: The code is 4671", "SIM card: O código é 6614"
+    rf"|(?:{_OPENS}):\s+(?:the|le|la|el|o|a|der|die|das|de|il|het|den|det)\s+(?:{_CODE})(?!\w)"
     rf"|(?:{_CODE})(?:\s+{_W}){{0,3}}?\s+(?:[^\W\d_]{{1,4}}['’])?(?:{_OPENS})\w*|{_COMPOUND}(?!\w)"
     r"|ma (?:cua|cong|the|khoa|ket sat|pin|bao dong|khoa cua)\w*)"
     r"|(?:金庫|ロッカー|保险箱|保險箱|금고)の?\s?(?:番号|号码|號碼|번호)"
@@ -845,7 +847,8 @@ _SEGMENT = re.compile(
 # about (in the cue lexicon's main languages).
 _NEGATED = re.compile(
     # English words whole ("musteri", "Mustang" and "asking price" do not say "must" or "ask")
-    r"(?<![^\W\d_])(?:(?:forgot|forgotten|forget|forgets|forgetting|reset|resets|resetting|change (?:the|my|your)"
+    r"(?<![^\W\d_])(?:(?:forgot|forgotten|(?<!don't )(?<!dont )(?<!do not )(?<!never )forget|forgets|forgetting"
+    r"|reset|resets|resetting|change (?:the|my|your)"
     r"|changed|rotate|rotates"
     r"|rotated|rotating|updated?|updates|updating|policy|policies|rules?|requirements?|managers?|must|should"
     r"|need(?:s|ed)? to|minimum|at least|expire|expires|expired|expiring|hints?|don'?t (?:share|store)"

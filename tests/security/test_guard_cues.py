@@ -531,3 +531,11 @@ def test_order_case_and_promo_codes_and_numbered_lists_pass(guard):
         assert guard.check({"text": text}, namespace=("memories", "u1"), key="mem_5e1f")[0] == {"text": text}
     record = {"store": "Amazon", "order": "D01-2345678-1234567", "status": "shipped"}
     assert guard.check(record, namespace=("memories", "u1"), key="mem_5e1f")[0] == record
+
+
+def test_a_device_named_as_a_heading_and_a_reminder_not_to_forget(guard):
+    for text in ("voicemail: The code is 4671, don't forget it.", "SIM card: O código é 6614, não esqueça."):
+        with pytest.raises(SecretRejected):
+            guard.check({"text": text}, namespace=("memories", "u1"), key="mem_5e1f")
+    for text in ("Alarm: the code was changed last week", "door: the code is on the fridge, don't forget to ask"):
+        assert guard.check({"text": text}, namespace=("memories", "u1"), key="mem_5e1f")[0] == {"text": text}
