@@ -1172,7 +1172,7 @@ def without_doc_values(text: str, testing: bool = False) -> str:
         text = JWT_SHAPE.sub(lambda m: "[public]" if anon_jwt(m.group()) else m.group(), text)
     if "Ov23li" in text or "Iv23li" in text or "Iv1." in text:
         text = _GITHUB_CLIENT_ID.sub("[client id]", text)
-    if ("ey" in text or "print" in text) and _PGP_ID.search(text):
+    if ("rint" in text or "pg" in text or "PG" in text or "ith key" in text or "ey id" in text or "ey I" in text or "eyid" in text) and _PGP_ID.search(text):
         text = _PGP_ID.sub(r"\1[key id]", text)
     if "." in text and "," in text:
         text = _COORDINATES.sub("[position]", text)

@@ -491,7 +491,9 @@ def full_views(text: str, depth: int = 2) -> list[str]:
     # whole where it stands, so the words around it still name it
     if ("+" in folded or "' '" in folded or '" "' in folded) and _CONCAT.search(folded):
         out.append(_CONCAT.sub("", folded))
-    if _JOIN_HINT.search(folded) and (_JOINED.search(folded) or _WORD_ARRAY.search(folded)):  # CONCAT('t3Sc', 'jIuo'), "a" .. "b", .append("x")
+    if any(h in folded for h in _JOIN_MARKS) and _JOIN_HINT.search(folded) and (
+        _JOINED.search(folded) or _WORD_ARRAY.search(folded)
+    ):  # CONCAT('t3Sc', 'jIuo'), "a" .. "b", .append("x")
         joined = _JOINED.sub("", _WORD_ARRAY.sub(lambda m: "".join(m.group(1).split()), folded))
         if not _ALPHABETS.search(joined.lower()):  # a character set joined ("abc..." + "ABC..." + "0123..."): as written
             out.append(joined)
@@ -571,6 +573,7 @@ _WRAPPED = re.compile(
 # backtracking over long runs of blanks).
 _CONCAT = re.compile(r"([\"'`])\s*+(?:\+\s*+)?\1")
 # Code that builds a value from literals: the literals' joints, and Ruby's %w[...] words.
+_JOIN_MARKS = ("oncat", "ONCAT", "oin", "ppend", "uildString", "..", "||", "%s%s", "%w[")  # a quick test first
 _JOIN_HINT = re.compile(r"(?i)\bconcat|\bjoin\b|\.join\(|append\(|buildstring|\.\.|\|\||%s%s|%w\[|\bstring\.join")
 _JOINED = re.compile(
     r"([\"'`])\s*(?:\+|\|\||\.\.|&|,|\)\s*;?\s*\.?\s*append\s*\(|\)\s*;\s*append\s*\()?\s*\1"
