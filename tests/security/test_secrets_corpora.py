@@ -4,9 +4,9 @@ The figures are those of ``bench/guard_eval.py`` (recorded in ``bench/README.md`
 record is checked as ``TrustStore.put`` checks it, a refusal or a redaction counts as
 caught for a secret and as a false positive for a benign memory. No server is needed.
 
-Corpora: the three tuning corpora and the first twelve held-out corpora (``secrets_heldout``
-to ``secrets_heldout12``) have had their misses read and tuned on; the thirteenth
-(``secrets_heldout13``), written by a helper that never saw the guard and committed frozen
+Corpora: the four tuning corpora and the first thirteen held-out corpora (``secrets_heldout``
+to ``secrets_heldout13``) have had their misses read and tuned on; the fourteenth
+(``secrets_heldout14``), written by a helper that never saw the guard and committed frozen
 before it was first run, is the held-out figure of record.
 """
 
@@ -207,19 +207,49 @@ def test_twelfth_heldout_corpus_is_tuning_data_now(guard):
     assert report.fp_rate <= 0.001, [r.id for r, _ in fps]
 
 
-def test_thirteenth_heldout_corpus(guard):
+def test_thirteenth_heldout_corpus_is_tuning_data_now(guard):
     """Written by a tenth helper that never saw the guard or any other corpus, committed
     frozen (6d6987e) before it was first run. Measured on the guard before the thirteenth
-    round (b7d6af2): 0.845 recall, 0.779 on evasions, 0.033 false positives; after the
-    round (c482fa8): 0.870 / 0.816 / 0.028, and with tuning3's misses read (9cad813) 0.874 /
-    0.816 / 0.028. The targets are not met. Asserted as measured, so a regression shows;
-    its records are never read to choose rules."""
-    report, _, _ = guard_eval.evaluate("heldout13", guard_eval.heldout13_corpus(), guard, timing=False)
+    round (b7d6af2): 0.845 recall, 0.779 on evasions, 0.033 false positives; after it
+    0.874 / 0.816 / 0.028. Its misses and false positives were read and tuned on in the
+    fourteenth round (values sealed or public by design, codes named in more languages,
+    values placed by code, tables and hints, values in the key or namespace or in pieces):
+    0.940 / 0.903 / 0.000. Held to what was measured."""
+    report, misses, fps = guard_eval.evaluate("heldout13", guard_eval.heldout13_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
-    assert report.recall >= 0.873  # target TARGET_RECALL: not met (0.8735, printed rounded as 0.874)
-    assert report.recall_hard >= 0.81
-    assert report.fp_rate <= 0.028  # target TARGET_FP: not met (0.0276)
+    assert report.recall >= 0.94, [r.id for r in misses]
+    assert report.recall_hard >= 0.90, [r.id for r in misses]
+    assert report.fp_rate <= 0.001, [r.id for r, _ in fps]
+
+
+def test_fourteenth_heldout_corpus(guard):
+    """Written by an eleventh helper that never saw the guard or any other corpus, committed
+    frozen (59a1aee) before it was first run. Measured on the guard before the fourteenth
+    round (0fb6656): 0.764 recall, 0.571 on evasions, 0.031 false positives; after the
+    round (the commit that records these figures): 0.782 / 0.604 / 0.021. The targets are
+    not met. Asserted as measured, so a regression shows; its records are never read to
+    choose rules."""
+    report, _, _ = guard_eval.evaluate("heldout14", guard_eval.heldout14_corpus(), guard, timing=False)
+    assert report.secrets >= 300 and report.benign >= 300
+    assert report.errors == 0
+    assert report.recall >= 0.78  # target TARGET_RECALL: not met
+    assert report.recall_hard >= 0.60
+    assert report.fp_rate <= 0.022  # target TARGET_FP: not met
+
+
+def test_fourth_tuning_corpus(guard):
+    """Written by a helper that never saw the guard, as tuning data of evasions (800 of
+    its 970 secrets disguised by 246 techniques) and look-alikes (840 of 1,020 benign
+    memories, 210 families). Measured first at 0.540 recall and 0.010 false positives (and
+    a crash on escaped surrogates, mended); after the values built in code, digits spelled in
+    more scripts, a code spelled in the next message: 0.598 / 0.010. Held to what was
+    measured."""
+    report, misses, fps = guard_eval.evaluate("tuning4", guard_eval.tuning4_corpus(), guard, timing=False)
+    assert report.benign >= 1000
+    assert report.errors == 0
+    assert report.recall >= 0.59, [r.id for r in misses]
+    assert report.fp_rate <= 0.011, [r.id for r, _ in fps]
 
 
 def test_third_tuning_corpus(guard):
@@ -230,11 +260,12 @@ def test_third_tuning_corpus(guard):
     records and event ids, barcodes, code computing a password, test fixtures, boarding
     passes): 0.878 / 0.001; then its misses (pick-up codes, codes a service sent, gift and
     wallet codes, auth tuples in code, tokens cut with "+"): 0.936 / 0.001; with combinations
-    named right before their numbers 0.949 / 0.001. Held to what was measured."""
+    named right before their numbers 0.949 / 0.001; with the fourteenth round (gift cards by
+    their store, numbered wallet words) 0.971 / 0.001. Held to what was measured."""
     report, misses, fps = guard_eval.evaluate("tuning3", guard_eval.tuning3_corpus(), guard, timing=False)
     assert report.benign >= 1500
     assert report.errors == 0
-    assert report.recall >= 0.94, [r.id for r in misses]
+    assert report.recall >= 0.97, [r.id for r in misses]
     assert report.fp_rate <= 0.002, [r.id for r, _ in fps]
 
 
@@ -244,15 +275,17 @@ def test_second_tuning_corpus(guard):
     first at 0.867 recall and 0.010 false positives; its false positives were read and
     fixed (password policies in five languages, a validation pattern, a keyring lookup, a
     Terraform variable, a pagination token, a public JSON Web Key, a port in an sshd log):
-    0.867 / 0.000. Held to what was measured."""
+    0.867 / 0.000; its misses read in the fourteenth round (seed phrases after a dash and in
+    six languages, codes in more languages, security questions asked by topic): 0.935 / 0.000.
+    Held to what was measured."""
     report, misses, fps = guard_eval.evaluate("tuning2", guard_eval.tuning2_corpus(), guard, timing=False)
     assert report.benign >= 1000
     assert report.errors == 0
-    assert report.recall >= 0.86, [r.id for r in misses]
+    assert report.recall >= 0.93, [r.id for r in misses]
     assert report.fp_rate <= 0.001, [r.id for r, _ in fps]
 
 
-@pytest.mark.parametrize("corpus", ["heldout", "heldout13"])
+@pytest.mark.parametrize("corpus", ["heldout", "heldout14"])
 def test_speed_per_200_char_memory(guard, corpus):
     """A regression guard only, far above the measured figure: the speed
     target (TARGET_MS) is checked by ``bench/guard_eval.py`` on an idle
