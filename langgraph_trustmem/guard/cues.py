@@ -42,6 +42,7 @@ from langgraph_trustmem.guard.fields import SECURITY_ANSWER, passphrase
 from langgraph_trustmem.guard.normalize import (
     _CHAR_CODES,
     _CHAR_HINT,
+    BOLD,
     FORMAT_CHARS,
     char_codes,
     down_a_column,
@@ -294,6 +295,8 @@ def _fold(text: str) -> str:
         text = text.replace("،", ",")  # the Arabic comma
         text = text.translate(_UNDECOMPOSED)
     text = text.replace("->", ":").replace("=>", ":").replace("<-", ":")
+    if "**" in text or "__" in text:  # Markdown's bold: "- **Wi-Fi password**: `double-candy-dragon`"
+        text = BOLD.sub(r"\1", text)
     if "spell" in text or "igit" in text or "irst" in text:
         text = _KEYPAD_WORD.sub(lambda m: m.group(1) + m.group(2).upper().translate(_KEYPAD) + m.group(3), text)
         text = _POSITIONS.sub(lambda m: " " + "".join(_POSITION_DIGIT.findall(m.group())), text)

@@ -83,6 +83,24 @@ _CJK_DIGIT = str.maketrans("零〇一二三四五六七八九", "00123456789")
 _SMALL_DIGITS = re.compile(r"(?<=[^\W\d_⁰¹²³⁴⁵⁶⁷⁸⁹₀-₉])([⁰¹²³⁴⁵⁶⁷⁸⁹₀-₉])")
 
 
+# ASCII smuggled in characters no one sees: Unicode tag characters (U+E0020-E007E), and
+# variation selectors carrying bytes (U+FE00-FE0F for 0-15, U+E0100-E01EF for 16-255).
+_SMUGGLED = re.compile("[\U000e0020-\U000e007e]{4,}|[\ufe00-\ufe0f\U000e0100-\U000e01ef]{4,}")
+_FLAG_LETTERS = re.compile("[\U0001f1e6-\U0001f1ff]")
+
+
+def _unsmuggled(m: re.Match[str]) -> str:
+    out = []
+    for ch in m.group():
+        cp = ord(ch)
+        if 0xE0020 <= cp <= 0xE007E:
+            out.append(chr(cp - 0xE0000))
+        else:
+            byte = cp - 0xFE00 if cp <= 0xFE0F else cp - 0xE0100 + 16
+            out.append(chr(byte) if 32 <= byte < 127 else "")
+    return " " + "".join(out) + " "
+
+
 def fold(text: str) -> str:
     """Compatibility forms made plain (fullwidth letters, ligatures, digits written
     small or in another script), invisible format characters (zero-width spaces, joiners,
@@ -90,6 +108,10 @@ def fold(text: str) -> str:
     replaced by the Latin letters."""
     if text.isascii():
         return text
+    if _SMUGGLED.search(text):  # tag characters and variation selectors that spell ASCII unseen
+        text = _SMUGGLED.sub(_unsmuggled, text)
+    if "\U0001f1e6" <= max(text) and _FLAG_LETTERS.search(text):  # 🇦 🇧: regional indicators as letters
+        text = _FLAG_LETTERS.sub(lambda m: chr(ord(m.group()) - 0x1F1E6 + ord("A")), text)
     if _RARE_DIGITS.search(text):  # (a quick test: most texts hold none of these)
         text = _SMALL_DIGITS.sub(r" \1", text).translate(_NATIVE_DIGITS)
         text = _CJK_NUMERALS.sub(lambda m: m.group().translate(_CJK_DIGIT), text)
@@ -443,10 +465,24 @@ def spelled_out(text: str) -> str | None:
     return out if out != text else None
 
 
+BOLD = re.compile(r"(?:\*\*|__)(?=[^\s*_])([^*_\n]{1,80}?)(?<=[^\s*_])(?:\*\*|__)")
+_CODE_POINTS = re.compile(r"(?:U\+[0-9A-Fa-f]{4,5}[\s,;]*){3,}")
+_PIECES_IN_ORDER = re.compile(
+    r"(?i)\b(?:begins|starts|beginning|starting)\s+with\s+(\S{3,})|\b(?:the\s+)?(?:middle|next|then)(?:\s+(?:bit|part|piece))?"
+    r"\s+(?:is|are)\s+(\S{3,})|\b(?:ends|finishes|ending)\s+(?:in|with)\s+(\S{3,})"
+)
+
+
+def _pieces_in_order(text: str) -> list[str]:
+    return [next(g for g in m.groups() if g).rstrip(".,;") for m in _PIECES_IN_ORDER.finditer(text)]
+
+
 _ONE_PER_LINE = re.compile(r"(?m)^[ \t]*\S[ \t]*(?:\n[ \t]*\S[ \t]*){5,}$")
 # Words given one per number, as a wallet's recovery sheet prints them: one per line ("1. bronze",
 # " 2 tiger") or in a table's cells ("| 1 | about | 7 | pumpkin |").
-_NUMBERED_WORD = re.compile(r"(?m)(?:^[ \t]*|\|[ \t]*)(\d{1,2})[.):]?[ \t]*\|?[ \t]+([a-z]{3,8})[ \t]*(?=\||$)")
+_NUMBERED_WORD = re.compile(
+    r"(?m)(?:^[ \t]*|\|[ \t]*|[ \t]{2,})(\d{1,2})[.):]?[ \t]*\|?[ \t]+([a-z]{3,8})(?=[ \t]*(?:\||$)|[ \t]{2,}\d)"
+)
 
 
 def _numbered_words(text: str) -> str | None:
@@ -518,6 +554,12 @@ def full_views(text: str, depth: int = 2) -> list[str]:
         out.append(_ONE_AT_A_TIME.sub(lambda m: m.group()[::2], folded))
     if "\n" in folded and (column := down_a_column(folded)) != folded:
         out.append(column)
+    if ("**" in folded or "__" in folded) and BOLD.search(folded):  # "- **password**: `...`": Markdown's bold
+        out.append(BOLD.sub(r"\1", folded))
+    if "U+" in folded and _CODE_POINTS.search(folded):  # "U+0039 U+0036 U+0035": characters by number
+        out.append(_CODE_POINTS.sub(lambda m: "".join(chr(int(h, 16)) for h in re.findall(r"[0-9A-Fa-f]{4,5}", m.group())), folded))
+    if ("with" in folded or "iddle" in folded) and len(pieces := _pieces_in_order(folded)) >= 2:
+        out.append(folded + " : " + "".join(pieces))  # "begins with X. The middle bit is Y. It ends in Z."
     if "\n" in folded and _ONE_PER_LINE.search(folded):  # "T\ni\ng\ne\nr": a value written downwards
         out.append(_ONE_PER_LINE.sub(lambda m: m.group().replace("\n", "").replace(" ", ""), folded))
     if "\n" in folded and (words := _numbered_words(folded)):  # " 1 cable\n 2 tiger\n ...": a wallet's words

@@ -441,3 +441,28 @@ def test_code_that_builds_other_things_and_counted_words_pass(guard):
         {"item": "Lego set", "price": "1299"},
     ):
         assert stored(guard, value) == (value, [])
+
+
+def test_values_smuggled_in_unseen_characters_or_told_in_parts_are_refused(guard):
+    tags = "".join(chr(0xE0000 + ord(c)) for c in "ghp_BnCS5cMOcUbd0UOSWjXlDEAIBAjcS0RbhObo")
+    refused_kinds(guard, {"text": "Notes from the meeting" + tags})
+    assert "PIN" in refused_kinds(guard, {"text": "PIN-koodi (second SIM) = U+0039 U+0036 U+0035 U+0038"})
+    refused_kinds(guard, {"text": "The shop's session cookie begins with sessionid=mi2d. The middle bit is "
+                                  "r8tqzijjq5gzn2. It ends in sd6l09vqrj6lwo."})
+    sheet = "Trezor backup card\n" + "\n".join(
+        f"{i:2d} {a:<10} {i + 6:2d} {b}" for i, (a, b) in enumerate(
+            zip("marble assume cotton senior attend elevator".split(), "buddy tumble neglect casual lady legend".split(), strict=True), 1
+        )
+    )
+    assert "recovery phrase" in refused_kinds(guard, {"text": sheet})
+    refused_kinds(guard, {"text": "## the school portal\n\n- **password**: `lX-*vL2_MRs-`"})
+
+
+def test_bold_masks_code_points_and_ordinary_sequences_pass(guard):
+    for text in (
+        "PIN: [hidden], card **** **** **** 4674",
+        "The unicode for the heart is U+2764, the smiley U+1F600.",
+        "The film begins with a storm. The middle part is slow. It ends in Lisbon.",
+        "## notes\n\n- **bold** text and __underlined__ words only",
+    ):
+        assert stored(guard, {"text": text}) == ({"text": text}, [])
