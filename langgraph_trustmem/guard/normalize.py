@@ -466,6 +466,7 @@ def spelled_out(text: str) -> str | None:
 
 
 BOLD = re.compile(r"(?:\*\*|__)(?=[^\s*_])([^*_\n]{1,80}?)(?<=[^\s*_])(?:\*\*|__)")
+_B64_LINES = re.compile(r"(?m)^[ \t]*[A-Za-z0-9+/]{8,76}[ \t]*(?:\n[ \t]*[A-Za-z0-9+/]{4,76}={0,2}[ \t]*){1,30}$")
 _CODE_POINTS = re.compile(r"(?:U\+[0-9A-Fa-f]{4,5}[\s,;]*){3,}")
 _PIECES_IN_ORDER = re.compile(
     r"(?i)\b(?:begins|starts|beginning|starting)\s+with\s+(\S{3,})|\b(?:the\s+)?(?:middle|next|then)(?:\s+(?:bit|part|piece))?"
@@ -560,6 +561,10 @@ def full_views(text: str, depth: int = 2) -> list[str]:
         out.append(_CODE_POINTS.sub(lambda m: "".join(chr(int(h, 16)) for h in re.findall(r"[0-9A-Fa-f]{4,5}", m.group())), folded))
     if ("with" in folded or "iddle" in folded) and len(pieces := _pieces_in_order(folded)) >= 2:
         out.append(folded + " : " + "".join(pieces))  # "begins with X. The middle bit is Y. It ends in Z."
+    if "\n" in folded and _B64_LINES.search(folded):  # base64 wrapped over lines: one run to decode
+        joined = _B64_LINES.sub(lambda m: "".join(m.group().split()), folded)
+        out.append(joined)
+        out.extend(_decoded(joined))
     if "\n" in folded and _ONE_PER_LINE.search(folded):  # "T\ni\ng\ne\nr": a value written downwards
         out.append(_ONE_PER_LINE.sub(lambda m: m.group().replace("\n", "").replace(" ", ""), folded))
     if "\n" in folded and (words := _numbered_words(folded)):  # " 1 cable\n 2 tiger\n ...": a wallet's words

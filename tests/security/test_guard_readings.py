@@ -466,3 +466,9 @@ def test_bold_masks_code_points_and_ordinary_sequences_pass(guard):
         "## notes\n\n- **bold** text and __underlined__ words only",
     ):
         assert stored(guard, {"text": text}) == ({"text": text}, [])
+
+
+def test_base64_wrapped_over_lines_is_read_whole(guard):
+    refused_kinds(guard, {"item": "session cookie (forum)", "data": "UEhQU0VTU0lEPWh4\nbXptemNoZWtkazIw\ndDR2dDFzOTl3bG9m"})
+    lines = {"text": "Groceries:\nbananas\ntomatoes"}
+    assert stored(guard, lines) == (lines, [])
