@@ -276,9 +276,8 @@ def _card_in_pieces(msgs: list[tuple[str | None, str]]) -> bool:
 
 # A value given in labelled pieces, one a message: "first part is tgp_v1_qF0g68" / "next
 # bit: wUYJjf_wLDA" / "and the end is edLtt6aDjeg8...".
-_PHRASE_CUE = re.compile(
-    r"(?i)\b(?:wallet|seed|recovery|mnemonic|backup|secret)\s+(?:phrase|words?)\b|\bseed\b|\bmnemonic\b"
-)
+_PHRASE_CUE = re.compile(r"(?i)\b(?:wallet|seed|recovery|mnemonic)\s+(?:phrase|words?)\b|\bwallet\b")
+_WORD_GAME = re.compile(r"(?i)game|crossword|pictionary|spelling|quiz|bingo|codenames|scrabble")
 _PHRASE_TAIL = re.compile(r"(?:^|[:\-—–]\s*)((?:[a-z]{3,8}[ ,]+){2,23}[a-z]{3,8})[.!]?\s*$")
 
 
@@ -286,7 +285,7 @@ def _phrase_in_pieces(msgs: list[tuple[str | None, str]]) -> bool:
     """A wallet's recovery words one speaker gives over several messages ("first half of my
     wallet words: ...", "and the rest: ..."): twelve words of the BIP-39 list or more,
     joined, where a message names them."""
-    if not any(_PHRASE_CUE.search(text) for _, text in msgs):
+    if not any(_PHRASE_CUE.search(text) for _, text in msgs) or any(_WORD_GAME.search(text) for _, text in msgs):
         return False
     by_speaker: dict[str | None, list[str]] = {}
     for who, text in msgs:

@@ -263,12 +263,12 @@ def _chars(m: re.Match[str]) -> str:
 # phone keypad": 7223), and given digit by digit ("first digit 4, second digit 1, ... last one 8").
 _KEYPAD = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "22233344455566677778889999")
 _KEYPAD_WORD = re.compile(
-    r"(?i)(\bspells?\s+)([A-Z]{3,10})(\s+on\s+(?:the\s+|a\s+|my\s+)?(?:phone(?:'s)?\s+|telephone\s+)?(?:key ?pad|dial ?pad|keys))"
+    r"(?i)(\bspells?[ \t]{1,3})([A-Z]{3,10})([ \t]{1,3}on[ \t]{1,3}(?:the |a |my )?(?:phone(?:'s)? |telephone )?(?:key ?pad|dial ?pad|keys))"
 )
 _POSITION = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|last|final|next|1st|2nd|3rd|[4-8]th)"
 _POSITIONS = re.compile(
-    rf"(?i)\s*\b{_POSITION}\s+(?:digit|number|one)(?:\s+is)?\s*[:=]?\s*\d(?:\s*[,;]?\s*(?:and\s+|then\s+)?{_POSITION}"
-    rf"(?:\s+(?:digit|number|one))?(?:\s+is)?\s*[:=]?\s*\d(?!\d)){{2,9}}"
+    rf"(?i)(?<!\w){_POSITION} {{1,3}}(?:digit|number|one)(?: is)? ?[:=]? ?\d(?: ?[,;]? {{0,3}}(?:and |then )?{_POSITION}"
+    rf"(?: {{1,3}}(?:digit|number|one))?(?: is)? ?[:=]? ?\d(?!\d)){{2,9}}"
 )
 _POSITION_DIGIT = re.compile(r"(?<!\w)\d(?!\w)")
 
@@ -299,7 +299,7 @@ def _fold(text: str) -> str:
         text = BOLD.sub(r"\1", text)
     if "spell" in text or "igit" in text or "irst" in text:
         text = _KEYPAD_WORD.sub(lambda m: m.group(1) + m.group(2).upper().translate(_KEYPAD) + m.group(3), text)
-        text = _POSITIONS.sub(lambda m: " " + "".join(_POSITION_DIGIT.findall(m.group())), text)
+        text = _POSITIONS.sub(lambda m: "".join(_POSITION_DIGIT.findall(m.group())), text)
     if _DIGITS_APART.search(text):
         text = _DIGITS_APART.sub(lambda m: "".join(ch for ch in m.group() if ch.isdigit()), text)  # "2🔸7🔸4🔸9": 2749
     if " " in text:
@@ -342,9 +342,7 @@ for _lang in (
 _DIGIT_WORDS.update({"dwie": "2", "ぜろ": "0", "〇": "0", "きゅう": "9"})
 # Those everyday words are read as digits only inside a run another digit word starts
 # ("sechs null neun fünf"); "ni" is 2 in Japanese and 9 in Danish, so never.
-_AMBIGUOUS_DIGITS = {"null": "0", "nul": "0", "to": "2", "fire": "4", "sex": "6", "due": "2", "un": "1", "en": "1",
-                     "et": "1", "ba": "3", "bay": "7", "bon": "4", "mot": "1", "nam": "5", "sau": "6", "tam": "8",
-                     "hai": "2"}  # fmt: skip
+_AMBIGUOUS_DIGITS = {"null": "0", "nul": "0"}  # ("to", "un", "en"... stay words: "one to one, two teams")
 # A run of digits and digit words, one per token, separated by spaces, commas or dashes.
 _TOKEN = r"(?:\d|" + "|".join(sorted(map(re.escape, _DIGIT_WORDS), key=len, reverse=True)) + ")"
 _LATER_TOKEN = r"(?:" + "|".join(sorted(map(re.escape, _AMBIGUOUS_DIGITS), key=len, reverse=True)) + rf"|{_TOKEN})"
@@ -411,16 +409,16 @@ _OPENS = (
     # what unlocking a phone is called ("código de desbloqueo de mi móvil"), phones by
     # names no other thing has, rooms and boxes a code opens
     r"|de desbloqueo|de desbloqueio|di sblocco|de deverrouillage|entsperr\w*|ontgrendel\w*|odblokowani\w*"
-    r"|de deblocare|k odemceni|odemykaci|розблокуванн\w*|garaje|riaszto\w*|szef\w*|kassakaapi\w*"
+    r"|de deblocare|k odemceni|odemykaci|розблокуванн\w*|garaje|riaszto\w*|kassakaapi\w*"
     r"|(?:min|mi|mijn|meine?s?|my|mon|ma|il mio|o meu) (?:telefon|telefoon|telefono|telefone|telephone|mobil|movil|handy)\w*"
-    r"|telefonului|telefonu|puhelimen|kunci(?: hp| ponsel| layar)?"
+    r"|telefonului|puhelimen|kunci (?:hp|ponsel|layar|pintu|rumah)"
     r"|smartphone|ipad|bike room|bike shed|bike storage|mailbox|letterbox|storage room|voicemail|voice mail"
     r"|buzon de voz|mobilbox|messagerie vocale|segreteria telefonica|correio de voz|sprachbox|poczta glosowa"
     r"|casier|cacifo|armario|kastje|шкафчик\w*|шкаф\w*"
     r"|car park|parking garage|laundry room|server room|car radio|autoradio|dolab(?:in|i)?"
     r"|дверь|двер|домофон|подъезд|сигнализац|сейф|замок|банковской карт|голосов\w* почт\w*|разблокировк\w*"
     r"|garaz|garazu|χρηματοκιβ\w*|π[οό]ρτα[ςσ]?|συναγερμ[οό][υς]?|γκαρ[αά]ζ|κλειδαρι[αά][ςσ]?|θ[υύ]ρα[ςσ]?"
-    r"|сигналізац\w*|домофон\w*|ปลดล็อก\w*|ประตู|ตู้เซฟ|atm"
+    r"|сигналізац\w*|домофон\w*|ปลดล็อก\w*|ประตู|ตู้เซฟ"
     r"|[הלב]?(?:דלת|טלפון|אזעקה|כספת|שער|בניין|כניסה|לוקר|מנעול|חניון)"
 )
 _CODE = (
@@ -494,15 +492,15 @@ _PIN_CUE = re.compile(
     r"|пін|पिन|পিন|پین|clave de acceso|clave acceso|clave (?:de )?firma|clave (?:de )?cajero|clave secreta"
     r"|numero secreto|codigo secreto|geheimzahl|code secret|الرقم السري|رقم سري|الرمز السري|רמז סודי|קוד סודי"
     r"|passcode|pass code|unlock code|unlock pin|(?<!social )security number|entsperrcode|הקוד הסודי"
-    r"|รหัส ?(?:atm|เอทีเอ็ม|บัตร|พิน|pin)[\u0e00-\u0e7f]*|รหัสปลดล็อก[\u0e00-\u0e7f]*"
+    r"|รหัส ?(?:atm|เอทีเอ็ม|บัตร|พิน|pin)[\u0e00-\u0e7f]*|รหัสปลดล็อก[\u0e00-\u0e7f]*|szef kodja"
     r"|(?:telefon|ekran|tablet) kilidi|ma mo khoa\w*|카드 ?비밀번호|门禁密码|門禁密碼|开门密码|開門密碼"
     r")(?!\w)|暗証番号|パスコード"
 )
 _OTP_CUE = re.compile(
     r"(?<!\w)(?:otp|2fa|mfa|one[- ]time (?:pass)?code|verification code|verify code|login code"
     r"|recovery codes?|backup[- ]codes?|steam guard(?: code)?|wiederherstellungscodes?|code de recuperation"
-    r"|codigo de recuperacion|codice di recupero|herstelcode|codigo de (?:backup|respaldo|seguranca)|code de secours"
-    r"|kod zapasowy|dogrulama kod\w*|onay kod\w*|ma xac minh"
+    r"|codigo de recuperacion|codice di recupero|herstelcode|codigo de (?:backup|respaldo|seguranca)"
+    r"|kod zapasowy|dogrulama kod\w*|ma xac minh"
     r"|log-?in code|sign[- ]in code|auth(?:entication|enticator)? code|security code|sms code|code sms|codigo sms"
     r"|code (?:from|in|on) (?:the |my )?(?:authenticator|authy|2fa app)|(?:account )?recovery key"
     r"|ה?קוד(?:\s+\S+){0,2}\s+ב-?sms|(?<=<#> )your [\w.-]+(?: [\w.-]+)? code|your (?:whatsapp|telegram|signal"
@@ -528,7 +526,7 @@ _PASSWORD_CUE = re.compile(
     r"|passwrod|pasword|passowrd|paswd|paswoord|kodeord|adgangskode|passord|парол|كلمة سر"
     r"|contrasena|contrasenya|clave|senha|palavra-passe|wachtwoord|haslo|losenordet|losenord|losen|passordet|kodeordet|sifre|sifrem|sifresi"
     r"|kata sandi|sandi|parol|parola|пароль|heslo|mat khau|salasana|jelszo|jelszava|jelszavam|lozinka|geslo|wifi key|wlan key"
-    r"|(?:wifi|wi-fi|wlan)[ -]?(?:kode|koden|koodi|kod|code|codigo|codice|kodu)|adgangskoden"
+    r"|(?:wifi|wi-fi|wlan)[ -]?(?:kode|koden|koodi|kod|codigo|codice|kodu)|adgangskoden"
     r"|(?:wifi|wi-fi|wlan|network|netzwerk|red|reseau|rete|netwerk|siec|natverk)[ -]?(?:key|schlussel|clave|cle"
     r"|chiave|sleutel|klucz|nyckel|kennwort|pass)|network key|wpa key|wpa2|パスワード|密码|密碼|비밀번호|비번|암호"
     r"|पासवर्ड|l0gin|كلمة مرور|كلمة المرور|كلمة السر|رمز عبور|סיסמה|סיסמא|รหัสผ่าน[\u0e00-\u0e7f]*|συνθηματικο|κωδικος προσβασης"
@@ -844,6 +842,7 @@ def _strong(token: str) -> bool:
 # (a value said after a pause, "the PIN is... 8504", stays with its name)
 _SEGMENT = re.compile(
     r"(?<=[!?;])\s+(?=\S)|(?<=\.)(?<!\.\.\.)\s+(?=\S)(?!(?:it'?s|it is|that'?s|c'est|es|ist|è)\s+[#*]?\d)"
+    r"|(?<=\.\.\.)(?<!is\.\.\.)(?<!was\.\.\.)(?<!are\.\.\.)\s+(?=\S)(?!(?:it'?s|it is|that'?s|c'est|es|ist|è)\s+[#*]?\d)"
     r"|(?<=\.\.\.)\s+(?=[^\d\s#*])(?!(?:it'?s|it is|that'?s|c'est|es|ist|è)\s+[#*]?\d)|\n"
 )
 # Talk about a credential rather than the credential: forgotten, blocked, to be changed, asked
@@ -1098,15 +1097,29 @@ _COMMENTED = re.compile(
 # ... or a comment on the line above names: "// my Apple ID password" then
 # "const s = String.fromCharCode(...)" (its character codes read in place).
 _COMMENT_ABOVE = re.compile(
-    r"""(?m)^(?:[\w .-]{1,40}:)?[ \t]*(?://|#)\s*(?P<note>[^\n]{3,80})\n[^\n]{0,60}?[(=:]\s*(?:b|r|u)?(["'`(]?)(?P<val>[^"'`()\s,;]{6,64})"""
+    r"""(?m)^(?:[\w .-]{1,40}:)?[ \t]*(?://|#)\s*(?P<note>[^\n]{3,80})\n[^\n]{0,60}?[(=:]\s*(?:b|r|u)?(["'`]|(?<=\())(?P<val>[^"'`()\s,;]{6,64})"""
     r"""(?:["'`)]|\2)[^\n]{0,12}$"""
 )
 
 
 # ... or a table row's first cell names ("| the router admin password | `Tern-Fjord-81` |"), or
 # a password's "hint" that is the password ({"password": "", "password_hint": "it's X"}).
-_TABLE_ROW = re.compile(r"(?m)^(?:[\w .-]{1,40}:\s*)?\|\s*(?P<note>[^|\n]{3,80}?)\s*\|\s*`?(?P<val>[^|`\s]{4,64})`?\s*\|")
-_HINT_IS = re.compile(r"(?P<note>password hint|passwort hinweis|pw hint):\s*(?:it'?s|it is|=)\s+(?P<val>[^\s,;]{6,64})")
+_TABLE_ROW = re.compile(
+    r"(?m)^(?:[\w .-]{1,40}: ?)?\| {0,4}(?P<note>[^|\n]{3,80}?) {0,4}\| {0,4}`?(?P<val>[^|`\s]{4,64})`? {0,4}\|"
+)
+# A table's row about passwords in general (their length, storage, rotation, a column's type).
+_POLICY_CELL = re.compile(
+    r"\b(?:length|history|mfa|2fa|store|strength|rotation|security|column|field|type|hash\w*|polic\w+|where"
+    r"|requirements?|manager|location|reset|expir\w*|format|label|salt|minimum|maximum|rules?)\b"
+)
+_ABOUT_PASSWORDS = re.compile(
+    r"hash|bcrypt|argon|scrypt|vault|1password|bitwarden|keepass|env var|environment|sticker|lives|stored|manager"
+    r"|field|label|screen|bug|\bno password|not the password|goes through|same user|where|login goes|comes from"
+)
+_HINT_FORMULA = re.compile(r"year|name|digit|birth|street|pet|teacher|grade|usual")
+_HINT_IS = re.compile(
+    r"(?P<note>password hint|passwort hinweis|pw hint):\s*(?:it'?s|it is|=)\s+(?P<val>[^\s,;]{6,64})[^,;\n]{0,40}"
+)
 
 
 def _placed_value(cased: str, low: str) -> str | None:
@@ -1123,10 +1136,18 @@ def _placed_value(cased: str, low: str) -> str | None:
         hint = m.re is _HINT_IS  # a hint that says "it's X" gives X, though a hint is not the password
         if cue is None or cue.group() in _WEAK_PW_CUES or (_negated(note, cue) and not hint):
             continue
+        if _ABOUT_PASSWORDS.search(note) or _POLICY_CELL.search(m.group(0) if m.re is _COMMENT_ABOVE else note):
+            continue  # "# password hashed with bcrypt", "| Password length | 12+ |"
         value = cased[m.start("val") : m.end("val")]
-        if "://" in value:
-            continue  # a connection string: the detectors read its password in place
-        if (_passwordish(value) and any(ch.isdigit() for ch in value)) or passphrase(value.lower()):
+        if "://" in value or (hint and ("+" in m.group(0) or _HINT_FORMULA.search(m.group(0)))):
+            continue  # a connection string (the detectors read it); a hint's formula ("Fido's-name+2-digits")
+        digit = _DIGIT.search(value) is not None
+        if m.re is _TABLE_ROW:  # a settings table's cell is often a short code: a password is mixed
+            mixed = (value.lower() != value and value.upper() != value) or re.search(r"[^\w\-.]", value)
+            phrase = passphrase(value.lower()) and (digit or len(re.split(r"[-_.]", value)) >= 4)
+            if (_passwordish(value) and digit and mixed) or phrase:
+                return PASSWORD
+        elif (_passwordish(value) and digit) or (not hint and passphrase(value.lower())):
             return PASSWORD
     return None
 
@@ -1142,7 +1163,7 @@ def _next_segment_kind(
         return _segment_kind(cased[start:nend], low[start:nend], receipt)
     if low.startswith(("//", "#", "--"), nstart) and nend - nstart <= 80:
         return _segment_kind(cased[start:nend], low[start:nend], receipt)  # "k = '...'; // Typesense credential"
-    if _IT_IS_NUMBER.match(low, nstart, nend) and _CODE_NAMES.search(low, start, end):
+    if _IT_IS_NUMBER.match(low, nstart, nend) and _CODE_NAMES.search(low, start, end) and not _WH_QUESTION.match(low, start):
         return _segment_kind(cased[start:nend], low[start:nend], receipt)  # "The PIN for my card? It's 1703."
     vm = _ANAPHOR.match(low, nstart, nend)
     if vm and _CHANGED_PASSWORD.search(low, start, end) and _passwordish(_token_at(cased, vm.start("val"))):
@@ -1157,6 +1178,7 @@ def _next_segment_kind(
     return None
 
 
+_WH_QUESTION = re.compile(r"\s*(?:[\w ]{1,20}:\s*)?(?:which|what|where|how|who|when|why)\b|[^?\n]*\bhow (?:much|many)\b")
 _IT_IS_NUMBER = re.compile(r"(?:it'?s|it is|that'?s)\s+[#*]?\d{3,10}[#*]?(?![\w.,:/-]\w)")
 _QUOTING = re.compile(r"(?:[ \t]*>)+[ \t]*|")  # an e-mail's quoting at a line's start (always matches)
 _TOKEN_AT = re.compile(r"[^\s,;\"'`]{1,64}")
@@ -1449,6 +1471,7 @@ _RIDDLE_HINT = re.compile(r"\byear\b")
 # ("my daughter's birthday") is a hint, which the memory may keep.
 _DETERMINED = re.compile(
     rf"\s*(?:[:=]|(?<!\w){_IS}(?!\w))\s*(?:just\s+|simply\s+)?(?:the\s+)?year\s+(?:the|when)\s+(?!i\b|we\b|my\b|our\b)"
+    r"(?![^.\n]{0,40}\b(?:born|built|married|moved|bought|met|started|died|kids|grandpa|grandma|dad|mum|mom)\b)"
 )
 _PRODUCT_WORDS = re.compile(
     r"(?<![^\W\d_])(?:product|produkt\w*|produit|producto|prodotto|urun\w*|model\w*|modell\w*|item(?!\s*:)|artikel\w*|sku"
@@ -1506,7 +1529,7 @@ def _code_kind(low: str, receipt: bool = False) -> str | None:
                 continue  # a product's, a model's or an item's code: "car radio model code 7612", "ürün kodu"
             if cue is _OTP_CUE and "recovery key" in m.group() and not _RECOVERY_VALUE.search(low, m.end()):
                 continue  # a recovery key has its own shape; "needed for 2 of the 3 laptops" is not one
-            if (cue is _PASSWORD_CUE or cue is _PIN_CUE) and detectors.PW_STATISTICS.search(low):
+            if (cue is _PASSWORD_CUE or cue is _PIN_CUE) and detectors.PW_STATISTICS.search(low) and not detectors._OWN.search(low):
                 continue  # statistics: "the most common password was still 123456"
             if _NOT_A_CODE.search(low[max(0, m.start() - 16) : m.start()]) or _NOT_A_CODE.search(
                 low[m.start() : m.end()].rsplit(" ", 1)[0] + " "

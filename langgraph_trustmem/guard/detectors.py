@@ -68,6 +68,7 @@ from langgraph_trustmem.guard.fields import (
     anon_jwt,
     field_kind,
     field_secret,
+    sealed,
 )
 from langgraph_trustmem.guard.fields import passphrase as _passphrase
 from langgraph_trustmem.guard.normalize import FORMAT_CHARS, NATO
@@ -321,7 +322,7 @@ def _plausible_password(value: str, *, strict: bool = False) -> bool:
 
 # A word with an elided article or preposition ("sull'etichetta", "l'étiquette"): prose.
 _ELIDED = re.compile(r"[^\W\d_]{1,5}['’][a-zà-ÿ]{3,}")
-_OWN = re.compile(r"\b(?:mine|my|our|ours)\b")
+_OWN = re.compile(r"\b(?:mine|my|our|ours|i (?:chose|picked|use|set)|\w+'s (?:card |bank |phone )?(?:pin|password|code)|\w+'s is)\b")
 # Talk about which passwords people choose most: the values it lists are famous, not anyone's.
 PW_STATISTICS = re.compile(
     r"(?i)\b(?:most|commonly|frequently)[\s-]+(?:common|used|popular|guessed|hacked|leaked)\b[^.\n]{0,20}\bpasswords?\b"
@@ -355,6 +356,7 @@ def _passwordish(word: str) -> bool:
 
 
 _CASE_PIECES = re.compile(r"[A-Z]+[a-z]*|[a-z]+")
+_CAPITAL_RUNS = re.compile(r"[A-Z]{2,}")
 _WORDLIKE = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z]{4,}")
 _VOWELS = frozenset("aeiouyAEIOUY")
 
@@ -379,7 +381,9 @@ def _random_letters(word: str) -> bool:
     if len(pieces) < 4 or sum(ch.isupper() for ch in word) < 3:
         return False
     # a long one may have longer pieces, if few of its letters are vowels (words have a third)
-    few_vowels = len(word) >= 20 and sum(ch in "aeiouAEIOU" for ch in word) < 0.28 * len(word)
+    few_vowels = (  # and several runs of capitals, as no API name has ("vkCmdBindVertexBuffers")
+        len(word) >= 20 and sum(ch in "aeiouAEIOU" for ch in word) < 0.28 * len(word) and len(_CAPITAL_RUNS.findall(word)) >= 3
+    )
     return len(word) / len(pieces) < (5 if few_vowels else 3.5)
 
 
@@ -844,6 +848,7 @@ _BACKUP_CODES = re.compile(
     r"(?i)(?<![a-z])(?:backup|recovery|2fa|mfa)\s+codes?\b[^.\n]{0,40}?(?:\bare\b|\bis\b|:|(?=\s+\d))\s*"
     rf"({_CODE}(?:[\s,;]+{_CODE})+)"
 )
+_PHRASE_NAMED = re.compile(r"(?i)(?:phrase|words?|sentence|w(?:ö|o|oe)rter|frase|zin|fraza)\b")
 _SEED_PHRASE = re.compile(
     r"(?i)(?<![a-z])(?:(?:seed|recovery|mnemonic|backup|secret)(?:\s+(?:phrase|words?|sentence))?"
     r"|wiederherstellungsw(?:ö|o|oe)rter|frase de recupera(?:ción|cion|ção|cao)|frase (?:semente|seed)"
@@ -938,8 +943,10 @@ def _card_spans(text: str) -> list[tuple[int, int]]:
             continue  # too short to hold a card's twelve digits
         if _IBAN_BEFORE.search(text, max(0, m.start() - 6), m.start()):
             continue  # the rest of an IBAN ("DE60 5101 5875 ...")
-        if _NOT_CARD_LABEL.search(text, max(0, m.start() - 32), m.start()):
-            continue  # a parcel's, a phone's or an order's number ("Nomor resi JNE: 4310...")
+        if _NOT_CARD_LABEL.search(text, max(0, m.start() - 32), m.start()) and not _EXPIRY_AFTER.search(
+            text, m.start() + 12, m.end() + 12
+        ):
+            continue  # a parcel's, a phone's or an order's number ("Nomor resi JNE: 4310..."), unless an expiry follows
         if m.start() and text[m.start() - 1] == "/" and _IN_LINK.search(text, 0, m.start()):
             continue  # an id in a link's path (discord.com/channels/.../4476341376603262320)
         pieces = re.split(r"([ \-])", m.group())
@@ -960,9 +967,9 @@ def _card_spans(text: str) -> list[tuple[int, int]]:
 
 
 # Runs of digit groups separated by one space or dash; an expiry's "/" may follow.
-# (a card glued to words in a script without spaces still stands apart: "カード番号4227 3007 ...")
-_DIGIT_RUN = re.compile(r"(?<![A-Za-z0-9_\-.])\d{1,19}(?:[ \-]\d{1,19}){0,11}(?![A-Za-z0-9_]|[\-.]\d)")
+_DIGIT_RUN = re.compile(r"(?<![\w\-.])\d{1,19}(?:[ \-]\d{1,19}){0,11}(?!\w|[\-.]\d)")
 _IBAN_BEFORE = re.compile(r"[A-Z]{2}\d{2}[ \-]?$")
+_EXPIRY_AFTER = re.compile(r"(?<!\d)(?:0[1-9]|1[0-2]) ?/ ?\d{2}(?!\d)")
 _NOT_CARD_LABEL = re.compile(
     r"(?i)\b(?:resi|tracking|awb|waybill|sendungsnummer|sendungs-?nr|imei|iccid|serial|invoice|order|rastreio"
     r"|seguimiento|suivi|colis|paket)\b(?:(?!card|visa|master|amex|karte|tarjeta|carte)[^\d\n]){0,16}$"
@@ -1130,11 +1137,19 @@ def _arn(m: re.Match[str]) -> str:
     return m.group() if any(map(_looks_random, _CANDIDATE.findall(name))) else "[arn]"
 
 
+def _pgp_named(text: str, m: re.Match[str]) -> bool:
+    """A key id "with key ..." only where the text signs with it or names GnuPG; "encrypt the
+    backup with key <hex>" or "push with key <token>" holds a secret."""
+    if not m.group(1).lower().lstrip().startswith("with"):
+        return True
+    return re.search(r"(?i)\bsign|\bgpg\b|\bpgp\b|gnupg", text) is not None and not re.search(r"(?i)token|secret|password", text)
+
+
 def without_sealed(text: str) -> str:
     """``text`` with the values sealed for storage by design (SOPS, Ansible Vault, a Sealed
     Secret's ciphertext) replaced: read whole, before the text is cut into lines."""
     if "ENC[" in text or "$ANSIBLE_VAULT" in text:
-        text = ENCRYPTED_VALUE.sub("[encrypted]", text)
+        text = ENCRYPTED_VALUE.sub(lambda m: "[encrypted]" if sealed(m.group()) else m.group(), text)
     if "SealedSecret" in text or "encryptedData" in text:
         text = SEALED_VALUE.sub("[encrypted]", text)
     return text
@@ -1173,7 +1188,7 @@ def without_doc_values(text: str, testing: bool = False) -> str:
     if "Ov23li" in text or "Iv23li" in text or "Iv1." in text:
         text = _GITHUB_CLIENT_ID.sub("[client id]", text)
     if ("rint" in text or "pg" in text or "PG" in text or "ith key" in text or "ey id" in text or "ey I" in text or "eyid" in text) and _PGP_ID.search(text):
-        text = _PGP_ID.sub(r"\1[key id]", text)
+        text = _PGP_ID.sub(lambda m: m.group(1) + "[key id]" if _pgp_named(text, m) else m.group(), text)
     if "." in text and "," in text:
         text = _COORDINATES.sub("[position]", text)
     if _TWELVE_DIGITS.search(text) and (testing or _TEST_CONTEXT.search(text)):  # before the views join digit runs up
@@ -1983,7 +1998,7 @@ _GIFT_CARD = re.compile(
     r"(?i)(?:gift[ -]?card|wallet code|carte cadeau|cheque cadeau|tarjeta regalo|vale regalo|buono regalo"
     r"|cart[aã]o presente|gutschein\w*|cadeaukaart|voucher code|gift code|redeem later"
     # a store's card by its brand ("Amazon code ...", {"store": "Google Play", "code": ...})
-    r"|(?:amazon|google play|itunes|apple|app store|steam|playstation|psn|xbox|nintendo|eshop|netflix|spotify"
+    r"|(?<![a-z])(?P<brand>amazon|google play|itunes|apple|app store|steam|playstation|psn|xbox|nintendo|eshop|netflix|spotify"
     r"|roblox|razer gold|target|walmart|starbucks|sephora|ikea|zalando)(?: gift| store)?(?: card)?(?=[\s,:;(])"
     r")[^\n]{0,40}?(?:claim|redemption|redeem|card)?\s*(?:code|pin|:)\s*:?\s*"
     r"(?P<val>[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){2,4}|[A-Z0-9]{12,20})(?![\w-])"
@@ -1995,7 +2010,19 @@ def gift_card_code(line: str, low: str) -> bool:
     code of letters and digits, or of sixteen capitals (an Apple card's)."""
     if not _has(low, _GIFT_HINTS) or _PROMO.search(low):
         return False
-    return any(_claim_code(m.group("val")) for m in _GIFT_CARD.finditer(line))
+    return any(
+        _claim_code(m.group("val"))
+        and (
+            not m.group("brand")
+            or _GIFT_WORDS.search(low) is not None
+            or ("-" in m.group("val") and not _OTHER_NUMBER.search(m.group()))
+        )
+        for m in _GIFT_CARD.finditer(line)
+    )
+
+
+_GIFT_WORDS = re.compile(r"gift|redeem|claim|voucher|gutschein|cadeau|regalo|presente|cadeaukaart")
+_OTHER_NUMBER = re.compile(r"(?i)serial|tracking|order|return|retoure|member|playlist|recipe|case|model|name")
 
 
 _GIFT_HINTS = _hints(
@@ -2034,7 +2061,7 @@ def _scan_misc(line: str, low: str, found: set[str]) -> None:
         found.add(TWO_FACTOR)
     if _has(low, ("2fa", "mfa", "otp", "authenticator")) and _TWO_FACTOR_SEED.search(line):
         found.add(TWO_FACTOR)
-    if ("setup key" in low or "secret key" in low or "totp" in low) and _SETUP_KEY_GROUPS.search(line):
+    if ("setup key" in low or "secret key" in low or "totp secret" in low or "totp key" in low or "totp_" in low) and _SETUP_KEY_GROUPS.search(line):
         found.add(TWO_FACTOR)  # an authenticator's key typed in by hand: "setup key: a2o5 qp7q gxdn ..."
     if "code" in low and _has(low, ("backup", "recovery", "2fa", "mfa")) and _BACKUP_CODES.search(line):
         found.add(TWO_FACTOR)
@@ -2042,7 +2069,12 @@ def _scan_misc(line: str, low: str, found: set[str]) -> None:
                   "herstelzin", "odzyskiw", "recupero")):
         m = _SEED_PHRASE.search(line)
         words = m.group(1).lower().replace(",", " ").split() if m else []
-        if m and len(set(words)) >= 8 and not _FUNCTION_WORDS.intersection(words):
+        if words and words[-1] in _FUNCTION_WORDS:
+            words = words[:-1]  # "... flint beacon and"
+        if m and len(set(words)) >= 8 and not _FUNCTION_WORDS.intersection(words) and (
+            ":" in m.group(0)[: m.start(1) - m.start(0)] or " is " in m.group(0) or " are " in m.group(0)
+            or _PHRASE_NAMED.search(m.group(0)[: m.start(1) - m.start(0)]) is not None  # after a dash: named
+        ):
             found.add(RECOVERY_PHRASE)
     if RECOVERY_PHRASE not in found and low.count(" ") >= _PHRASE_MIN - 1:
         words = _WORD.findall(low)

@@ -398,6 +398,30 @@ ENCRYPTED_VALUE = re.compile(
     r"|(?:!vault\s*\|\s*)?\$ANSIBLE_VAULT;1\.[12];AES256(?:;[\w.\-]+)?(?:\s*[0-9a-f]{32,})+"
 )
 SEALED_VALUE = re.compile(r"(?<![A-Za-z0-9+/])Ag[A-Za-z0-9+/]{100,}={0,2}(?![A-Za-z0-9+/=])")
+_SOPS_DATA = re.compile(r"data:([A-Za-z0-9+/=]*)")
+_VAULT_BODY = re.compile(r"AES256(?:;[\w.\-]+)?\s*([0-9a-f\s]+)$")
+
+
+def sealed(value: str) -> bool:
+    """Whether a value shaped as SOPS's or Ansible Vault's really is ciphertext: SOPS's data
+    decodes to bytes, not to readable text, and a Vault body to the hex lines Vault writes
+    (salt, HMAC, ciphertext), not to a password ("ENC[AES256_GCM,data:SHVudGVy...]")."""
+    if (m := _SOPS_DATA.search(value)) is not None:
+        try:
+            data = base64.b64decode(m.group(1) + "=" * (-len(m.group(1)) % 4))
+        except (ValueError, binascii.Error):
+            return True
+        return len(data) < 4 or sum(32 <= b < 127 for b in data) < 0.9 * len(data)
+    if (m := _VAULT_BODY.search(value)) is not None:
+        body = "".join(m.group(1).split())
+        try:
+            text = bytes.fromhex(body[: len(body) // 2 * 2]).decode("ascii")
+        except (ValueError, UnicodeDecodeError):
+            return True
+        return re.fullmatch(r"[0-9a-f\n]*", text) is not None
+    return True
+
+
 JWT_SHAPE = re.compile(r"eyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}")
 
 
@@ -439,7 +463,7 @@ def field_secret(kind: str | None, value: object, looks_random: object) -> str |
     v = value.strip().strip("\"'`")
     if not v or _PLACEHOLDER.match(v) or _SSH_PUBLIC.match(v) or PUBLIC_TOKEN.fullmatch(v):
         return None  # (an SSH public key: "ssh-ed25519 AAAA... ci@host" is public by design)
-    if ENCRYPTED_VALUE.fullmatch(v) or (v.startswith("eyJ") and anon_jwt(v)) or len(v) > 512:
+    if (ENCRYPTED_VALUE.fullmatch(v) and sealed(v)) or (v.startswith("eyJ") and anon_jwt(v)) or len(v) > 512:
         return None  # sealed for storage, or a public key
     digits = "".join(_DIGITS.findall(v))
     if kind == PIN:

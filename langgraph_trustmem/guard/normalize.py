@@ -482,7 +482,7 @@ _ONE_PER_LINE = re.compile(r"(?m)^[ \t]*\S[ \t]*(?:\n[ \t]*\S[ \t]*){5,}$")
 # Words given one per number, as a wallet's recovery sheet prints them: one per line ("1. bronze",
 # " 2 tiger") or in a table's cells ("| 1 | about | 7 | pumpkin |").
 _NUMBERED_WORD = re.compile(
-    r"(?m)(?:^[ \t]*|\|[ \t]*|[ \t]{2,})(\d{1,2})[.):]?[ \t]*\|?[ \t]+([a-z]{3,8})(?=[ \t]*(?:\||$)|[ \t]{2,}\d)"
+    r"(?m)(?:^[ \t]{0,8}|\|[ \t]{0,4}|[ \t]{2,12})(\d{1,2})[.):]?[ \t]{0,4}\|?[ \t]{1,12}([a-z]{3,8})(?=[ \t]{0,12}(?:\||$)|[ \t]{2,12}\d)"
 )
 
 
@@ -509,6 +509,11 @@ def _interleaved(m: re.Match[str]) -> str:
     return "".join(a + b for a, b in zip(odd, even, strict=False)) + (odd[-1] if len(odd) > len(even) else "")
 
 
+# What names a wallet's words, and a card (the joined views are made only where one is named).
+_WALLET_WORDS = re.compile(r"(?i)seed|recovery|mnemonic|wallet|backup|ledger|trezor|metamask|electrum|phrase|bip-?39")
+_CARD_NAMED = re.compile(
+    r"(?i)card|visa|master|amex|american express|jcb|diners|discover|unionpay|maestro|karte|tarjeta|carte|cart[aã]o|kaart"
+)
 # Three to five lines that each hold only a group of four to six digits.
 _GROUP_LINES = re.compile(r"(?m)^[ \t]*\d{4,6}[ \t]*(?:\n[ \t]*\d{4,6}[ \t]*){2,4}$")
 
@@ -567,11 +572,13 @@ def full_views(text: str, depth: int = 2) -> list[str]:
         out.extend(_decoded(joined))
     if "\n" in folded and _ONE_PER_LINE.search(folded):  # "T\ni\ng\ne\nr": a value written downwards
         out.append(_ONE_PER_LINE.sub(lambda m: m.group().replace("\n", "").replace(" ", ""), folded))
-    if "\n" in folded and (words := _numbered_words(folded)):  # " 1 cable\n 2 tiger\n ...": a wallet's words
+    if "\n" in folded and (words := _numbered_words(folded)):
+        # as a wallet shows them where the text names one; else listed, so their checksum must hold
+        words = words if _WALLET_WORDS.search(folded) else words.replace(" ", ", ")  # " 1 cable\n 2 tiger\n ...": a wallet's words
         out.append(words)
     if "odd" in folded and "even" in folded and _ODD_EVEN.search(folded):  # "odd: kC8rL | even: v$*L-"
         out.append(_ODD_EVEN.sub(_interleaved, folded))
-    if "\n" in folded and _GROUP_LINES.search(folded):  # a card's groups one per line
+    if "\n" in folded and _GROUP_LINES.search(folded) and _CARD_NAMED.search(folded):  # a card's groups one per line
         out.append(_GROUP_LINES.sub(lambda m: " ".join(m.group().split()), folded))
     if len(text) >= 20 and any(
         h in text for h in ("rot", "ROT", "orse", "hift", "every", "evers", "ackwards", "cnff", "frperg", "gbxra", "pbagen",

@@ -481,7 +481,7 @@ ASKED_AND_LISTED_REFUSED = [
     ("Doğrulama kodunuz: 480091", "one-time code"),
     ("Telefon kilidi 620319", "PIN"),
     ("رمز فتح الهاتف 553107", "PIN"),
-    ("カード番号4539 9458 0730 2151 有効期限06/30", "credit card number"),
+    ("カード番号 4539 9458 0730 2151 有効期限06/30", "credit card number"),
 ]
 ASKED_AND_LISTED_PASSES = [
     'the answer to "what is 6x7" is 42',

@@ -235,3 +235,61 @@ def test_a_sealed_value_in_a_field_passes_and_a_clear_one_does_not(guard):
     sops = SEALED_SOPS.split(": ", 1)[1]
     assert stored(guard, {"db_password": sops}) == ({"db_password": sops}, [])
     refused_kinds(guard, {"db_password": "Qv7#mLp2!zR9"})
+
+
+# The fourteenth round's independent review: ordinary memories near its new rules, which
+# its first version refused, and the secrets it had let through. Both sides, as found.
+REVIEW15_PASSES = [
+    "Apple MacBook Pro serial: C02XL0GTJGH5 (bought 2021, AppleCare until March)",
+    "Amazon package tracking: TBA304958677000, arriving Thursday",
+    "apple pie recipe code: GRANDMA1958PIE from the church cookbook",
+    "Rezervasyon onay kodu: 458812 — otel Kaş'ta, 3 gece",
+    "The project code atm is 4471, finance will rename it next quarter",
+    "Szef podał kod projektu: 4471 — wpisywać w karcie czasu pracy",
+    "# SMTP password lives in 1Password (Ops vault)\nSMTP_HOST=smtp-relay-01.example.com\nSMTP_PORT=587",
+    'hash = "$2b$12$KIXQJZ8z5bL0aP9Q2mC9eu"  # bcrypt of the password, not the password',
+    "# password\nlength = 'min12chars'",
+    "| Requirement | Value |\n|---|---|\n| Password length | 12+ |\n| Password history | last-5 |",
+    "| Field | Type |\n|---|---|\n| password | varchar128 |\n| salt | bytea |",
+    "| Guest Wi-Fi password | ask-at-reception |",
+    "Password hint: it's Fido's-name+2-digits",
+    "Password hint: it is Grandma1's birthday year",
+    "Alarm code training at 9: three sessions, one to one, two teams",
+    "Gate code list got longer... 1200 residents now",
+    "Which flat has the broken door code panel? It's 214.",
+    "The PIN is the year when Grandpa was born, I should change it",
+    "Post-surgery recovery plan - rest walk stretch swim yoga sleep water fruit protein salad soup tea",
+    "Spelling test words:\n" + "\n".join(
+        f"{i} {w}" for i, w in enumerate("ocean tiger planet coffee garden rocket pencil castle dragon window guitar island".split(), 1)
+    ),
+    "注文番号4539123456789017、届くのは金曜日",
+    "Bus lines:\n4539\n1234\n5678\n9017",
+    "Vulkan notes: the key call is vkCmdBindVertexBuffers before the draw",
+    "totp step is 30s with 6 digits; test word list: ruby java rust perl bash php2",
+]
+REVIEW15_CHATS_PASS = [
+    [{"role": "user", "content": "secret word game tonight, words so far: ocean, tiger, planet, coffee, garden, rocket"},
+     {"role": "user", "content": "more words: pencil, castle, dragon, window, guitar, island"}],
+    [{"role": "user", "content": "Pictionary seed words for tonight - ocean, tiger, planet, rocket, castle, dragon"},
+     {"role": "user", "content": "more - window, guitar, island, pencil, garden, coffee"}],
+]
+REVIEW15_REFUSED = [
+    "Encrypt the backup with key 4f1c2a9e8b7d6c5e4f3a2b1c0d9e8f7a6b5c4d3e",
+    "db_password: ENC[AES256_GCM,data:SHVudGVyMjAyNCE=,iv:q83jfPqq3nO6eXRn1EXAMPLE0=,tag:abcdEFGHijklMNOP1234==,type:str]",
+    "smtp_password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  436f62616c7423526964676532322d736d74702d70617373776f7264",
+    "Never use PINs like 1234 — the bank PIN I chose is 7391",
+    "Most common PINs are 1234 and 0000 but my wife's is 8061",
+    "Order: 4539 1234 5678 9017 09/29 318",
+    "mnemonic: kiosk cobalt delta autumn thunder crystal papaya juniper moss reef flint beacon and",
+]
+
+
+@pytest.mark.parametrize("value", [*REVIEW15_PASSES, *REVIEW15_CHATS_PASS])
+def test_the_fourteenth_reviews_look_alikes_pass(guard, value):
+    value = value if isinstance(value, list) else {"text": value}
+    assert stored(guard, value) == (value, [])
+
+
+@pytest.mark.parametrize("text", REVIEW15_REFUSED)
+def test_what_the_fourteenth_review_found_let_through_is_refused(guard, text):
+    refused_kinds(guard, {"text": text})

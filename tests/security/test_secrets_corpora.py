@@ -243,12 +243,12 @@ def test_fourth_tuning_corpus(guard):
     its 970 secrets disguised by 246 techniques) and look-alikes (840 of 1,020 benign
     memories, 210 families). Measured first at 0.540 recall and 0.010 false positives (and
     a crash on escaped surrogates, mended); after the values built in code, digits spelled in
-    more scripts, a code spelled in the next message: 0.598 / 0.010. Held to what was
-    measured."""
+    more scripts, a code spelled in the next message, smuggled characters: 0.612 / 0.010.
+    Held to what was measured."""
     report, misses, fps = guard_eval.evaluate("tuning4", guard_eval.tuning4_corpus(), guard, timing=False)
     assert report.benign >= 1000
     assert report.errors == 0
-    assert report.recall >= 0.59, [r.id for r in misses]
+    assert report.recall >= 0.61, [r.id for r in misses]
     assert report.fp_rate <= 0.011, [r.id for r, _ in fps]
 
 
@@ -261,11 +261,13 @@ def test_third_tuning_corpus(guard):
     passes): 0.878 / 0.001; then its misses (pick-up codes, codes a service sent, gift and
     wallet codes, auth tuples in code, tokens cut with "+"): 0.936 / 0.001; with combinations
     named right before their numbers 0.949 / 0.001; with the fourteenth round (gift cards by
-    their store, numbered wallet words) 0.971 / 0.001. Held to what was measured."""
+    their store, numbered wallet words) 0.971 / 0.001, and after its review's mends (wallet
+    words numbered without a wallet named must carry their checksum) 0.968 / 0.001. Held to
+    what was measured."""
     report, misses, fps = guard_eval.evaluate("tuning3", guard_eval.tuning3_corpus(), guard, timing=False)
     assert report.benign >= 1500
     assert report.errors == 0
-    assert report.recall >= 0.97, [r.id for r in misses]
+    assert report.recall >= 0.965, [r.id for r in misses]
     assert report.fp_rate <= 0.002, [r.id for r, _ in fps]
 
 
@@ -276,7 +278,8 @@ def test_second_tuning_corpus(guard):
     fixed (password policies in five languages, a validation pattern, a keyring lookup, a
     Terraform variable, a pagination token, a public JSON Web Key, a port in an sshd log):
     0.867 / 0.000; its misses read in the fourteenth round (seed phrases after a dash and in
-    six languages, codes in more languages, security questions asked by topic): 0.935 / 0.000.
+    six languages, codes in more languages, security questions asked by topic): 0.935 / 0.000,
+    0.932 after the round's review mends.
     Held to what was measured."""
     report, misses, fps = guard_eval.evaluate("tuning2", guard_eval.tuning2_corpus(), guard, timing=False)
     assert report.benign >= 1000
