@@ -29,6 +29,7 @@ from langgraph_trustmem.guard import detectors
 from langgraph_trustmem.guard.bip39 import BIP39_WORDS
 from langgraph_trustmem.guard.cues import (
     _CODE_NAMES,
+    _DIGIT,
     _NOT_A_CODE,
     _OTP_CUE,
     _passwordish,
@@ -274,8 +275,6 @@ def _card_in_pieces(msgs: list[tuple[str | None, str]]) -> bool:
     return False
 
 
-# A value given in labelled pieces, one a message: "first part is tgp_v1_qF0g68" / "next
-# bit: wUYJjf_wLDA" / "and the end is edLtt6aDjeg8...".
 _PHRASE_CUE = re.compile(r"(?i)\b(?:wallet|seed|recovery|mnemonic)\s+(?:phrase|words?)\b|\bwallet\b")
 _WORD_GAME = re.compile(r"(?i)game|crossword|pictionary|spelling|quiz|bingo|codenames|scrabble")
 _PHRASE_TAIL = re.compile(r"(?:^|[:\-—–]\s*)((?:[a-z]{3,8}[ ,]+){2,23}[a-z]{3,8})[.!]?\s*$")
@@ -295,9 +294,11 @@ def _phrase_in_pieces(msgs: list[tuple[str | None, str]]) -> bool:
         words = re.split(r"[ ,]+", m.group(1))
         if sum(w in BIP39_WORDS for w in words) >= len(words) - 1 >= 2:
             by_speaker.setdefault(who, []).extend(w for w in words if w in BIP39_WORDS)
-    return any(len(words) >= 12 and len(set(words)) >= 10 for words in by_speaker.values())
+    return any(len(words) >= 12 and detectors.recovery_phrase(words, cued=True) for words in by_speaker.values())
 
 
+# A value given in labelled pieces, one a message: "first part is tgp_v1_qF0g68" / "next
+# bit: wUYJjf_wLDA" / "and the end is edLtt6aDjeg8...".
 _PIECE_WORD = re.compile(
     r"(?<![^\W\d_])(?:part|parts|bit|bits|piece|pieces|chunk|half|next|then|rest|end|first|second|third|last|dann"
     r"|danach|luego|despues|ensuite|puis|poi|depois|potem|sonra|затем|потом)(?![^\W\d_])"
@@ -338,7 +339,6 @@ def _labelled_pieces(msgs: list[tuple[str | None, str]]) -> str | None:
     return None
 
 
-_ANY_DIGIT = re.compile(r"\d")
 _TRANSLATE_SPACE = str.maketrans({"・": " ", "、": " "})
 
 
@@ -349,7 +349,7 @@ def _reply_kind(
     the value and filler words alone; or single-token messages that join into one."""
     pieces: list[str] = []
     for n, (_, text) in enumerate(replies):
-        if code and not _ANY_DIGIT.search(text):  # "nine two four two", "eins-drei-zwei-null": digits spelled
+        if code and not _DIGIT.search(text):  # "nine two four two", "eins-drei-zwei-null": digits spelled
             spelled = _with_digits(_unaccented(text.lower()).translate(_TRANSLATE_SPACE))
             if spelled != text.lower():
                 text = spelled
