@@ -1060,7 +1060,10 @@ _TEST_CONTEXT = re.compile(r"(?i)(?<![^\W_])(?:test|testing|sandbox|sample|examp
 # A value shown masked ("sk-proj-****...TZQ4"), an AWS resource name (an address, not a key),
 # a reference to where a secret is kept ("${DB_PASSWORD:?must be set}", Home Assistant's
 # "!secret wifi_password"), and a certificate or public key (public by design).
-_MASKED = re.compile(r"[^\s\"']*[*•●]{6,}[^\s\"']*")
+# (the run of masks first, then the token around it: a pattern that starts at the token's
+# first character backtracks over every mask run of a long line, quadratic in its length)
+_MASK_RUN = re.compile(r"[*•●]{6,}")
+_TOKEN_EDGE = re.compile(r"[\s\"']")
 _ARN = re.compile(r"\barn:aws[\w-]*:[^\s\"'<>]+")
 # (not "${TOKEN:-ghp_...}": a default written in the reference is a value)
 _REFERENCE = re.compile(
@@ -1121,10 +1124,25 @@ _COORDINATES = re.compile(r"(?<![\w.])-?\d{1,3}\.\d{4,8},\s?-?\d{1,3}\.\d{4,8}(?
 
 
 
-def _masked(m: re.Match[str]) -> str:
-    """A value shown masked keeps a few characters at its ends (``sk-proj-****TZQ4``); one
-    with a long run left in the clear (a token with stars appended) is not masked."""
-    return m.group() if _SHOWN_RUN.search(m.group()) else "[masked]"
+def _without_masked(text: str) -> str:
+    """``text`` with each value shown masked replaced. A masked value keeps a few characters
+    at its ends (``sk-proj-****TZQ4``); one with a long run left in the clear (a token with
+    stars appended) is not masked."""
+    out: list[str] = []
+    done = 0
+    for run in _MASK_RUN.finditer(text):
+        if run.start() < done:
+            continue  # inside the token of the run before
+        start = run.start()
+        while start > done and not _TOKEN_EDGE.match(text[start - 1]):
+            start -= 1
+        end = _TOKEN_EDGE.search(text, run.end())
+        stop = end.start() if end else len(text)
+        token = text[start:stop]
+        out.append(text[done:start])
+        out.append(token if _SHOWN_RUN.search(token) else "[masked]")
+        done = stop
+    return "".join(out) + text[done:] if out else text
 
 
 # Secrets Manager ends a secret's ARN with six random characters of its own ("...:secret:
@@ -1169,7 +1187,7 @@ def without_doc_values(text: str, testing: bool = False) -> str:
         for value in DOC_EXAMPLES:
             text = text.replace(value, "EXAMPLE")
     if "*" in text or "•" in text or "●" in text:
-        text = _MASKED.sub(_masked, text)
+        text = _without_masked(text)
     if "arn:aws" in text:  # a resource's name, unless a token was put in it
         text = _ARN.sub(_arn, text)
     if "${" in text or "!secret" in text or "get_password(" in text or "getpass(" in text or "os." in text:

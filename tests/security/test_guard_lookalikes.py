@@ -293,3 +293,15 @@ def test_the_fourteenth_reviews_look_alikes_pass(guard, value):
 @pytest.mark.parametrize("text", REVIEW15_REFUSED)
 def test_what_the_fourteenth_review_found_let_through_is_refused(guard, text):
     refused_kinds(guard, {"text": text})
+
+
+def test_masked_values_pass_and_a_token_with_stars_appended_does_not(guard):
+    """Masked values are found from their run of masks outward, so a long line of stars and
+    letters is read in time linear in its length (it was quadratic)."""
+    for text in (
+        "OpenAI key on file: sk-proj-********TZQ4 (rotated)",
+        "card ●●●●●● 4674, PIN [hidden]",
+        "**a" * 3000,
+    ):
+        assert stored(guard, {"text": text}) == ({"text": text}, [])
+    refused_kinds(guard, {"text": "token ghp_BnCS5cMOcUbd0UOSWjXlDEAIBAjcS0RbhObo******"})
