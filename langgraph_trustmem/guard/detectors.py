@@ -2032,22 +2032,24 @@ def gift_card_code(line: str, low: str) -> bool:
         _claim_code(m.group("val"))
         and (
             not m.group("brand")
-            or _GIFT_WORDS.search(low) is not None
+            or _has(low, _GIFT_WORDS)
             or ("-" in m.group("val") and not _OTHER_NUMBER.search(m.group()))
         )
         for m in _GIFT_CARD.finditer(line)
     )
 
 
-_GIFT_WORDS = re.compile(r"gift|redeem|claim|voucher|gutschein|cadeau|regalo|presente|cadeaukaart")
+# Words that say a code is a gift card's, and the stores whose brand alone may say it.
+_GIFT_TERMS = ("gift", "redeem", "claim", "voucher", "gutschein", "cadeau", "regalo", "presente")
+_GIFT_STORES = (
+    "amazon", "google play", "itunes", "apple", "app store", "steam", "playstation", "psn", "xbox", "nintendo", "eshop",
+    "netflix", "spotify", "roblox", "razer", "target", "walmart", "starbucks", "sephora", "ikea", "zalando",
+)  # fmt: skip
+_GIFT_WORDS = _hints(*_GIFT_TERMS)
 _OTHER_NUMBER = re.compile(r"(?i)serial|tracking|order|return|retoure|member|playlist|recipe|case|model|name")
 
 
-_GIFT_HINTS = _hints(
-    "gift", "wallet code", "cadeau", "regalo", "presente", "gutschein", "voucher", "redeem", "amazon", "google play",
-    "itunes", "apple", "app store", "steam", "playstation", "psn", "xbox", "nintendo", "eshop", "netflix", "spotify",
-    "roblox", "razer", "target", "walmart", "starbucks", "sephora", "ikea", "zalando",
-)
+_GIFT_HINTS = _hints(*_GIFT_TERMS, *_GIFT_STORES, "wallet code")  # a quick test before the pattern
 
 
 def _claim_code(v: str) -> bool:
