@@ -306,9 +306,12 @@ class RedisFence:
             log.warning("%s unavailable; reading PostgreSQL", what)
             return False
 
-    def current(self, entry: Any) -> Any:
-        """The entry if it was written in the server's current lifetime."""
-        return entry if entry is not None and entry.epoch == self.epoch else None
+    def current(self, entry: Any, epoch: str | None = None) -> Any:
+        """The entry if it was written in the server's current lifetime (or
+        in ``epoch``, the lifetime looked up after the reading connection
+        was opened)."""
+        epoch = epoch or self.epoch
+        return entry if entry is not None and epoch is not None and entry.epoch == epoch else None
 
 
 def run_id(info: Mapping[Any, Any]) -> str:

@@ -240,25 +240,32 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
                 self._remember(tk, self._verified(tk, acl), since)
         params, blobs = self._put_params(config, checkpoint, metadata, new_versions)
         params["since"] = since
-        for attempt in (1, 2):
-            row = await self._run(self._fork_ops(params)) if self._wants_fork(params) else None
-            if row is None:
-                async with self._cursor() as cur:
-                    row = await (await cur.execute(sql.PUT_SQL, params)).fetchone()
-                assert row is not None  # PUT_SQL's upsert always returns the thread's row
-            try:
-                next_config = self._after_put(config, params, row)
-                break
-            except BranchMoved:
-                if attempt == 2:
-                    raise StaleBranch(
-                        "the thread's head branch moved while this checkpoint was saved"
-                    ) from None
-                self._rebranch(params, row[1], params["parent"])
+        mark = await self.hot.amark(tk, params["ns"], self.hot_ttl)  # travels while PostgreSQL works
+        try:
+            for attempt in (1, 2):
+                row = await self._run(self._fork_ops(params)) if self._wants_fork(params) else None
+                if row is None:
+                    async with self._cursor() as cur:
+                        row = await (await cur.execute(sql.PUT_SQL, params)).fetchone()
+                    assert row is not None  # PUT_SQL's upsert always returns the thread's row
+                try:
+                    next_config = self._after_put(config, params, row)
+                    break
+                except BranchMoved:
+                    if attempt == 2:
+                        raise StaleBranch(
+                            "the thread's head branch moved while this checkpoint was saved"
+                        ) from None
+                    self._rebranch(params, row[1], params["parent"])
+        except BaseException:
+            await self.hot.aunmark(mark)
+            raise
         assert row is not None
         hot_args = self._hot_put_args(params, blobs, checkpoint)
         if hot_args is not None:
-            await self.hot.aput(*hot_args)
+            await self.hot.aput(*hot_args, mark=mark)
+        else:
+            await self.hot.aunmark(mark)
         return next_config
 
     async def aput_writes(
@@ -271,10 +278,15 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
         if not writes:
             return
         query, params, hot = self._writes_params(config, writes, task_id, task_path)
-        async with self._cursor() as cur:
-            await cur.execute(query, params)
+        mark = await self.hot.amark(params["tk"], params["ns"], self.hot_ttl) if hot else None
+        try:
+            async with self._cursor() as cur:
+                await cur.execute(query, params)
+        except BaseException:
+            await self.hot.aunmark(mark)
+            raise
         await self.hot.aadd_writes(
-            params["tk"], params["ns"], params["cid"], hot, self.hot_ttl, query is sql.UPSERT_WRITES_SQL
+            params["tk"], params["ns"], params["cid"], hot, self.hot_ttl, query is sql.UPSERT_WRITES_SQL, mark=mark
         )
 
     # -- thread-wide operations -------------------------------------------

@@ -901,7 +901,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
 
     def _hot_put_args(
         self, params: dict[str, Any], blobs: Mapping[tuple[str, str], bytes], checkpoint: Checkpoint
-    ) -> tuple[Any, ...] | None:
+    ) -> tuple[bytes, str, HotEntry, list[tuple[str, str]], float, str | None] | None:
         """The hot tier's ``put`` arguments after a saved checkpoint, for both twins."""
         # the state as remembered: the row may be older than a degrade this process made
         # meanwhile; a thread forgotten meanwhile (deleted, terminated) gets no hot entry

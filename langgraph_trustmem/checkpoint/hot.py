@@ -29,6 +29,7 @@ import ctypes
 import functools
 import hashlib
 import logging
+import os
 import sys
 import threading
 import time
@@ -76,9 +77,17 @@ def _ns_suffix(ns: str) -> str:
 class HotTier(Protocol):
     """What the sync saver asks of its hot tier (LocalHotTier, RedisHotTier,
     NullHotTier): sealed entries only, and never the record: any of these
-    may return None, and PostgreSQL answers instead."""
+    may return None, and PostgreSQL answers instead.
+
+    A shared tier is told of a write before it reaches PostgreSQL
+    (:meth:`mark`) and gets its entry after (``put``/``add_writes`` with the
+    mark), or :meth:`unmark` when the write failed."""
 
     def get(self, tk: bytes, ns: str) -> HotEntry | None: ...
+
+    def mark(self, tk: bytes, ns: str, ttl: float) -> Mark | None: ...
+
+    def unmark(self, mark: Mark | None) -> None: ...
 
     def put(
         self,
@@ -89,6 +98,7 @@ class HotTier(Protocol):
         ttl: float,
         prev: str | None = None,
         populate: bool = False,
+        mark: Mark | None = None,
     ) -> None: ...
 
     def add_writes(
@@ -99,6 +109,7 @@ class HotTier(Protocol):
         writes: Mapping[WriteKey, bytes],
         ttl: float = 3600.0,
         upsert: bool = False,
+        mark: Mark | None = None,
     ) -> None: ...
 
     def drop(self, tks: Iterable[bytes]) -> None: ...
@@ -112,6 +123,10 @@ class AsyncHotTier(Protocol):
 
     async def aget(self, tk: bytes, ns: str) -> HotEntry | None: ...
 
+    async def amark(self, tk: bytes, ns: str, ttl: float) -> Mark | None: ...
+
+    async def aunmark(self, mark: Mark | None) -> None: ...
+
     async def aput(
         self,
         tk: bytes,
@@ -121,6 +136,7 @@ class AsyncHotTier(Protocol):
         ttl: float,
         prev: str | None = None,
         populate: bool = False,
+        mark: Mark | None = None,
     ) -> None: ...
 
     async def aadd_writes(
@@ -131,6 +147,7 @@ class AsyncHotTier(Protocol):
         writes: Mapping[WriteKey, bytes],
         ttl: float = 3600.0,
         upsert: bool = False,
+        mark: Mark | None = None,
     ) -> None: ...
 
     async def adrop(self, tks: Iterable[bytes]) -> None: ...
@@ -138,7 +155,37 @@ class AsyncHotTier(Protocol):
     async def aclose(self) -> None: ...
 
 
-class NullHotTier:
+@dataclass(slots=True)
+class Mark:
+    """A write in flight, as a shared tier was told of it: the lane it was
+    sent on and the field that marks the entry until the write's own entry
+    replaces it."""
+
+    lane: Any
+    tk: bytes
+    key: str
+    field: bytes
+    epoch: str | None  # the server lifetime looked up after the lane was opened
+
+
+class _Unshared:
+    """A tier no other process reads needs no marks: a write's entry is in
+    place before the write returns."""
+
+    def mark(self, tk: bytes, ns: str, ttl: float) -> Mark | None:
+        return None
+
+    def unmark(self, mark: Mark | None) -> None:
+        return None
+
+    async def amark(self, tk: bytes, ns: str, ttl: float) -> Mark | None:
+        return None
+
+    async def aunmark(self, mark: Mark | None) -> None:
+        return None
+
+
+class NullHotTier(_Unshared):
     """No hot tier: every read goes to PostgreSQL."""
 
     def get(self, tk: bytes, ns: str) -> HotEntry | None:
@@ -221,7 +268,7 @@ def _item_bytes(item: _Item) -> int:
     return size
 
 
-class LocalHotTier:
+class LocalHotTier(_Unshared):
     """In-process LRU of hot entries, bounded in bytes, count and age.
 
     Serves both savers (its async methods do no I/O). Right only when this
@@ -304,6 +351,7 @@ class LocalHotTier:
         ttl: float,
         prev: str | None = None,
         populate: bool = False,
+        mark: Mark | None = None,
     ) -> None:
         self._put(tk, ns, entry, keep, ttl, prev, populate)
         self._trim()
@@ -349,6 +397,7 @@ class LocalHotTier:
         writes: Mapping[WriteKey, bytes],
         ttl: float = 3600.0,
         upsert: bool = False,
+        mark: Mark | None = None,
     ) -> None:
         self._add_writes(tk, ns, checkpoint_id, writes, ttl, upsert)
         self._trim()
@@ -398,11 +447,11 @@ class LocalHotTier:
     async def aget(self, tk: bytes, ns: str) -> HotEntry | None:
         return self.get(tk, ns)
 
-    async def aput(self, *args: Any, **kwargs: Any) -> None:
+    async def aput(self, *args: Any, mark: Mark | None = None, **kwargs: Any) -> None:
         self._put(*args, **kwargs)
         await self._atrim()
 
-    async def aadd_writes(self, *args: Any, **kwargs: Any) -> None:
+    async def aadd_writes(self, *args: Any, mark: Mark | None = None, **kwargs: Any) -> None:
         self._add_writes(*args, **kwargs)
         await self._atrim()
 
@@ -416,28 +465,60 @@ class LocalHotTier:
         self.clear()
 
 
+# A write in flight marks its entry (a field ``x\0<nonce>`` holding the
+# server time) before it reaches PostgreSQL, and its own entry script clears
+# the mark. A reader finding any mark reads PostgreSQL, and a read's
+# populate yields to it: so a write needs no Redis round trip of its own
+# after PostgreSQL commits, yet no one reads an entry older than a write
+# that has returned. A mark its writer never cleared (the process died) is
+# cleared by the next write after MARK_STALE_SECONDS.
+MARK_STALE_SECONDS = 300
+_MARK_LUA = """
+redis.call('HSET', KEYS[1], ARGV[1], redis.call('TIME')[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+"""
+
 # KEYS: entry, ns set (subgraphs only), tombstone.
-# ARGV: checkpoint id, id it follows, ttl ms, populate flag, n keep fields,
-# keep fields..., then field/value pairs.
-# Replace the entry unless a newer checkpoint is there. When the entry was
+# ARGV: checkpoint id, id it follows, ttl ms, populate flag, the writer's own
+# mark field ('' if none), n keep fields, keep fields..., then field/value
+# pairs.
+# Replace the entry unless a newer checkpoint is there (a populate also
+# yields to a tombstone and to any write in flight). When the entry was
 # the checkpoint this one follows, keep its blobs the new one still uses;
-# keep writes stored for this checkpoint or a later one.
-_PUT_LUA = """
+# keep writes stored for this checkpoint or a later one, and other writers'
+# marks.
+_PUT_LUA = f"""
+if ARGV[5] ~= '' then redis.call('HDEL', KEYS[1], ARGV[5]) end
 if ARGV[4] == '1' and redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
+local fields = redis.call('HKEYS', KEYS[1])
+local now = tonumber(redis.call('TIME')[1])
+local flux = false
+for _, f in ipairs(fields) do
+  if string.sub(f, 1, 2) == 'x\\0' then
+    if now - tonumber(redis.call('HGET', KEYS[1], f)) > {MARK_STALE_SECONDS} then
+      redis.call('HDEL', KEYS[1], f)
+    else
+      flux = true
+    end
+  end
+end
+if ARGV[4] == '1' and flux then return 0 end
 local cur = redis.call('HGET', KEYS[1], 'id')
 if cur and cur > ARGV[1] then return 0 end
-local nkeep = tonumber(ARGV[5])
-local keep = {}
+local nkeep = tonumber(ARGV[6])
+local keep = {{}}
 if cur and (cur == ARGV[2] or cur == ARGV[1]) then
-  for i = 1, nkeep do keep[ARGV[5 + i]] = true end
+  for i = 1, nkeep do keep[ARGV[6 + i]] = true end
 end
 local n = #ARGV[1]
-for _, f in ipairs(redis.call('HKEYS', KEYS[1])) do
-  local later_write = string.sub(f, 1, 2) == 'w\\0' and string.sub(f, 3, 2 + n) >= ARGV[1]
-  if not keep[f] and not later_write then redis.call('HDEL', KEYS[1], f) end
+for _, f in ipairs(fields) do
+  local kind = string.sub(f, 1, 2)
+  local later_write = kind == 'w\\0' and string.sub(f, 3, 2 + n) >= ARGV[1]
+  if not keep[f] and not later_write and kind ~= 'x\\0' then redis.call('HDEL', KEYS[1], f) end
 end
 redis.call('HSET', KEYS[1], 'id', ARGV[1])
-for i = 6 + nkeep, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+for i = 7 + nkeep, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 if KEYS[2] ~= '' then
   redis.call('SADD', KEYS[2], KEYS[1])
@@ -446,11 +527,13 @@ end
 return 1
 """
 
-# KEYS: entry, ns set. ARGV: checkpoint id, ttl ms, upsert flag, pairs...
+# KEYS: entry, ns set. ARGV: checkpoint id, ttl ms, upsert flag, the
+# writer's own mark field ('' if none), pairs...
 _ADD_WRITES_LUA = """
+if ARGV[4] ~= '' then redis.call('HDEL', KEYS[1], ARGV[4]) end
 local cur = redis.call('HGET', KEYS[1], 'id')
 if cur and cur > ARGV[1] then return 0 end
-for i = 4, #ARGV, 2 do
+for i = 5, #ARGV, 2 do
   if ARGV[3] == '1' then redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
   else redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1]) end
 end
@@ -488,6 +571,10 @@ class _RedisCodec:
         parts = (cid.encode(), k[0].encode(), str(k[1]).encode(), k[2].encode(), k[3].encode())
         return b"w\x00" + b"\x00".join(parts)
 
+    @staticmethod
+    def mark_field() -> bytes:
+        return b"x\x00" + os.urandom(12).hex().encode()
+
     def _meta_aad(self, tk: bytes, ns: str) -> bytes:
         return aad("hot-meta", tk, ns)
 
@@ -500,6 +587,7 @@ class _RedisCodec:
         ttl: float,
         prev: str | None,
         populate: bool,
+        mark: Mark | None = None,
     ) -> tuple[list[str], list[Any]]:
         meta = ormsgpack.packb(
             [
@@ -526,6 +614,7 @@ class _RedisCodec:
             prev or "",
             int(ttl * 1000),
             "1" if populate else "0",
+            mark.field if mark is not None else b"",
             len(keep_fields),
             *keep_fields,
             *fields,
@@ -535,6 +624,8 @@ class _RedisCodec:
     def decode(self, tk: bytes, ns: str, raw: Mapping[bytes, bytes]) -> HotEntry | None:
         if not raw or b"id" not in raw or b"m" not in raw or b"p" not in raw:
             return None
+        if any(f.startswith(b"x\x00") for f in raw):
+            return None  # a write is in flight: PostgreSQL answers
         try:
             parent, branch, level, status, pending, owner, head_level, tainted, epoch = ormsgpack.unpackb(
                 self.keyring.decrypt(raw[b"m"], self._meta_aad(tk, ns))
@@ -577,8 +668,14 @@ class _RedisCodec:
         writes: Mapping[WriteKey, bytes],
         ttl: float,
         upsert: bool,
+        mark: Mark | None = None,
     ) -> tuple[list[str], list[Any]]:
-        args: list[Any] = [checkpoint_id, int(ttl * 1000), "1" if upsert else "0"]
+        args: list[Any] = [
+            checkpoint_id,
+            int(ttl * 1000),
+            "1" if upsert else "0",
+            mark.field if mark is not None else b"",
+        ]
         for k, blob in writes.items():
             args += [self.write_field(checkpoint_id, k), blob]
         return [self.key(tk, ns), self.ns_set(tk, ns)], args
@@ -587,11 +684,33 @@ class _RedisCodec:
         return [self.key(tk, ""), f"{self.prefix}cpns:{tk.hex()}", *members]
 
 
+class _Lane:
+    """A Redis connection the tier holds, with the threads whose write
+    replies it has yet to read: a write's reply is read at the lane's next
+    use, off the call that sent it."""
+
+    __slots__ = ("conn", "owed")
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+        self.owed: list[bytes] = []
+
+
+def _hash(raw: Any) -> Mapping[bytes, bytes]:
+    """HGETALL's reply as read off a connection (RESP2 sends a flat list)."""
+    return raw if isinstance(raw, dict) else dict(zip(raw[::2], raw[1::2], strict=True))
+
+
 class RedisHotTier:
     """Hot entries in Redis (sync client). Redis errors never fail a call:
     reads go to PostgreSQL, and writes and deletions that fail are owed
     (see :class:`~langgraph_trustmem.services.RedisFence`): nothing older than the last acknowledged write,
-    and nothing deleted, is ever served, whatever Redis does."""
+    and nothing deleted, is ever served, whatever Redis does.
+
+    A write costs no round trip of its own: its mark travels while
+    PostgreSQL works, and its entry is sent after and its reply read later,
+    on one of the tier's lanes (a client without a connection pool, such as
+    a cluster client, waits for each write instead)."""
 
     def __init__(self, client: Any, keyring: KeyRing, prefix: str = "trustmem:") -> None:
         self.client = client
@@ -601,6 +720,9 @@ class RedisHotTier:
         self._errors = REDIS_ERRORS
         self.fence = RedisFence()
         watch_connections(client, self.fence, is_async=False)
+        self._pool: Any = getattr(client, "connection_pool", None)
+        self._lanes: list[_Lane] = []
+        self._lanes_lock = threading.Lock()
 
     @property
     def pending(self) -> int:
@@ -612,15 +734,159 @@ class RedisHotTier:
         deletion is done."""
         return self.fence.ready(self.client, self._drop_now, "hot tier")
 
+    # -- lanes -------------------------------------------------------------
+
+    def _take(self) -> _Lane | None:
+        """An idle lane with its owed replies read, or a new one."""
+        while True:
+            with self._lanes_lock:
+                lane = self._lanes.pop() if self._lanes else None
+            if lane is None or self._settle(lane):
+                break
+        if lane is None:
+            try:
+                lane = _Lane(self._pool.get_connection())
+            except self._errors:
+                self.fence.failed(())
+                return None
+        try:  # as the pool checks what it hands out: a connection the server closed is opened again
+            closed = lane.conn.can_read()
+        except self._errors:
+            closed = True
+        if closed:
+            try:
+                lane.conn.disconnect()
+                lane.conn.connect()
+            except self._errors:
+                self._lost(lane)
+                return None
+        return lane
+
+    def _settle(self, lane: _Lane) -> bool:
+        try:
+            while lane.owed:
+                lane.conn.read_response()
+                lane.owed.pop()
+        except BaseException as exc:
+            self._lost(lane, exc=exc, cool=False)
+            if not isinstance(exc, self._errors):
+                raise
+            return False
+        return True
+
+    def _give(self, lane: _Lane) -> None:
+        with self._lanes_lock:
+            self._lanes.append(lane)
+
+    def _lost(
+        self, lane: _Lane, tks: Iterable[bytes] = (), exc: BaseException | None = None, cool: bool = True
+    ) -> None:
+        """A lane left mid-reply (its connection failed, or the call was
+        interrupted): the entries of the writes it carried are owed
+        deletions, and a Redis error met by a call (not in the replies of
+        earlier writes, which a restarted server has lost) leaves Redis
+        alone for a while."""
+        owed = [*tks, *lane.owed]
+        if cool and (exc is None or isinstance(exc, self._errors)):
+            log.warning("hot tier write failed; its entry is owed a deletion")
+            self.fence.failed(owed)
+        else:
+            self.fence.owe(owed)
+        lane.conn.disconnect()
+        self._pool.release(lane.conn)
+
+    def _drain(self) -> None:
+        """Read every idle lane's owed replies: before a deletion, so no
+        write sent earlier lands after it."""
+        with self._lanes_lock:
+            lanes, self._lanes = self._lanes, []
+        for lane in lanes:
+            if self._settle(lane):
+                self._give(lane)
+
+    def _call(self, lane: _Lane, tks: Sequence[bytes], *command: Any) -> Any:
+        try:
+            lane.conn.send_command(*command)
+            reply = lane.conn.read_response()
+        except BaseException as exc:
+            self._lost(lane, tks, exc=exc)
+            if not isinstance(exc, self._errors):
+                raise
+            return None
+        self._give(lane)
+        return reply
+
+    def _confirmed(self, mark: Mark) -> bool:
+        """Whether Redis ran the mark: a write returns only once it has."""
+        try:
+            mark.lane.conn.read_response()
+        except BaseException as exc:
+            self._lost(mark.lane, [mark.tk], exc=exc)
+            if not isinstance(exc, self._errors):
+                raise
+            return False
+        return True
+
+    def _send(self, mark: Mark, *command: Any) -> None:
+        """Send a write on the mark's lane; its reply is read at the lane's
+        next use."""
+        try:
+            mark.lane.conn.send_command(*command)
+        except BaseException as exc:
+            self._lost(mark.lane, [mark.tk], exc=exc)
+            if not isinstance(exc, self._errors):
+                raise
+            return
+        mark.lane.owed.append(mark.tk)
+        self._give(mark.lane)
+
+    # -- the tier ----------------------------------------------------------
+
     def get(self, tk: bytes, ns: str) -> HotEntry | None:
+        if self.fence.cooling:
+            return None
+        key = self.codec.key(tk, ns)
+        if self._pool is not None:
+            lane = self._take()  # its earlier writes land before this read
+            if lane is None:
+                return None
+            if not self._ready():  # the lifetime, looked up after the lane was opened
+                self._give(lane)
+                return None
+            epoch = self.fence.epoch
+            raw = self._call(lane, (), "HGETALL", key)
+            return None if raw is None else self.fence.current(self.codec.decode(tk, ns, _hash(raw)), epoch)
         if not self._ready():
             return None
         try:
-            return self.fence.current(self.codec.decode(tk, ns, self.client.hgetall(self.codec.key(tk, ns))))
+            return self.fence.current(self.codec.decode(tk, ns, self.client.hgetall(key)))
         except self._errors:
             self.fence.failed(())
             log.warning("hot tier unavailable; reading PostgreSQL")
             return None
+
+    def mark(self, tk: bytes, ns: str, ttl: float) -> Mark | None:
+        """Mark the entry before a write reaches PostgreSQL (its reply is
+        read by ``put``, ``add_writes`` or ``unmark``)."""
+        if self._pool is None or (lane := self._take()) is None:
+            return None
+        if not self._ready():
+            self._give(lane)
+            return None
+        mark = Mark(lane, tk, self.codec.key(tk, ns), self.codec.mark_field(), self.fence.epoch)
+        try:
+            lane.conn.send_command("EVAL", _MARK_LUA, 1, mark.key, mark.field, int(ttl * 1000))
+        except BaseException as exc:
+            self._lost(lane, [tk], exc=exc)
+            if not isinstance(exc, self._errors):
+                raise
+            return None
+        return mark
+
+    def unmark(self, mark: Mark | None) -> None:
+        """The marked write did not happen: clear its mark."""
+        if mark is not None and self._confirmed(mark):
+            self._send(mark, "HDEL", mark.key, mark.field)
 
     def put(
         self,
@@ -631,7 +897,15 @@ class RedisHotTier:
         ttl: float,
         prev: str | None = None,
         populate: bool = False,
+        mark: Mark | None = None,
     ) -> None:
+        if mark is not None:
+            if self._confirmed(mark):
+                keys, args = self.codec.encode(
+                    tk, ns, replace(entry, epoch=mark.epoch), keep, ttl, prev, populate, mark
+                )
+                self._send(mark, "EVAL", _PUT_LUA, len(keys), *keys, *args)
+            return
         if not self._ready():
             self.fence.owe([tk])  # the entry there may now be stale
             return
@@ -652,8 +926,15 @@ class RedisHotTier:
         writes: Mapping[WriteKey, bytes],
         ttl: float = 3600.0,
         upsert: bool = False,
+        mark: Mark | None = None,
     ) -> None:
         if not writes:
+            self.unmark(mark)
+            return
+        if mark is not None:
+            if self._confirmed(mark):
+                keys, args = self.codec.writes_call(tk, ns, checkpoint_id, writes, ttl, upsert, mark)
+                self._send(mark, "EVAL", _ADD_WRITES_LUA, len(keys), *keys, *args)
             return
         if not self._ready():
             self.fence.owe([tk])
@@ -672,6 +953,7 @@ class RedisHotTier:
         if self.fence.cooling:
             self.fence.owe(tks)
             return
+        self._drain()
         try:
             self._drop_now(tks)
         except self._errors:
@@ -687,11 +969,17 @@ class RedisHotTier:
             pipe.execute()
 
     def close(self) -> None:
+        self._drain()
+        with self._lanes_lock:
+            lanes, self._lanes = self._lanes, []
+        for lane in lanes:
+            self._pool.release(lane.conn)
         self.client.close()
 
 
 class AsyncRedisHotTier:
-    """Hot entries in Redis (``redis.asyncio`` client); twin of RedisHotTier."""
+    """Hot entries in Redis (``redis.asyncio`` client); twin of
+    RedisHotTier, lanes included (one coroutine holds a lane at a time)."""
 
     def __init__(self, client: Any, keyring: KeyRing, prefix: str = "trustmem:") -> None:
         self.client = client
@@ -701,6 +989,8 @@ class AsyncRedisHotTier:
         self._errors = REDIS_ERRORS
         self.fence = RedisFence()
         watch_connections(client, self.fence, is_async=True)
+        self._pool: Any = getattr(client, "connection_pool", None)
+        self._lanes: list[_Lane] = []
 
     @property
     def pending(self) -> int:
@@ -709,16 +999,142 @@ class AsyncRedisHotTier:
     async def _ready(self) -> bool:
         return await self.fence.aready(self.client, self._drop_now, "hot tier")
 
+    # -- lanes -------------------------------------------------------------
+
+    async def _take(self) -> _Lane | None:
+        while True:
+            lane = self._lanes.pop() if self._lanes else None
+            if lane is None or await self._settle(lane):
+                break
+        if lane is None:
+            try:
+                lane = _Lane(await self._pool.get_connection())
+            except self._errors:
+                self.fence.failed(())
+                return None
+        try:
+            closed = await lane.conn.can_read()
+        except self._errors:
+            closed = True
+        if closed:
+            try:
+                await lane.conn.disconnect()
+                await lane.conn.connect()
+            except self._errors:
+                await self._lost(lane)
+                return None
+        return lane
+
+    async def _settle(self, lane: _Lane) -> bool:
+        try:
+            while lane.owed:
+                await lane.conn.read_response()
+                lane.owed.pop()
+        except BaseException as exc:
+            await self._lost(lane, exc=exc, cool=False)
+            if not isinstance(exc, self._errors):
+                raise
+            return False
+        return True
+
+    def _give(self, lane: _Lane) -> None:
+        self._lanes.append(lane)
+
+    async def _lost(
+        self, lane: _Lane, tks: Iterable[bytes] = (), exc: BaseException | None = None, cool: bool = True
+    ) -> None:
+        owed = [*tks, *lane.owed]
+        if cool and (exc is None or isinstance(exc, self._errors)):
+            log.warning("hot tier write failed; its entry is owed a deletion")
+            self.fence.failed(owed)
+        else:
+            self.fence.owe(owed)
+        await lane.conn.disconnect()
+        await self._pool.release(lane.conn)
+
+    async def _drain(self) -> None:
+        lanes, self._lanes = self._lanes, []
+        for lane in lanes:
+            if await self._settle(lane):
+                self._give(lane)
+
+    async def _call(self, lane: _Lane, tks: Sequence[bytes], *command: Any) -> Any:
+        try:
+            await lane.conn.send_command(*command)
+            reply = await lane.conn.read_response()
+        except BaseException as exc:
+            await self._lost(lane, tks, exc=exc)
+            if not isinstance(exc, self._errors):
+                raise
+            return None
+        self._give(lane)
+        return reply
+
+    async def _confirmed(self, mark: Mark) -> bool:
+        try:
+            await mark.lane.conn.read_response()
+        except BaseException as exc:
+            await self._lost(mark.lane, [mark.tk], exc=exc)
+            if not isinstance(exc, self._errors):
+                raise
+            return False
+        return True
+
+    async def _send(self, mark: Mark, *command: Any) -> None:
+        try:
+            await mark.lane.conn.send_command(*command)
+        except BaseException as exc:
+            await self._lost(mark.lane, [mark.tk], exc=exc)
+            if not isinstance(exc, self._errors):
+                raise
+            return
+        mark.lane.owed.append(mark.tk)
+        self._give(mark.lane)
+
+    # -- the tier ----------------------------------------------------------
+
     async def aget(self, tk: bytes, ns: str) -> HotEntry | None:
+        if self.fence.cooling:
+            return None
+        key = self.codec.key(tk, ns)
+        if self._pool is not None:
+            lane = await self._take()
+            if lane is None:
+                return None
+            if not await self._ready():
+                self._give(lane)
+                return None
+            epoch = self.fence.epoch
+            raw = await self._call(lane, (), "HGETALL", key)
+            return None if raw is None else self.fence.current(self.codec.decode(tk, ns, _hash(raw)), epoch)
         if not await self._ready():
             return None
         try:
-            raw = await self.client.hgetall(self.codec.key(tk, ns))
-            return self.fence.current(self.codec.decode(tk, ns, raw))
+            return self.fence.current(self.codec.decode(tk, ns, await self.client.hgetall(key)))
         except self._errors:
             self.fence.failed(())
             log.warning("hot tier unavailable; reading PostgreSQL")
             return None
+
+    async def amark(self, tk: bytes, ns: str, ttl: float) -> Mark | None:
+        if self._pool is None or (lane := await self._take()) is None:
+            return None
+        if not await self._ready():
+            self._give(lane)
+            return None
+        mark = Mark(lane, tk, self.codec.key(tk, ns), self.codec.mark_field(), self.fence.epoch)
+        try:
+            await lane.conn.send_command("EVAL", _MARK_LUA, 1, mark.key, mark.field, int(ttl * 1000))
+        except BaseException as exc:
+            await self._lost(lane, [tk], exc=exc)
+            if not isinstance(exc, self._errors):
+                raise
+            return None
+        return mark
+
+    async def aunmark(self, mark: Mark | None) -> None:
+        if mark is not None and await self._confirmed(mark):
+            await self._send(mark, "HDEL", mark.key, mark.field)
 
     async def aput(
         self,
@@ -729,7 +1145,15 @@ class AsyncRedisHotTier:
         ttl: float,
         prev: str | None = None,
         populate: bool = False,
+        mark: Mark | None = None,
     ) -> None:
+        if mark is not None:
+            if await self._confirmed(mark):
+                keys, args = self.codec.encode(
+                    tk, ns, replace(entry, epoch=mark.epoch), keep, ttl, prev, populate, mark
+                )
+                await self._send(mark, "EVAL", _PUT_LUA, len(keys), *keys, *args)
+            return
         if not await self._ready():
             self.fence.owe([tk])
             return
@@ -750,8 +1174,15 @@ class AsyncRedisHotTier:
         writes: Mapping[WriteKey, bytes],
         ttl: float = 3600.0,
         upsert: bool = False,
+        mark: Mark | None = None,
     ) -> None:
         if not writes:
+            await self.aunmark(mark)
+            return
+        if mark is not None:
+            if await self._confirmed(mark):
+                keys, args = self.codec.writes_call(tk, ns, checkpoint_id, writes, ttl, upsert, mark)
+                await self._send(mark, "EVAL", _ADD_WRITES_LUA, len(keys), *keys, *args)
             return
         if not await self._ready():
             self.fence.owe([tk])
@@ -768,6 +1199,7 @@ class AsyncRedisHotTier:
         if self.fence.cooling:
             self.fence.owe(tks)
             return
+        await self._drain()
         try:
             await self._drop_now(tks)
         except self._errors:
@@ -783,4 +1215,8 @@ class AsyncRedisHotTier:
             await pipe.execute()
 
     async def aclose(self) -> None:
+        await self._drain()
+        lanes, self._lanes = self._lanes, []
+        for lane in lanes:
+            await self._pool.release(lane.conn)
         await self.client.aclose()

@@ -252,25 +252,32 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
                 self._remember(tk, self._verified(tk, acl), since)
         params, blobs = self._put_params(config, checkpoint, metadata, new_versions)
         params["since"] = since
-        for attempt in (1, 2):
-            row = self._run(self._fork_ops(params)) if self._wants_fork(params) else None
-            if row is None:
-                with self._cursor() as cur:
-                    row = cur.execute(sql.PUT_SQL, params).fetchone()
-                assert row is not None  # PUT_SQL's upsert always returns the thread's row
-            try:
-                next_config = self._after_put(config, params, row)
-                break
-            except BranchMoved:
-                if attempt == 2:
-                    raise StaleBranch(
-                        "the thread's head branch moved while this checkpoint was saved"
-                    ) from None
-                self._rebranch(params, row[1], params["parent"])
+        mark = self.hot.mark(tk, params["ns"], self.hot_ttl)  # travels while PostgreSQL works
+        try:
+            for attempt in (1, 2):
+                row = self._run(self._fork_ops(params)) if self._wants_fork(params) else None
+                if row is None:
+                    with self._cursor() as cur:
+                        row = cur.execute(sql.PUT_SQL, params).fetchone()
+                    assert row is not None  # PUT_SQL's upsert always returns the thread's row
+                try:
+                    next_config = self._after_put(config, params, row)
+                    break
+                except BranchMoved:
+                    if attempt == 2:
+                        raise StaleBranch(
+                            "the thread's head branch moved while this checkpoint was saved"
+                        ) from None
+                    self._rebranch(params, row[1], params["parent"])
+        except BaseException:
+            self.hot.unmark(mark)
+            raise
         assert row is not None
         hot_args = self._hot_put_args(params, blobs, checkpoint)
         if hot_args is not None:
-            self.hot.put(*hot_args)
+            self.hot.put(*hot_args, mark=mark)
+        else:
+            self.hot.unmark(mark)
         return next_config
 
     def put_writes(
@@ -283,10 +290,15 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
         if not writes:
             return
         query, params, hot = self._writes_params(config, writes, task_id, task_path)
-        with self._cursor() as cur:
-            cur.execute(query, params)
+        mark = self.hot.mark(params["tk"], params["ns"], self.hot_ttl) if hot else None
+        try:
+            with self._cursor() as cur:
+                cur.execute(query, params)
+        except BaseException:
+            self.hot.unmark(mark)
+            raise
         self.hot.add_writes(
-            params["tk"], params["ns"], params["cid"], hot, self.hot_ttl, query is sql.UPSERT_WRITES_SQL
+            params["tk"], params["ns"], params["cid"], hot, self.hot_ttl, query is sql.UPSERT_WRITES_SQL, mark=mark
         )
 
     # -- thread-wide operations -------------------------------------------

@@ -106,11 +106,22 @@ def messages(saver, cfg) -> int:
     return len(saver.get_tuple(cfg).checkpoint["channel_values"]["messages"])
 
 
+def wait_for_entry(saver, cfg, seconds: float = 3.0):
+    """The Redis entry of a thread once no write of it is in flight."""
+    tk = saver.thread_key(cfg["configurable"]["thread_id"])
+    deadline = time.monotonic() + seconds
+    while (entry := saver.hot.get(tk, "")) is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return entry
+
+
 def test_another_process_reads_the_latest_write_even_over_a_slower_path(pg_url, key, schema, own_redis):
-    """A put returns only once Redis has run its write: another process (a
+    """A put returns only once Redis has run its mark: another process (a
     second worker) reading right after gets the latest checkpoint, however
-    slow the writer's path to Redis. A tier that sent the write and read its
-    reply later lost this 10 times in 10 with 2 ms of delay."""
+    slow the writer's path to Redis, while the write's entry is still on its
+    way; once it lands, the reader is served from Redis. A tier that sent
+    the write and read its reply later, with no mark, lost this 10 times in
+    10 with 2 ms of delay."""
     from .servers import SlowPath
 
     cfg = config()
@@ -122,9 +133,117 @@ def test_another_process_reads_the_latest_write_even_over_a_slower_path(pg_url, 
         graph = chat(a)
         for n in range(1, 6):
             turns(graph, cfg, 1)
-            assert b.hot.get(b.thread_key(cfg["configurable"]["thread_id"]), "") is not None  # b reads Redis
-            assert messages(b, cfg) == 2 * n
+            assert messages(b, cfg) == 2 * n  # at once: the entry in Redis is marked
+            entry = wait_for_entry(b, cfg)
+            assert entry is not None and entry.checkpoint_id == a.get_tuple(cfg).config["configurable"]["checkpoint_id"]
+            assert messages(b, cfg) == 2 * n  # now from Redis
     slow.close()
+
+
+async def test_another_process_reads_the_latest_async_write_over_a_slower_path(pg_url, key, schema, own_redis):
+    """The async twin: marks travel while PostgreSQL works, entries land
+    after the write returns, and a reader never sees the older one."""
+    from .servers import SlowPath
+
+    cfg = config()
+    slow = SlowPath(own_redis.port, 0.02)
+    async with AsyncTrustCheckpointSaver.from_conn_string(pg_url, redis_url=slow.url(own_redis.url), key=key) as a:
+        with TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as b:
+            graph = chat(a)
+            for n in range(1, 4):
+                await graph.ainvoke({"messages": [HumanMessage(f"turn {n}")]}, cfg)
+                assert messages(b, cfg) == 2 * n
+                entry = await asyncio.to_thread(wait_for_entry, b, cfg)
+                assert entry is not None
+                assert entry.checkpoint_id == (await a.aget_tuple(cfg)).config["configurable"]["checkpoint_id"]
+                assert messages(b, cfg) == 2 * n
+    slow.close()
+
+
+def test_a_writer_that_dies_in_flight_leaves_no_stale_read(pg_url, key, schema, own_redis):
+    """A writer marks the entry, commits to PostgreSQL and dies before its
+    entry reaches Redis: every reader goes to PostgreSQL (the old entry is
+    never served, and no read puts it back) until a later write replaces
+    the entry; a mark left longer than MARK_STALE_SECONDS is cleared by the
+    next write."""
+    import redis
+
+    from langgraph_trustmem.checkpoint.hot import MARK_STALE_SECONDS
+
+    cfg = config()
+    admin = redis.Redis.from_url(own_redis.url)
+    with (
+        TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as a,
+        TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as b,
+    ):
+        graph = chat(a)
+        turns(graph, cfg, 1)
+        tk = a.thread_key(cfg["configurable"]["thread_id"])
+        assert wait_for_entry(b, cfg) is not None
+        hot_put = a.hot.put
+        a.hot.put = lambda *args, **kw: None  # the writer dies after PostgreSQL, before its entry
+        turns(graph, cfg, 1)
+        a.hot.put = hot_put
+        for _ in range(3):
+            assert messages(b, cfg) == 4  # PostgreSQL, each time: the old entry is marked
+            assert b.hot.get(tk, "") is None
+        assert messages(b, cfg) == 4
+        rkey = a.hot.codec.key(tk, "")
+        marks = [f for f in admin.hkeys(rkey) if f.startswith(b"x\x00")]
+        assert marks  # no read cleared them, no populate wrote over them
+        turns(graph, cfg, 1)  # a later write: its own entry, the dead writer's marks still there
+        assert b.hot.get(tk, "") is None and messages(b, cfg) == 6
+        old = int(admin.time()[0]) - MARK_STALE_SECONDS - 1
+        for f in marks:
+            admin.hset(rkey, f, old)
+        turns(graph, cfg, 1)  # the dead writer's marks are now stale: cleared
+        assert not [f for f in admin.hkeys(rkey) if f.startswith(b"x\x00")]
+        entry = wait_for_entry(b, cfg)
+        assert entry is not None and messages(b, cfg) == 8
+
+
+def test_a_read_never_refills_an_entry_while_a_write_is_in_flight(pg_url, key, schema, own_redis):
+    """A reader that read PostgreSQL before a write committed must not put
+    what it read into Redis after the write returned: its refill yields to
+    the write's mark, and works again once the mark is gone."""
+    from dataclasses import replace
+
+    cfg = config()
+    with (
+        TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as a,
+        TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as b,
+    ):
+        turns(chat(a), cfg, 1)
+        tk = a.thread_key(cfg["configurable"]["thread_id"])
+        found = wait_for_entry(b, cfg)
+        assert found is not None
+        refill = replace(found, checkpoint_id=found.checkpoint_id[:-1] + "z")  # would win on its id alone
+        mark = a.hot.mark(tk, "", 60.0)
+        assert mark is not None
+        b.hot.put(tk, "", refill, (), 60.0, populate=True)
+        a.hot.unmark(mark)
+        assert wait_for_entry(b, cfg).checkpoint_id == found.checkpoint_id  # the refill was refused
+        b.hot.put(tk, "", refill, (), 60.0, populate=True)
+        assert b.hot.get(tk, "").checkpoint_id == refill.checkpoint_id  # no write in flight: refilled
+
+
+def test_a_write_that_fails_in_postgresql_clears_its_mark(pg_url, key, schema, own_redis):
+    import psycopg
+    import redis
+
+    cfg = config()
+    admin = redis.Redis.from_url(own_redis.url)
+    with TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as a:
+        graph = chat(a)
+        turns(graph, cfg, 1)
+        tk = a.thread_key(cfg["configurable"]["thread_id"])
+        tup = a.get_tuple(cfg)
+        bad = dict(tup.checkpoint, id="not a checkpoint id \x00")  # PostgreSQL refuses the NUL
+        with pytest.raises(psycopg.Error):
+            a.put(tup.config, bad, tup.metadata, {})
+        a.hot.get(tk, "")  # the lane's owed replies are read
+        assert not [f for f in admin.hkeys(a.hot.codec.key(tk, "")) if f.startswith(b"x\x00")]
+        assert a.hot.get(tk, "") is not None and messages(a, cfg) == 2
 
 
 def test_a_script_flush_loses_no_write(pg_url, key, schema, own_redis):
