@@ -89,6 +89,12 @@ MIGRATIONS = [
     # The latest root checkpoint: a run that started from the thread's latest
     # state may only continue from it (one run at a time per thread).
     "ALTER TABLE trustmem_threads ADD COLUMN IF NOT EXISTS root_head TEXT",
+    # A sealed value of up to a page stays in its row: moved out of line, it
+    # costs a second heap and index insert on every write (a ten-message chat
+    # is ~3 KB). Larger values still go to the TOAST table.
+    "ALTER TABLE trustmem_blobs SET (toast_tuple_target = 8160)",
+    "ALTER TABLE trustmem_writes SET (toast_tuple_target = 8160)",
+    "ALTER TABLE trustmem_checkpoints SET (toast_tuple_target = 8160)",
 ]
 
 # The columns of a thread that decide who may see what, in the order

@@ -39,15 +39,17 @@ from langgraph_trustmem.guard.cues import (
     names_password,
 )
 from langgraph_trustmem.guard.detectors import ONE_TIME_CODE, PASSWORD, PIN
+from langgraph_trustmem.guard.fields import passphrase
 
 __all__ = ["answered_secret", "joined_pieces", "messages"]
 
 _MAX_MESSAGES = 60  # a longer list is a log or data, not a chat kept as a memory
 _REPLY_WINDOW = 12  # messages read after a request for its reply
 # "Jae-won: 2724", "user: ...": a speaker of one to three words before a colon.
-# (a chat export's date and time may come first: "12/03/2024, 09:14 - Kim: ...")
+# (a chat export's date and time may come first: "12/03/2024, 09:14 - Kim: ...", "[09:50] Emre: ...")
 _SPEAKER = re.compile(
-    r"^\s*(?:\[?\d{1,4}[./-]\d{1,2}[./-]\d{1,4},?\s+\d{1,2}:\d{2}(?::\d{2})?\]?\s*[-–]?\s*)?"
+    r"^\s*(?:\[?\d{1,4}[./-]\d{1,2}[./-]\d{1,4},?\s+\d{1,2}:\d{2}(?::\d{2})?\]?\s*[-–]?\s*"
+    r"|\[\d{1,2}:\d{2}(?::\d{2})?\]\s*)?"
     r"([^\W\d_][\w.'’-]{0,19}(?: [^\W\d_][\w.'’-]{0,19}){0,2}):\s*(\S.*)$",
     re.S,
 )
@@ -61,6 +63,11 @@ _CODE_WORD = re.compile(
     r"(?<![^\W\d_])(?:szyfr|combo|combination|combinacao|combinacion|combinazione|combinaison|kombination|pin"
     r"|pin-?code|pincode|passcode)(?![^\W\d_])"
     r"|(?:kapi\w*|kilit)\s+(?:kodu|sifresi)|(?:사물함|자물쇠|금고|도어락|현관문?|ロッカー|金庫)\s*(?:번호|番号)"
+    # a code that came by text message, asked for
+    r"|(?<![^\W\d_])(?:cod|code|codigo|codice|kod|kode|koden|koodi|код|κωδικ\w*|ה?קוד)\s+(?:\w+\s+)?"
+    r"(?:pe|per|par|por|via|p[oо]|z|з|из|με|μεσω|ב-?|in der|en|i|na)\s*(?:sms|smsu|смс|whatsapp|text)(?![^\W\d_])"
+    r"|(?<![^\W\d_])(?:ה?קוד אימות|sms-?(?:code|kod\w*|koodi)|code (?:they|he|she|it|you) (?:just )?(?:texted|sent))"
+    r"|验证码|驗證碼|認証コード|確認コード|인증번호"
 )
 # A postal code, a city's or a region's dialling code: public numbers.
 _POSTAL = re.compile(
@@ -96,6 +103,7 @@ _FILLER = frozenset(
     never nobody pls please keep secret just only mine this that's thats yourself between us you me for
     não contes a ninguém no se lo digas nadie ne le dis à personne sag niemandem non dirlo nessuno nie mów nikomu
     kimseye söyleme теперь никому не говори это هو هي 是 就是 です だよ よ 이야 야 입니다 예요 이에요 ㅇㅇ ㅋㅋ ㅎㅎ
+    says then press off enter כן
     """.split()
 )
 # Labels of fields, not speakers: a list of "Item: ..." / "Qty: ..." lines is a record.
@@ -112,7 +120,7 @@ _SCRIPT_EDGE = re.compile(
     r"(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])(?=[!-~])|(?<=[!-~])(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
 )
 _TRIM = ".,;:!?()[]{}<>'\"`«»“”‘’"
-_CODE = re.compile(r"[#*]?\d{3,10}[#*]?|\d{4,10}[A-Za-z]|[A-Z]-\d{4,8}")  # "232170B", not "221B" (a house); "G-307087"
+_CODE = re.compile(r"[#*]?\d{3,10}[#*]?|\d{4,10}[A-Za-z]|[A-Z]-\d{4,8}|\d{3}-\d{3}")  # "232170B", not "221B" (a house); "G-307087"
 _COMBO = re.compile(r"\d{1,2}-\d{1,2}-\d{1,2}")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _ASIDE = re.compile(r"\([^()\n]{0,60}\)")  # a reply's aside: "(I changed it last week)"
@@ -168,13 +176,15 @@ def answered_secret(value: Any) -> str | None:
 def _conversations(value: Any, depth: int) -> Iterator[list[tuple[str | None, str]]]:
     if depth > 8:
         return
+    if isinstance(value, str):  # a chat kept as text, one message a line ("[09:50] Emre: ...")
+        value = [line for line in value.split("\n") if line.strip()] if "\n" in value else ()
     msgs = messages(value)
     if msgs is not None:
         yield msgs
         return
     children = value.values() if isinstance(value, Mapping) else value if isinstance(value, (list, tuple)) else ()
     for child in list(children)[:_MAX_MESSAGES]:
-        if isinstance(child, (Mapping, list, tuple)):
+        if isinstance(child, (Mapping, list, tuple)) or (isinstance(child, str) and "\n" in child):
             yield from _conversations(child, depth + 1)
 
 
@@ -377,7 +387,11 @@ def _value_kind(value: str, password: bool, code: str | None, token: bool) -> st
         if len(digits) >= (3 if code else 4) and not (len(digits) >= 9 and digits[0] in "0+"):
             if code or not _YEAR.fullmatch(digits):
                 return code or PIN
-    if password and _passwordish(value):
+    if password and (
+        _passwordish(value)
+        or passphrase(value.lower().replace("_", " "))  # "network_holiday_pen_address"
+        or (value.isdigit() and 8 <= len(value) <= 64 and value[0] not in "0+")  # a router's long number
+    ):
         return PASSWORD
     if token and detectors._looks_random(value, 16) and detectors.generated(value):
         return detectors.GENERIC

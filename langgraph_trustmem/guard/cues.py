@@ -38,12 +38,13 @@ from langgraph_trustmem.guard.detectors import (
     PIN,
     _has,
 )
-from langgraph_trustmem.guard.fields import SECURITY_ANSWER, passphrase
+from langgraph_trustmem.guard.fields import DOC_EXAMPLES, DOC_VALUES, SECURITY_ANSWER, passphrase
 from langgraph_trustmem.guard.normalize import (
     _CHAR_CODES,
     _CHAR_HINT,
     BOLD,
     FORMAT_CHARS,
+    KEYPAD,
     char_codes,
     down_a_column,
     spelled_out,
@@ -261,7 +262,6 @@ def _chars(m: re.Match[str]) -> str:
 
 # A code given as the letters a phone's keypad prints on its keys ("the PIN spells SCBD on the
 # phone keypad": 7223), and given digit by digit ("first digit 4, second digit 1, ... last one 8").
-_KEYPAD = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "22233344455566677778889999")
 _KEYPAD_WORD = re.compile(
     r"(?i)(\bspells?[ \t]{1,3})([A-Z]{3,10})([ \t]{1,3}on[ \t]{1,3}(?:the |a |my )?(?:phone(?:'s)? |telephone )?(?:key ?pad|dial ?pad|keys))"
 )
@@ -298,7 +298,7 @@ def _fold(text: str) -> str:
     if "**" in text or "__" in text:  # Markdown's bold: "- **Wi-Fi password**: `double-candy-dragon`"
         text = BOLD.sub(r"\1", text)
     if "spell" in text or "igit" in text or "irst" in text:
-        text = _KEYPAD_WORD.sub(lambda m: m.group(1) + m.group(2).upper().translate(_KEYPAD) + m.group(3), text)
+        text = _KEYPAD_WORD.sub(lambda m: m.group(1) + m.group(2).upper().translate(KEYPAD) + m.group(3), text)
         text = _POSITIONS.sub(lambda m: "".join(_POSITION_DIGIT.findall(m.group())), text)
     if _DIGITS_APART.search(text):
         text = _DIGITS_APART.sub(lambda m: "".join(ch for ch in m.group() if ch.isdigit()), text)  # "2🔸7🔸4🔸9": 2749
@@ -420,11 +420,13 @@ _OPENS = (
     r"|garaz|garazu|χρηματοκιβ\w*|π[οό]ρτα[ςσ]?|συναγερμ[οό][υς]?|γκαρ[αά]ζ|κλειδαρι[αά][ςσ]?|θ[υύ]ρα[ςσ]?"
     r"|сигналізац\w*|домофон\w*|ปลดล็อก\w*|ประตู|ตู้เซฟ"
     r"|[הלב]?(?:דלת|טלפון|אזעקה|כספת|שער|בניין|כניסה|לוקר|מנעול|חניון)"
+    r"|bike cage|cage|parkeergarage|parkhaus|kaapin|kaappi\w*|kulcsdoboz\w*|сейф-бокс\w*|opgang\w*|garasje\w*"
+    r"|halytyks\w*|seif\w*|tor|εξ[ωώ]πορτα[ςσ]?"
 )
 _CODE = (
     r"code|codes|pin|pin code|pincode|passcode|combo|combination|combinaison|kombination|combinacion"
     r"|combinazione|combinacao|combinatie|kombinacja|kombinasi|codigo|codice|kod|kode|koden|kodu|koodi|kodas"
-    r"|clave|senha|heslo|sifre|sifresi|код|κωδικ\w*|συνδυασμ\w*|ה?קוד|codul|kodja|kodunu|szyfr"
+    r"|clave|senha|heslo|sifre|sifresi|код|κωδικ\w*|συνδυασμ\w*|ה?קוד|codul|kodja|kodunu|szyfr|segredo|รหัส"
 )
 _W = r"[^\W\d_]+(?:['’-][^\W\d_]+)*"  # a word ("dell'allarme", "Instagram-account")
 # "is", in the languages the cues are in
@@ -449,9 +451,9 @@ _LOCK_CUE = re.compile(
     # a device named as a heading: "voicemail: The code is 4671", "SIM card: O código é 6614"
     rf"|(?:{_OPENS}):\s+(?:the|le|la|el|o|a|der|die|das|de|il|het|den|det)\s+(?:{_CODE})(?!\w)"
     rf"|(?:{_CODE})(?:\s+{_W}){{0,3}}?\s+(?:[^\W\d_]{{1,4}}['’])?(?:{_OPENS})\w*|{_COMPOUND}(?!\w)"
-    r"|ma (?:cua|cong|the|khoa|ket sat|pin|bao dong|khoa cua)\w*)"
+    r"|ma (?:cua|cong|the|khoa|ket sat|pin|bao dong|tat bao dong|khoa cua)\w*|code cb(?!\w))"
     r"|(?:金庫|ロッカー|保险箱|保險箱|금고)の?\s?(?:番号|号码|號碼|번호)"
-    r"|(?:رمز|كود|الرمز|رقم)\s+(?:فتح\s+)?(?:جهاز\s+)?(?:ال)?(?:باب|بوابة|البوابة|إنذار|انذار|الإنذار|خزنة|الخزنة|خزنه|قفل|خزانة"
+    r"|(?:رمز|كود|الرمز|رقم)\s+(?:(?:فتح|إيقاف|ايقاف|تعطيل|إلغاء)\s+)?(?:جهاز\s+)?(?:ال)?(?:باب|بوابة|البوابة|إنذار|انذار|الإنذار|خزنة|الخزنة|خزنه|قفل|خزانة"
     r"|هاتف|الهاتف|جوال|الجوال)"
     r"|(?:तिजोरी|दरवाज़े|दरवाजे|अलार्म|लॉकर|गेट)\s*(?:का|की|के)?\s*(?:कोड|पिन|पासवर्ड)"
     rf"|(?:{_CJK_OPENS})[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af ]{{0,5}}?(?:{_CJK_CODE})"
@@ -469,7 +471,9 @@ _DEVICE_CUE = re.compile(
     r"|vorhangeschloss|hangslot|klodka|hanglas|gembok|(?:lock|padlock|safe|lockbox) is set to"
     r"|(?:disarm|deactivate|turn off|switch off)\s+(?:the\s+)?alarm(?:\s+(?:type|with|enter|using|by))?"
     r"|alarm(?:anlage)?\s+(?:ausschalten|deaktivieren|entscharfen)(?:\s+mit)?"
-    r"|(?:desactivar|apagar)\s+(?:la\s+)?alarma(?:\s+con)?|(?:desactiver|couper)\s+l'alarme(?:\s+avec)?)(?!\w)"
+    r"|(?:desactivar|apagar)\s+(?:la\s+)?alarma(?:\s+con)?|(?:desactiver|couper)\s+l'alarme(?:\s+avec)?"
+    r"(?:(?:\s+[\w']+){0,3},?\s+(?:taper|tapez|composer|composez|entrer|entrez|saisir|saisissez))?"
+    r"|(?:spegnere|disattivare|disinserire)\s+l'allarme(?:\s+(?:digita|digitare|inserisci|inserire|con))?)(?!\w)"
 )
 # A safe whose number opens it, in a few more words than a keypad: "la caja fuerte del
 # hotel se abre con 283618", "Tresor im Hotelzimmer: 10148".
@@ -529,7 +533,7 @@ _PASSWORD_CUE = re.compile(
     r"|(?:wifi|wi-fi|wlan)[ -]?(?:kode|koden|koodi|kod|codigo|codice|kodu)|adgangskoden"
     r"|(?:wifi|wi-fi|wlan|network|netzwerk|red|reseau|rete|netwerk|siec|natverk)[ -]?(?:key|schlussel|clave|cle"
     r"|chiave|sleutel|klucz|nyckel|kennwort|pass)|network key|wpa key|wpa2|パスワード|密码|密碼|비밀번호|비번|암호"
-    r"|पासवर्ड|l0gin|كلمة مرور|كلمة المرور|كلمة السر|رمز عبور|סיסמה|סיסמא|รหัสผ่าน[\u0e00-\u0e7f]*|συνθηματικο|κωδικος προσβασης"
+    r"|पासवर्ड|l0gin|كلمة مرور|كلمة المرور|كلمة السر|رمز عبور|[הלבשו]?סיסמ[הא]|รหัสผ่าน[\u0e00-\u0e7f]*|συνθηματικο|κωδικος προσβασης"
     r"|passcode|creds|mima|bimilbeonho|pasuwado|ramz-?e? ?(?:oboor|obur)|p4ss|p4\$\$|pa\$\$|pa55|p@\$\$|passw0rd"
     r"|p4ssw0rd|pa55w0rd|s3cr3t|l0g1n|(?:windows|laptop|pc|computer|macbook|imac|router|admin|wifi|wlan)"
     r" (?:login|log-in|logon|sign-in)"
@@ -739,6 +743,7 @@ _TRIGGERS = frozenset(
     klucze nokkelboks avainboksi anahtar creds mima bimilbeonho pasuwado ramz-e puk puk2 login logon
     קוד הקוד κωδικος κωδικός συνδυασμος συνδυασμός
     zugangsdaten credenciales credenciais credenziali identifiants dostepowe inloggegevens доступы
+    segredo
     """.split()
 )
 _TRIGGER_ENDINGS = (
@@ -1728,6 +1733,8 @@ def _record_kind(leaves: list[tuple[str, str]]) -> str | None:
         text = text.strip()
         if len(text) > 300:
             return None  # a text of its own: the line checks read it
+        if text in DOC_EXAMPLES or DOC_VALUES.fullmatch(text):
+            continue  # the documentation's example, named as the key it stands for
         m = _PART.match(text) if " " in text else None
         head, piece = (m.group("head"), m.group("piece")) if m else (text, None)
         labelled = labelled or piece is not None

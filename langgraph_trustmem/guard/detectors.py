@@ -59,6 +59,8 @@ from langgraph_trustmem.errors import ConfigurationError
 from langgraph_trustmem.guard.bip39 import BIP39_WORDS
 from langgraph_trustmem.guard.fields import (
     CODE_CALL,
+    DOC_EXAMPLES,
+    DOC_VALUES,
     ENCRYPTED_VALUE,
     JWT_SHAPE,
     PUBLIC_TOKEN,
@@ -71,7 +73,7 @@ from langgraph_trustmem.guard.fields import (
     sealed,
 )
 from langgraph_trustmem.guard.fields import passphrase as _passphrase
-from langgraph_trustmem.guard.normalize import FORMAT_CHARS, NATO
+from langgraph_trustmem.guard.normalize import FORMAT_CHARS, KEYPAD, NATO
 
 __all__ = [
     "SECRET_KINDS",
@@ -1009,25 +1011,6 @@ def _lines(text: str) -> Iterable[str]:
             yield line[start : start + _MAX_CHUNK]
 
 
-# Keys the vendors' own documentation prints as examples (AWS's example key pair, the test
-# keys in every Stripe code sample, RFC 7617's "Aladdin:open sesame").
-DOC_EXAMPLES = frozenset(
-    {
-        "AKIAIOSFODNN7EXAMPLE",
-        "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
-        "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
-        "pk_test_TYooMQauvdEDq54NiTphI7jx",
-        "sk_test_BQokikJOvBiI2HlWgH4olfQ2",
-        "pk_test_6pRNASCoBOKtIshFeQd4XMUh",
-        "QWxhZGRpbjpvcGVuIHNlc2FtZQ==",
-    }
-)
-# Values every reader of the docs knows (jwt.io's sample token): no one's secret. Replaced
-# before the scan, wherever they stand.
-_DOC_VALUES = re.compile(
-    r"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9\.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ"
-    r"\.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
-)
 
 
 # The payment networks' and gateways' published test cards (Stripe, Adyen, Braintree,
@@ -1173,6 +1156,14 @@ def without_sealed(text: str) -> str:
     return text
 
 
+# A password's hash as bcrypt, argon2, scrypt or crypt(3) print it ("$2b$12$...").
+_PASSWORD_HASH = re.compile(r"\$(?:2[abxy]?\$\d\d|argon2(?:id|i|d)\$[^$\s]*\$[^$\s]*|scrypt|[156])\$[./A-Za-z0-9+=$,]{20,}")
+# A request's signature header (a webhook's HMAC of one body): "x-slack-signature: v0=<hex>".
+_SIGNATURE_HEADER = re.compile(r"(?i)(x-[\w-]*signature[\w-]*\s*[:=]\s*(?:v\d+=|sha\d+=)?)[0-9a-f]{32,}\b")
+# A value a command fetches when it runs: "=$(aws secretsmanager get-secret-value ...)".
+_COMMAND_VALUE = re.compile(r"=\s*\$\([^()\n]*\)")
+# A word and the digits a phone's keypad gives it, taught as a game ("GOLF = 4653 (just a game)").
+_KEYPAD_GAME = re.compile(r"\b([A-Z]{3,10})\s*=\s*(\d{3,10})\b")
 def without_doc_values(text: str, testing: bool = False) -> str:
     """``text`` with what is no one's secret replaced before the scan: the documentation's
     well-known example values (jwt.io's sample token, AWS's example key pair, a gateway's
@@ -1182,7 +1173,7 @@ def without_doc_values(text: str, testing: bool = False) -> str:
     masked value, a private key under a certificate's header. ``testing``: the memory
     says elsewhere (a field name, another field) that it is about testing."""
     if "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9" in text:
-        text = _DOC_VALUES.sub("EXAMPLE", text)
+        text = DOC_VALUES.sub("EXAMPLE", text)
     if "EXAMPLE" in text or "_test_" in text or "QWxhZGRp" in text:
         for value in DOC_EXAMPLES:
             text = text.replace(value, "EXAMPLE")
@@ -1201,7 +1192,15 @@ def without_doc_values(text: str, testing: bool = False) -> str:
     if "-----BEGIN" in text:  # a private key's body under a certificate's header stays
         text = _PUBLIC_PEM.sub(lambda m: m.group() if _DER_PRIVATE.search(m.group()) else "[public]", text)
     text = without_sealed(text)
-    if "eyJ" in text and "anon" in text.lower():
+    if "$2" in text or "$argon2" in text:  # a password's hash is not the password
+        text = _PASSWORD_HASH.sub("[hash]", text)
+    if "ignature" in text:
+        text = _SIGNATURE_HEADER.sub(r"\1[signature]", text)
+    if "$(" in text:  # DB_PASSWORD=$(aws secretsmanager ...): fetched, not written
+        text = _COMMAND_VALUE.sub("=<secret>", text)
+    if "game" in text.lower() and "=" in text:
+        text = _KEYPAD_GAME.sub(lambda m: m.group(1) + ("[game]" if m.group(1).translate(KEYPAD) == m.group(2) else m.group(2)), text)
+    if "eyJ" in text:  # (the anon role is inside the token: its field may be named anything)
         text = JWT_SHAPE.sub(lambda m: "[public]" if anon_jwt(m.group()) else m.group(), text)
     if "Ov23li" in text or "Iv23li" in text or "Iv1." in text:
         text = _GITHUB_CLIENT_ID.sub("[client id]", text)

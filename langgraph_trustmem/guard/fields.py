@@ -227,6 +227,31 @@ def _chosen_password(v: str) -> bool:
     )
 
 
+# A security question and its answer as a record's fields, in the languages the cues read
+# ({"Sikkerhetsspørsmål": "...", "Svar": "Rex"}): the question's field names security (or
+# a password's recovery), so a quiz's {"Pregunta": ..., "Respuesta": ...} is not one.
+_QUESTION_NAMES = (
+    "question", "pregunta", "pergunta", "domanda", "frage", "vraag", "pytanie", "otázka", "otazka", "întrebare",
+    "intrebare", "spørsmål", "spørgsmål", "sporsmal", "fråga", "fraga", "kysymys", "soru", "вопрос", "питання",
+    "ερώτηση", "ερωτηση", "שאלה", "سؤال", "प्रश्न", "คำถาม", "질문", "質問", "问题", "問題", "pertanyaan", "câu hỏi",
+    "kérdés", "kerdes",
+)
+_ANSWER_NAMES = frozenset(
+    """
+    answer respuesta resposta risposta antwort antwoord odpowiedź odpowiedz odpověď odpoved răspuns raspuns svar
+    svaret vastaus cevap ответ відповідь απάντηση απαντηση תשובה جواب الإجابة الجواب उत्तर คำตอบ 답변 답 答え 答案
+    jawaban válasz valasz réponse reponse
+    """.split()
+) | {"trả lời"}
+_SECURITY_NAMES = (
+    "security", "secret", "recovery", "seguridad", "segurança", "seguranca", "sicurezza", "sicherheit", "veiligheid",
+    "bezpieczeństw", "bezpieczenstw", "bezpečnost", "bezpecnost", "securitate", "sikkerhet", "sikkerhed",
+    "säkerhet", "sakerhet", "turva", "güvenlik", "guvenlik", "безопасн", "безпек", "контрольн", "ασφαλ", "אבטחה",
+    "الأمان", "الامان", "सुरक्षा", "ความปลอดภัย", "보안", "비밀번호", "セキュリティ", "秘密", "安全", "keamanan",
+    "bảo mật", "biztonsági", "biztonsagi", "sécurité", "securite", "secreta", "segreta", "geheim",
+)
+
+
 def named_secret(record: Mapping[Any, object], looks_random: object) -> str | None:
     """The kind of secret a record's value field holds when a naming field says what it
     is (the name read as a field name: ``DB_PASSWORD`` is a password), or a password in a
@@ -235,12 +260,12 @@ def named_secret(record: Mapping[Any, object], looks_random: object) -> str | No
     names = {k.lower().rsplit(".", 1)[-1] for k in record if isinstance(k, str)}
     if "kty" in names and "d" in names and isinstance(record.get("d"), str) and len(str(record.get("d"))) >= 16:
         return PRIVATE_KEY  # a JSON Web Key with its private part
-    question = next((n for n in names if n in ("q", "question") or "question" in n), None)
-    answer = next((n for n in names if n in ("a", "answer")), None)
+    question = next((n for n in names if n in ("q", "question") or any(w in n for w in _QUESTION_NAMES)), None)
+    answer = next((n for n in names if n in ("a", "answer") or n in _ANSWER_NAMES), None)
     if question and answer:
         q = next(str(v) for k, v in record.items() if isinstance(k, str) and k.lower() == question)
         a = next(v for k, v in record.items() if isinstance(k, str) and k.lower() == answer)
-        named = any(w in n for n in names for w in ("security", "secret", "recovery"))
+        named = any(w in n for n in names for w in _SECURITY_NAMES)
         asks = named or _SECURITY_ASKS.search(q) is not None  # an account's question, not an FAQ's
         if isinstance(a, str) and 2 <= len(a.strip()) <= 64 and asks:
             return SECURITY_ANSWER  # {"security_question": "...?", "answer": "Marchetti"}
@@ -331,7 +356,7 @@ _PLACEHOLDER = re.compile(
     r"(?i)^(?:[*•xX.#_\-]{3,}|<[^>]*>|\[[^\]]*\]|\{\{?[^}]*\}\}?|\$\{[^}]*\}|\$(?-i:[A-Z_][A-Z0-9_]*|[a-z_]+)|%[A-Z_]+%|%\(\w+\)s|\{\{.*\}\}|.*environ\[.*|.*getenv\(.*"
     r"|redacted|hidden|removed|omitted|masked|none|null|nil|undefined|empty|todo|tbd|n/?a|unknown|unset|changeme"
     r"|change_me|example|sample|dummy|placeholder|secret|password|passwd|token|value|true|false|yes|no|required"
-    r"|optional|same|see\s.*|ask\s.*|in\s.*|on\s.*|stored\s.*|saved\s.*)$"
+    r"|optional|same|see\s.*|ask\s.*|in\s.*|on\s.*|stored\s.*|saved\s.*|replace[_-]?me|(?:your|my)[_-][a-z_-]+)$"
 )
 _DIGITS = re.compile(r"\d+")
 _SSH_PUBLIC = re.compile(r"(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com) AAAA")
@@ -451,6 +476,27 @@ SAYS_NOT_REAL = re.compile(
 )
 
 
+# Keys the vendors' own documentation prints as examples (AWS's example key pair, the test
+# keys in every Stripe code sample, RFC 7617's "Aladdin:open sesame").
+DOC_EXAMPLES = frozenset(
+    {
+        "AKIAIOSFODNN7EXAMPLE",
+        "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+        "pk_test_TYooMQauvdEDq54NiTphI7jx",
+        "sk_test_BQokikJOvBiI2HlWgH4olfQ2",
+        "pk_test_6pRNASCoBOKtIshFeQd4XMUh",
+        "QWxhZGRpbjpvcGVuIHNlc2FtZQ==",
+    }
+)
+# Values every reader of the docs knows (jwt.io's sample token): no one's secret. Replaced
+# before the scan, wherever they stand.
+DOC_VALUES = re.compile(
+    r"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9\.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ"
+    r"\.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+)
+
+
 def field_secret(kind: str | None, value: object, looks_random: object) -> str | None:
     """The kind of secret ``value`` is, given its field's kind (from :func:`field_kind`).
     ``looks_random`` is the detectors' test for machine-generated tokens."""
@@ -461,10 +507,12 @@ def field_secret(kind: str | None, value: object, looks_random: object) -> str |
     if not isinstance(value, str):
         return None
     v = value.strip().strip("\"'`")
-    if not v or _PLACEHOLDER.match(v) or _SSH_PUBLIC.match(v) or PUBLIC_TOKEN.fullmatch(v):
+    if not v or _PLACEHOLDER.match(v) or _SSH_PUBLIC.match(v) or PUBLIC_TOKEN.fullmatch(v) or v in DOC_EXAMPLES:
         return None  # (an SSH public key: "ssh-ed25519 AAAA... ci@host" is public by design)
-    if (ENCRYPTED_VALUE.fullmatch(v) and sealed(v)) or (v.startswith("eyJ") and anon_jwt(v)) or len(v) > 512:
-        return None  # sealed for storage, or a public key
+    if (ENCRYPTED_VALUE.fullmatch(v) and sealed(v)) or (v.startswith("eyJ") and (anon_jwt(v) or DOC_VALUES.fullmatch(v))):
+        return None  # sealed for storage, or public by design
+    if len(v) > 512:
+        return None  # a public key, a certificate
     digits = "".join(_DIGITS.findall(v))
     if kind == PIN:
         if re.fullmatch(r"(?:19|20)\d\d-\d\d-\d\d", v):

@@ -25,6 +25,9 @@ import zlib
 from collections.abc import Callable
 from urllib.parse import unquote
 
+# The letters a phone's keypad prints on its keys, as the digits they stand for.
+KEYPAD = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "22233344455566677778889999")
+
 __all__ = ["FORMAT_CHARS", "down_a_column", "fold", "full_views", "token_views"]
 
 # Cyrillic and Greek letters that look like Latin ones (Unicode's confusables, the common
