@@ -197,6 +197,8 @@ def _conversation_kind(msgs: list[tuple[str | None, str]]) -> str | None:
         return kind
     if kind := _labelled_pieces(msgs):
         return kind
+    if kind := _gift_in_reply(msgs):
+        return kind
     for i, (_, text) in enumerate(msgs[:-1]):
         low = _plain(text).replace("_", " ")
         if _ABOUT.search(low) or _TALK.search(low) or _POSTAL.search(low):
@@ -215,6 +217,19 @@ def _conversation_kind(msgs: list[tuple[str | None, str]]) -> str | None:
         kind = _reply_kind(msgs[i + 1 : i + 1 + _REPLY_WINDOW], password, code, token)
         if kind:
             return kind
+    return None
+
+
+def _gift_in_reply(msgs: list[tuple[str | None, str]]) -> str | None:
+    """A gift card named in one message and its claim code in a reply ("got you a Steam card"
+    / "code: 7AQTL-BJYPM-EG9H8"): read as one line."""
+    for i, (_, text) in enumerate(msgs[:-1]):
+        if not detectors._has(text.lower(), detectors._GIFT_HINTS):
+            continue
+        for _, reply in msgs[i + 1 : i + 3]:
+            line = f"{text} {reply}".replace("\n", " ")
+            if detectors.gift_card_code(line, line.lower()):
+                return detectors.GIFT_CARD
     return None
 
 

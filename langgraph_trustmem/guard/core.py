@@ -98,6 +98,8 @@ def _accept(rule_id: str, value: str) -> bool:
         return bool(pw) and not detectors._PLACEHOLDER.match(pw)
     if value in detectors.DOC_EXAMPLES or detectors._PLACEHOLDER_RUN.search(value):
         return False  # the documentation's example keys (AKIAIOSFODNN7EXAMPLE), T00000000/XXXXXXXX
+    if detectors._PLACEHOLDER.match(value.strip("\"'`")):
+        return False  # "Bearer YOUR_TOKEN", REPLACE_ME: a slot for a value
     if rule_id in GENERATED_RULES:  # "pa-hypertension-guidelines-2024" is a page, not a key
         return detectors.generated(value[GENERATED_RULES[rule_id] :])
     return True

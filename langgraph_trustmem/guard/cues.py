@@ -275,6 +275,18 @@ _POSITION_DIGIT = re.compile(r"(?<!\w)\d(?!\w)")
 
 # (Chinese financial numerals become the plain ones, read as a run with 零 below)
 _OTHER_DIGITS = str.maketrans("⚀⚁⚂⚃⚄⚅" "壹贰貳叁參肆伍陆陸柒捌玖" "۰۱۲۳۴۵۶۷۸۹", "123456" "一二二三三四五六六七八九" "0123456789")
+# digits of other scripts and styles: Indic, Thai, Khmer, fullwidth, super- and subscript,
+# circled, dingbat and mathematical ones ("२७१५", "⁵⁴²⁰", "①②⑧⑥", "𝟒𝟕")
+_DIGIT_BLOCKS = (
+    (0x660, 0x669), (0x966, 0x96F), (0x9E6, 0x9EF), (0xA66, 0xA6F), (0xAE6, 0xAEF), (0xB66, 0xB6F),
+    (0xBE6, 0xBEF), (0xC66, 0xC6F), (0xCE6, 0xCEF), (0xD66, 0xD6F), (0xE50, 0xE59), (0xED0, 0xED9),
+    (0xF20, 0xF29), (0x1040, 0x1049), (0x17E0, 0x17E9), (0x1810, 0x1819), (0xFF10, 0xFF19),
+    (0xB2, 0xB3), (0xB9, 0xB9), (0x2070, 0x2070), (0x2074, 0x2079), (0x2080, 0x2089), (0x2460, 0x2468),
+    (0x24EA, 0x24EA), (0x2776, 0x277E), (0x2780, 0x2788), (0x278A, 0x2792), (0x1D7CE, 0x1D7FF),
+)
+_OTHER_DIGITS.update(
+    {cp: ord("0") + unicodedata.digit(chr(cp)) for lo, hi in _DIGIT_BLOCKS for cp in range(lo, hi + 1)}
+)
 _BRAILLE_DIGITS = str.maketrans("⠁⠃⠉⠙⠑⠋⠛⠓⠊⠚", "1234567890")
 _BRAILLE_RUN = re.compile("⠼?[⠁⠃⠉⠙⠑⠋⠛⠓⠊⠚]{3,10}")
 
@@ -367,9 +379,33 @@ _FILLERS = re.compile(rf"(?<![\w']){_FILLER}(?![\w'])")
 _SPLIT = re.compile(r"[\s,\-./]+")
 
 
+# A code read out in pairs, as people say it ("ninety-one thirty-seven", "six forty-one
+# forty-five"): a run of spelled numbers below a hundred, one of them a tens word at least.
+_UNITS = "zero oh one two three four five six seven eight nine".split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_SPOKEN = rf"(?:(?:{'|'.join(_TENS)})(?:[- ](?:{'|'.join(_UNITS[2:])})(?![\w-]))?|(?:{'|'.join(_UNITS)})(?![\w-]))"
+_SPOKEN_RUN = re.compile(rf"(?i)(?<![\w-]){_SPOKEN}(?:[\s,-]+{_SPOKEN})+(?![\w-])")
+
+
+def _spoken_number(word: str) -> str:
+    parts = re.split(r"[- ]", word.lower())
+    if parts[0] in _TENS:
+        return str(_TENS.index(parts[0]) + 2) + (str(_UNITS.index(parts[1]) - 1) if len(parts) > 1 else "0")
+    return "0" if parts[0] in ("zero", "oh") else str(_UNITS.index(parts[0]) - 1)
+
+
+def _spoken_run(m: re.Match[str]) -> str:
+    words = re.findall(_SPOKEN, m.group(), re.I)
+    if not any(w.lower().split("-")[0].split(" ")[0] in _TENS for w in words):
+        return m.group()  # digits one by one: read below
+    return "".join(_spoken_number(w) for w in words)
+
+
 def _with_digits(line: str) -> str:
     """Digits spelled out ("seven-6-six-0", "tujuh satu nol") or typed one by one
     ("3, 2, 6, 6, 5, 0") as one number."""
+    if "ty" in line and (low := line.lower()) and any(t in low for t in _TENS):
+        line = _SPOKEN_RUN.sub(_spoken_run, line)
     if sum(1 for w in _SPLIT.split(line.lower()) if w in _DIGIT_WORDS or (len(w) == 1 and w.isdigit())) >= 3:
         line = _SPELLED_RUN.sub(lambda m: m.group() if _VERSION.fullmatch(m.group()) else _digits_of(m.group()), line)
     if not line.isascii():
@@ -421,7 +457,7 @@ _OPENS = (
     r"|сигналізац\w*|домофон\w*|ปลดล็อก\w*|ประตู|ตู้เซฟ"
     r"|[הלב]?(?:דלת|טלפון|אזעקה|כספת|שער|בניין|כניסה|לוקר|מנעול|חניון)"
     r"|bike cage|cage|parkeergarage|parkhaus|kaapin|kaappi\w*|kulcsdoboz\w*|сейф-бокс\w*|opgang\w*|garasje\w*"
-    r"|halytyks\w*|seif\w*|tor|εξ[ωώ]πορτα[ςσ]?"
+    r"|halytyks\w*|seif\w*|tor|εξ[ωώ]πορτα[ςσ]?|verisure|simplisafe"
 )
 _CODE = (
     r"code|codes|pin|pin code|pincode|passcode|combo|combination|combinaison|kombination|combinacion"
@@ -447,7 +483,7 @@ _COMPOUND = (
 # A lock's or a card's code: a thing it opens and a code word within three words of each
 # other, either way round ("door code", "code de la porte", "Kod alarmu", "Türcode").
 _LOCK_CUE = re.compile(
-    rf"(?<!\w)(?:(?:{_OPENS})(?:\s+(?:{_W}|\d{{1,4}})){{0,3}}?\s*[,\-:]?\s*(?:{_CODE})(?!\w)"
+    rf"(?<!\w)(?:(?:{_OPENS})(?:\s+(?:{_W}|\d{{1,4}}|n°\s?\d{{1,4}}|#\d{{1,4}})[,]?){{0,4}}?\s*[,\-:]?\s*(?:{_CODE})(?!\w)"
     # a device named as a heading: "voicemail: The code is 4671", "SIM card: O código é 6614"
     rf"|(?:{_OPENS}):\s+(?:the|le|la|el|o|a|der|die|das|de|il|het|den|det)\s+(?:{_CODE})(?!\w)"
     rf"|(?:{_CODE})(?:\s+{_W}){{0,3}}?\s+(?:[^\W\d_]{{1,4}}['’])?(?:{_OPENS})\w*|{_COMPOUND}(?!\w)"
@@ -468,7 +504,7 @@ _DEVICE_CUE = re.compile(
     r"|(?:skrytka|skrzynka|sejfik) na klucze|nokkelboks(?:en)?|noglebox(?:en)?|nogleboks(?:en)?|avainboksi|anahtar kutusu"
     r"|digicode"
     r"|キーボックス|钥匙盒|키박스"
-    r"|vorhangeschloss|hangslot|klodka|hanglas|gembok|(?:lock|padlock|safe|lockbox) is set to"
+    r"|vorhangeschloss|hangslot|klodka|hanglas|gembok|(?:lock|padlock|safe|lockbox)(?: is)? set to"
     r"|(?:disarm|deactivate|turn off|switch off)\s+(?:the\s+)?alarm(?:\s+(?:type|with|enter|using|by))?"
     r"|alarm(?:anlage)?\s+(?:ausschalten|deaktivieren|entscharfen)(?:\s+mit)?"
     r"|(?:desactivar|apagar)\s+(?:la\s+)?alarma(?:\s+con)?|(?:desactiver|couper)\s+l'alarme(?:\s+avec)?"
@@ -743,7 +779,7 @@ _TRIGGERS = frozenset(
     klucze nokkelboks avainboksi anahtar creds mima bimilbeonho pasuwado ramz-e puk puk2 login logon
     קוד הקוד κωδικος κωδικός συνδυασμος συνδυασμός
     zugangsdaten credenciales credenciais credenziali identifiants dostepowe inloggegevens доступы
-    segredo
+    segredo verisure simplisafe
     """.split()
 )
 _TRIGGER_ENDINGS = (
@@ -872,8 +908,9 @@ _BEFORE = 14  # and before it, joined by a few words ("9547 is the alarm code")
 _JOINED_BEFORE = re.compile(r"^[^\W\d]*(?:\s+[^\W\d]+){0,3}\s*$")
 # A line that is a code, then what it is: "5599 : my Wells Fargo debit card PIN".
 _CODE_FIRST = re.compile(
-    r"^(?:[^\W\d]{1,20}:\s*)?[\s*•>-]*(?P<val>[#*]?\d{3,10}[#*]?)\s*(?:[:=\-–—#]+|//)\s*[^\d\n]*$"
-)  # (after the field's name the document gives a line: "text: 5599 : ...")
+    r"^(?:[^\W\d]{1,20}(?: [^\W\d]{1,20}){0,3}:\s*)?[\s*•>-]*(?P<val>[#*]?\d{3,10}[#*]?)\s*"
+    r"(?:[:=\-–—#]+|//|<-+|←)\s*[^\d\n]*$"
+)  # ("keep this for me: 1085 — that is the key safe code", "1286  <- Verisure code")  # (after the field's name the document gives a line: "text: 5599 : ...")
 # "now" after "is" ("is nu", "ist jetzt", "est maintenant").
 _NOW_WORDS = (
     r"(?:now|nu|jetzt|nun|ahora|maintenant|desormais|agora|ora|adesso|teraz|nyt|na|simdi|sekarang"

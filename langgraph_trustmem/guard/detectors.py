@@ -183,7 +183,7 @@ _PLACEHOLDER = re.compile(
       | \$\{[^}]*\} | \$(?-i:[A-Z_][A-Z0-9_]*|[a-z_]+)         # ${VAR:?x}, $VAR, $pass ($Pa55w0rd is one)
       | %\(?\w*\)?s | %[A-Z_]+%                                # %s, %VAR%
       | (?:redacted|hidden|removed|omitted|masked|none|null|nil|undefined|empty|todo|tbd|n/?a
-         |changeme|change_me|example|sample|dummy|placeholder|secret|password|passwd|token|value
+         |changeme|change_me|replace[_-]?me|example|sample|dummy|placeholder|secret|password|passwd|token|value
          |(?:your|my)[_-]?(?:api[_-]?)?(?:password|passwd|pass|secret|token|key)\w{0,12}
          |xyz|abc|foo|bar|baz|test)
     )$""",
@@ -2016,9 +2016,9 @@ _GIFT_CARD = re.compile(
     r"|cart[aã]o presente|gutschein\w*|cadeaukaart|voucher code|gift code|redeem later"
     # a store's card by its brand ("Amazon code ...", {"store": "Google Play", "code": ...})
     r"|(?<![a-z])(?P<brand>amazon|google play|itunes|apple|app store|steam|playstation|psn|xbox|nintendo|eshop|netflix|spotify"
-    r"|roblox|razer gold|target|walmart|starbucks|sephora|ikea|zalando)(?: gift| store)?(?: card)?(?=[\s,:;(])"
-    r")[^\n]{0,40}?(?:claim|redemption|redeem|card)?\s*(?:code|pin|:)\s*:?\s*"
-    r"(?P<val>[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){2,4}|[A-Z0-9]{12,20})(?![\w-])"
+    r"|roblox|razer gold|target|walmart|starbucks|sephora|ikea|zalando)(?: gift| store)?(?: card)?(?=[\s,:;(-])"
+    r")[^\n]{0,40}?(?:claim|redemption|redeem|card)?[\s-]*(?:(?:code|codice|codigo|código|pin|:)\s*:?\s*|(?=\w{4} \w{4} ))"
+    r"(?P<val>[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){2,4}|[A-Z0-9]{4}(?: [A-Z0-9]{4}){3,4}|[A-Z0-9]{12,20})(?![\w-])"
 )
 
 

@@ -1,6 +1,7 @@
 """The fifteenth round's rules, each seen from both sides: codes that open things named in
 more languages, a security question and its answer as a record's fields in any language,
-chats kept as text lines or asking for a texted code, and the values that are no one's
+chats kept as text lines or asking for a texted code, digits of other scripts, numbers read
+out in pairs, gift cards' codes in more shapes, and the values that are no one's
 secret (a password's hash, a request's signature, an anon or a documentation token, a
 keypad word taught as a game, a value a command fetches). The phrasings are written for
 this test, not taken from the corpora."""
@@ -46,6 +47,17 @@ REFUSED = [
     "[19:02] Lena: kannst du mir den Code per SMS vorlesen?\n[19:03] Max: 448210",
     [{"role": "user", "content": "Read me the code they just texted you"}, {"role": "contact", "content": "It says 662014"}],
     ["Ana: ¿te llegó el código por SMS?", "Luis: sí, 481-220"],
+    # digits of other scripts and styles, numbers read out in pairs, a value named after it
+    "Locker code: ①④⑦⑨",
+    "Alarm code: २२१९",
+    "locker code: seventy seventy-two",
+    "Keep this for me: 4417 — that is the gate code.",
+    "Hotel safe set to 802213",
+    "Casier n°12 au club, code 4418.",
+    # a gift card's code: a brand glued to "code", in groups of four, in a reply
+    "Xbox-Code: 7HJ2K-9PLM4-QW3ER",
+    "Google Play gift card 7KJ2 P9Q4 LM3X 8ZT5",
+    [{"role": "user", "content": "I sent you an Xbox gift card"}, {"role": "contact", "content": "got it, code KQ7P2-M3XJ9-TT4W8"}],
     # beside the look-alikes below
     {"username": "demo", "password": "Tr0ub4dor&3x"},
     "DB_PASSWORD=Kx9!mQ2#vLp4",
@@ -67,6 +79,13 @@ PASSES = [
         ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
     )},
     {"key_id": "AKIAIOSFODNN7EXAMPLE", "secret_key": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"},
+    "Chapter ② covers the basics; see footnote ³.",
+    "We were sixty-nine people at the wedding.",
+    "Keep this for me: 2024 — that is the year we moved.",
+    "Google Play gift card balance: USD 25.00 left",
+    [{"role": "user", "content": "I sent you an Xbox gift card"}, {"role": "contact", "content": "thanks, order ORD-23498-XK"}],
+    'password = "REPLACE_ME"',
+    'curl https://api.example.com/v1/items -H "Authorization: Bearer YOUR_TOKEN"',
 ]
 
 

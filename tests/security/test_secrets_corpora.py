@@ -4,9 +4,9 @@ The figures are those of ``bench/guard_eval.py`` (recorded in ``bench/README.md`
 record is checked as ``TrustStore.put`` checks it, a refusal or a redaction counts as
 caught for a secret and as a false positive for a benign memory. No server is needed.
 
-Corpora: the four tuning corpora and the first thirteen held-out corpora (``secrets_heldout``
-to ``secrets_heldout13``) have had their misses read and tuned on; the fourteenth
-(``secrets_heldout14``), written by a helper that never saw the guard and committed frozen
+Corpora: the four tuning corpora and the first fourteen held-out corpora (``secrets_heldout``
+to ``secrets_heldout14``) have had their misses read and tuned on; the fifteenth
+(``secrets_heldout15``), written by a helper that never saw the guard and committed frozen
 before it was first run, is the held-out figure of record.
 """
 
@@ -223,19 +223,35 @@ def test_thirteenth_heldout_corpus_is_tuning_data_now(guard):
     assert report.fp_rate <= 0.001, [r.id for r, _ in fps]
 
 
-def test_fourteenth_heldout_corpus(guard):
+def test_fourteenth_heldout_corpus_is_tuning_data_now(guard):
     """Written by an eleventh helper that never saw the guard or any other corpus, committed
     frozen (59a1aee) before it was first run. Measured on the guard before the fourteenth
-    round (0fb6656): 0.764 recall, 0.571 on evasions, 0.031 false positives; after the
-    round (the commit that records these figures): 0.782 / 0.604 / 0.021. The targets are
+    round (0fb6656): 0.764 recall, 0.571 on evasions, 0.031 false positives; after it:
+    0.782 / 0.604 / 0.021. Its misses and false positives were read in the fifteenth round
+    (codes named in more languages, security questions as fields, chats as text lines,
+    texted codes, digits of other scripts, gift cards' codes; a password's hash, a request's
+    signature, anon and documentation tokens, a keypad game): 0.826 / 0.625 / 0.006. Held
+    to what was measured."""
+    report, misses, fps = guard_eval.evaluate("heldout14", guard_eval.heldout14_corpus(), guard, timing=False)
+    assert report.errors == 0
+    assert report.recall >= 0.82, [r.id for r in misses]
+    assert report.recall_hard >= 0.62, [r.id for r in misses]
+    assert report.fp_rate <= 0.007, [r.id for r, _ in fps]
+
+
+def test_fifteenth_heldout_corpus(guard):
+    """Written by a twelfth helper that never saw the guard or any other corpus, committed
+    frozen (c8c9e19) before it was first run. Measured on the guard before the fifteenth
+    round (7a13c03): 0.737 recall, 0.569 on evasions, 0.012 false positives; after the
+    round (the commit that records these figures): 0.743 / 0.565 / 0.011. The targets are
     not met. Asserted as measured, so a regression shows; its records are never read to
     choose rules."""
-    report, _, _ = guard_eval.evaluate("heldout14", guard_eval.heldout14_corpus(), guard, timing=False)
+    report, _, _ = guard_eval.evaluate("heldout15", guard_eval.heldout15_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
-    assert report.recall >= 0.78  # target TARGET_RECALL: not met
-    assert report.recall_hard >= 0.60
-    assert report.fp_rate <= 0.022  # target TARGET_FP: not met
+    assert report.recall >= 0.74  # target TARGET_RECALL: not met
+    assert report.recall_hard >= 0.56
+    assert report.fp_rate <= 0.012  # target TARGET_FP: not met
 
 
 def test_fourth_tuning_corpus(guard):
@@ -243,13 +259,14 @@ def test_fourth_tuning_corpus(guard):
     its 970 secrets disguised by 246 techniques) and look-alikes (840 of 1,020 benign
     memories, 210 families). Measured first at 0.540 recall and 0.010 false positives (and
     a crash on escaped surrogates, mended); after the values built in code, digits spelled in
-    more scripts, a code spelled in the next message, smuggled characters: 0.612 / 0.010.
+    more scripts, a code spelled in the next message, smuggled characters: 0.612 / 0.010; after
+    the fifteenth round (a password's hash, a command's output): 0.615 / 0.007.
     Held to what was measured."""
     report, misses, fps = guard_eval.evaluate("tuning4", guard_eval.tuning4_corpus(), guard, timing=False)
     assert report.benign >= 1000
     assert report.errors == 0
     assert report.recall >= 0.61, [r.id for r in misses]
-    assert report.fp_rate <= 0.011, [r.id for r, _ in fps]
+    assert report.fp_rate <= 0.008, [r.id for r, _ in fps]
 
 
 def test_third_tuning_corpus(guard):
@@ -288,7 +305,7 @@ def test_second_tuning_corpus(guard):
     assert report.fp_rate <= 0.001, [r.id for r, _ in fps]
 
 
-@pytest.mark.parametrize("corpus", ["heldout", "heldout14"])
+@pytest.mark.parametrize("corpus", ["heldout", "heldout15"])
 def test_speed_per_200_char_memory(guard, corpus):
     """A regression guard only, far above the measured figure: the speed
     target (TARGET_MS) is checked by ``bench/guard_eval.py`` on an idle
