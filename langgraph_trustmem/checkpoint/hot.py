@@ -471,7 +471,9 @@ class LocalHotTier(_Unshared):
 # populate yields to it: so a write needs no Redis round trip of its own
 # after PostgreSQL commits, yet no one reads an entry older than a write
 # that has returned. A mark its writer never cleared (the process died) is
-# cleared by the next write after MARK_STALE_SECONDS.
+# cleared by the next write after MARK_STALE_SECONDS; a mark names the server
+# lifetime it was set in, and one from another lifetime (restored from a
+# snapshot) counts for nothing: entries of that lifetime are never served.
 MARK_STALE_SECONDS = 300
 _MARK_LUA = """
 redis.call('HSET', KEYS[1], ARGV[1], redis.call('TIME')[1])
@@ -482,21 +484,27 @@ return 1
 # KEYS: entry, ns set (subgraphs only), tombstone.
 # ARGV: checkpoint id, id it follows, ttl ms, populate flag, the writer's own
 # mark field ('' if none), n keep fields, keep fields..., then field/value
-# pairs.
+# pairs. The writer's mark goes last, so a script that fails half-way leaves it.
 # Replace the entry unless a newer checkpoint is there (a populate also
 # yields to a tombstone and to any write in flight). When the entry was
 # the checkpoint this one follows, keep its blobs the new one still uses;
 # keep writes stored for this checkpoint or a later one, and other writers'
 # marks.
 _PUT_LUA = f"""
-if ARGV[5] ~= '' then redis.call('HDEL', KEYS[1], ARGV[5]) end
+local function done(r)
+  if ARGV[5] ~= '' then redis.call('HDEL', KEYS[1], ARGV[5]) end
+  return r
+end
 if ARGV[4] == '1' and redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
 local fields = redis.call('HKEYS', KEYS[1])
 local now = tonumber(redis.call('TIME')[1])
 local flux = false
+local ours = 'x\\0' .. ARGV[6] .. '\\0'
 for _, f in ipairs(fields) do
   if string.sub(f, 1, 2) == 'x\\0' then
-    if now - tonumber(redis.call('HGET', KEYS[1], f)) > {MARK_STALE_SECONDS} then
+    if f == ARGV[5] then
+    elseif (ARGV[6] ~= '' and string.sub(f, 1, #ours) ~= ours)
+        or now - tonumber(redis.call('HGET', KEYS[1], f)) > {MARK_STALE_SECONDS} then
       redis.call('HDEL', KEYS[1], f)
     else
       flux = true
@@ -505,11 +513,11 @@ for _, f in ipairs(fields) do
 end
 if ARGV[4] == '1' and flux then return 0 end
 local cur = redis.call('HGET', KEYS[1], 'id')
-if cur and cur > ARGV[1] then return 0 end
-local nkeep = tonumber(ARGV[6])
+if cur and cur > ARGV[1] then return done(0) end
+local nkeep = tonumber(ARGV[7])
 local keep = {{}}
 if cur and (cur == ARGV[2] or cur == ARGV[1]) then
-  for i = 1, nkeep do keep[ARGV[6 + i]] = true end
+  for i = 1, nkeep do keep[ARGV[7 + i]] = true end
 end
 local n = #ARGV[1]
 for _, f in ipairs(fields) do
@@ -518,21 +526,24 @@ for _, f in ipairs(fields) do
   if not keep[f] and not later_write and kind ~= 'x\\0' then redis.call('HDEL', KEYS[1], f) end
 end
 redis.call('HSET', KEYS[1], 'id', ARGV[1])
-for i = 7 + nkeep, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+for i = 8 + nkeep, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 if KEYS[2] ~= '' then
   redis.call('SADD', KEYS[2], KEYS[1])
   redis.call('PEXPIRE', KEYS[2], ARGV[3])
 end
-return 1
+return done(1)
 """
 
 # KEYS: entry, ns set. ARGV: checkpoint id, ttl ms, upsert flag, the
 # writer's own mark field ('' if none), pairs...
 _ADD_WRITES_LUA = """
-if ARGV[4] ~= '' then redis.call('HDEL', KEYS[1], ARGV[4]) end
+local function done(r)
+  if ARGV[4] ~= '' then redis.call('HDEL', KEYS[1], ARGV[4]) end
+  return r
+end
 local cur = redis.call('HGET', KEYS[1], 'id')
-if cur and cur > ARGV[1] then return 0 end
+if cur and cur > ARGV[1] then return done(0) end
 for i = 5, #ARGV, 2 do
   if ARGV[3] == '1' then redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
   else redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1]) end
@@ -542,7 +553,7 @@ if KEYS[2] ~= '' then
   redis.call('SADD', KEYS[2], KEYS[1])
   redis.call('PEXPIRE', KEYS[2], ARGV[2])
 end
-return 1
+return done(1)
 """
 
 
@@ -572,8 +583,8 @@ class _RedisCodec:
         return b"w\x00" + b"\x00".join(parts)
 
     @staticmethod
-    def mark_field() -> bytes:
-        return b"x\x00" + os.urandom(12).hex().encode()
+    def mark_field(epoch: str | None) -> bytes:
+        return b"x\x00" + (epoch or "").encode() + b"\x00" + os.urandom(12).hex().encode()
 
     def _meta_aad(self, tk: bytes, ns: str) -> bytes:
         return aad("hot-meta", tk, ns)
@@ -615,17 +626,21 @@ class _RedisCodec:
             int(ttl * 1000),
             "1" if populate else "0",
             mark.field if mark is not None else b"",
+            entry.epoch or "",
             len(keep_fields),
             *keep_fields,
             *fields,
         ]
         return keys, args
 
-    def decode(self, tk: bytes, ns: str, raw: Mapping[bytes, bytes]) -> HotEntry | None:
-        if not raw or b"id" not in raw or b"m" not in raw or b"p" not in raw:
+    def decode(self, tk: bytes, ns: str, raw: Mapping[bytes, bytes], epoch: str | None) -> HotEntry | None:
+        """The entry, or None when there is none or a write of the server
+        lifetime ``epoch`` is in flight (PostgreSQL answers)."""
+        if not raw or b"id" not in raw or b"m" not in raw or b"p" not in raw or epoch is None:
             return None
-        if any(f.startswith(b"x\x00") for f in raw):
-            return None  # a write is in flight: PostgreSQL answers
+        ours = b"x\x00" + epoch.encode() + b"\x00"
+        if any(f.startswith(ours) for f in raw):
+            return None
         try:
             parent, branch, level, status, pending, owner, head_level, tainted, epoch = ormsgpack.unpackb(
                 self.keyring.decrypt(raw[b"m"], self._meta_aad(tk, ns))
@@ -782,11 +797,13 @@ class RedisHotTier:
         self, lane: _Lane, tks: Iterable[bytes] = (), exc: BaseException | None = None, cool: bool = True
     ) -> None:
         """A lane left mid-reply (its connection failed, or the call was
-        interrupted): the entries of the writes it carried are owed
-        deletions, and a Redis error met by a call (not in the replies of
-        earlier writes, which a restarted server has lost) leaves Redis
-        alone for a while."""
-        owed = [*tks, *lane.owed]
+        interrupted): the threads of the call itself are owed deletions (a
+        mark may not have reached Redis), and a Redis error met by a call
+        leaves Redis alone for a while. The writes whose replies the lane
+        still owed need nothing: each left its mark, which only its own
+        script clears, last, so an entry that did not land stays marked
+        until a later write replaces it."""
+        owed = list(tks)
         if cool and (exc is None or isinstance(exc, self._errors)):
             log.warning("hot tier write failed; its entry is owed a deletion")
             self.fence.failed(owed)
@@ -855,11 +872,11 @@ class RedisHotTier:
                 return None
             epoch = self.fence.epoch
             raw = self._call(lane, (), "HGETALL", key)
-            return None if raw is None else self.fence.current(self.codec.decode(tk, ns, _hash(raw)), epoch)
+            return None if raw is None else self.fence.current(self.codec.decode(tk, ns, _hash(raw), epoch), epoch)
         if not self._ready():
             return None
         try:
-            return self.fence.current(self.codec.decode(tk, ns, self.client.hgetall(key)))
+            return self.fence.current(self.codec.decode(tk, ns, self.client.hgetall(key), self.fence.epoch))
         except self._errors:
             self.fence.failed(())
             log.warning("hot tier unavailable; reading PostgreSQL")
@@ -873,7 +890,7 @@ class RedisHotTier:
         if not self._ready():
             self._give(lane)
             return None
-        mark = Mark(lane, tk, self.codec.key(tk, ns), self.codec.mark_field(), self.fence.epoch)
+        mark = Mark(lane, tk, self.codec.key(tk, ns), self.codec.mark_field(self.fence.epoch), self.fence.epoch)
         try:
             lane.conn.send_command("EVAL", _MARK_LUA, 1, mark.key, mark.field, int(ttl * 1000))
         except BaseException as exc:
@@ -1043,7 +1060,7 @@ class AsyncRedisHotTier:
     async def _lost(
         self, lane: _Lane, tks: Iterable[bytes] = (), exc: BaseException | None = None, cool: bool = True
     ) -> None:
-        owed = [*tks, *lane.owed]
+        owed = list(tks)  # see RedisHotTier._lost
         if cool and (exc is None or isinstance(exc, self._errors)):
             log.warning("hot tier write failed; its entry is owed a deletion")
             self.fence.failed(owed)
@@ -1106,11 +1123,11 @@ class AsyncRedisHotTier:
                 return None
             epoch = self.fence.epoch
             raw = await self._call(lane, (), "HGETALL", key)
-            return None if raw is None else self.fence.current(self.codec.decode(tk, ns, _hash(raw)), epoch)
+            return None if raw is None else self.fence.current(self.codec.decode(tk, ns, _hash(raw), epoch), epoch)
         if not await self._ready():
             return None
         try:
-            return self.fence.current(self.codec.decode(tk, ns, await self.client.hgetall(key)))
+            return self.fence.current(self.codec.decode(tk, ns, await self.client.hgetall(key), self.fence.epoch))
         except self._errors:
             self.fence.failed(())
             log.warning("hot tier unavailable; reading PostgreSQL")
@@ -1122,7 +1139,7 @@ class AsyncRedisHotTier:
         if not await self._ready():
             self._give(lane)
             return None
-        mark = Mark(lane, tk, self.codec.key(tk, ns), self.codec.mark_field(), self.fence.epoch)
+        mark = Mark(lane, tk, self.codec.key(tk, ns), self.codec.mark_field(self.fence.epoch), self.fence.epoch)
         try:
             await lane.conn.send_command("EVAL", _MARK_LUA, 1, mark.key, mark.field, int(ttl * 1000))
         except BaseException as exc:

@@ -227,6 +227,33 @@ def test_a_read_never_refills_an_entry_while_a_write_is_in_flight(pg_url, key, s
         assert b.hot.get(tk, "").checkpoint_id == refill.checkpoint_id  # no write in flight: refilled
 
 
+def test_a_mark_from_another_server_lifetime_blocks_nothing(pg_url, key, schema, own_redis):
+    """A snapshot taken while a write was in flight brings its mark back
+    after a restart: marks name the lifetime they were set in, and one from
+    another lifetime neither sends readers to PostgreSQL nor stops a refill;
+    one of this lifetime does both."""
+    import redis
+
+    cfg = config()
+    admin = redis.Redis.from_url(own_redis.url)
+    with TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as a:
+        turns(chat(a), cfg, 1)
+        tk = a.thread_key(cfg["configurable"]["thread_id"])
+        assert wait_for_entry(a, cfg) is not None
+        rkey = a.hot.codec.key(tk, "")
+        now = int(admin.time()[0])
+        admin.hset(rkey, b"x\x00" + b"0" * 40 + b"\x00restored", now)  # another lifetime's
+        assert a.hot.get(tk, "") is not None
+        live = a.hot.codec.mark_field(a.hot.fence.epoch)
+        admin.hset(rkey, live, now)  # this lifetime's: a write in flight
+        assert a.hot.get(tk, "") is None and messages(a, cfg) == 2
+        admin.hdel(rkey, live)
+        admin.delete(rkey)
+        admin.hset(rkey, b"x\x00" + b"0" * 40 + b"\x00restored", now)
+        assert messages(a, cfg) == 2  # PostgreSQL, and its refill is not stopped
+        assert wait_for_entry(a, cfg) is not None
+
+
 def test_a_write_that_fails_in_postgresql_clears_its_mark(pg_url, key, schema, own_redis):
     import psycopg
     import redis
