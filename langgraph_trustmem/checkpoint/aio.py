@@ -39,6 +39,7 @@ from langgraph_trustmem.checkpoint.base import (
     checkpoint_ns,
     is_run,
     reader_config,
+    refused,
 )
 from langgraph_trustmem.checkpoint.decoded import DEFAULT_MAX_BYTES
 from langgraph_trustmem.checkpoint.hot import AsyncHotTier, AsyncRedisHotTier, LocalHotTier, NullHotTier
@@ -257,8 +258,8 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
                             "the thread's head branch moved while this checkpoint was saved"
                         ) from None
                     self._rebranch(params, row[1], params["parent"])
-        except BaseException:
-            await self.hot.aunmark(mark)
+        except BaseException as exc:
+            await self.hot.aunmark(mark, clear=refused(exc))
             raise
         assert row is not None
         hot_args = self._hot_put_args(params, blobs, checkpoint)
@@ -282,8 +283,8 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
         try:
             async with self._cursor() as cur:
                 await cur.execute(query, params)
-        except BaseException:
-            await self.hot.aunmark(mark)
+        except BaseException as exc:
+            await self.hot.aunmark(mark, clear=refused(exc))
             raise
         await self.hot.aadd_writes(
             params["tk"], params["ns"], params["cid"], hot, self.hot_ttl, query is sql.UPSERT_WRITES_SQL, mark=mark

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, cast
 
+import psycopg
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import (
     WRITES_IDX_MAP,
@@ -299,6 +300,13 @@ def _write_map(rows: Any) -> dict[tuple[str, int, str, str], bytes]:
         (bytes(task_id).decode(), int(bytes(idx)), bytes(channel).decode(), bytes(task_path).decode()): bytes(blob)
         for task_id, channel, task_path, idx, blob in rows or ()
     }
+
+
+def refused(exc: BaseException) -> bool:
+    """Whether PostgreSQL refused a write's statement, so nothing of it was
+    committed (its hot-tier mark may go). A lost connection, a cancellation
+    or an error raised after the statement leave that open: the mark stays."""
+    return isinstance(exc, psycopg.Error) and not isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError))
 
 
 def _thread_id(config: RunnableConfig) -> str:

@@ -87,7 +87,7 @@ class HotTier(Protocol):
 
     def mark(self, tk: bytes, ns: str, ttl: float) -> Mark | None: ...
 
-    def unmark(self, mark: Mark | None) -> None: ...
+    def unmark(self, mark: Mark | None, clear: bool = True) -> None: ...
 
     def put(
         self,
@@ -125,7 +125,7 @@ class AsyncHotTier(Protocol):
 
     async def amark(self, tk: bytes, ns: str, ttl: float) -> Mark | None: ...
 
-    async def aunmark(self, mark: Mark | None) -> None: ...
+    async def aunmark(self, mark: Mark | None, clear: bool = True) -> None: ...
 
     async def aput(
         self,
@@ -175,13 +175,13 @@ class _Unshared:
     def mark(self, tk: bytes, ns: str, ttl: float) -> Mark | None:
         return None
 
-    def unmark(self, mark: Mark | None) -> None:
+    def unmark(self, mark: Mark | None, clear: bool = True) -> None:
         return None
 
     async def amark(self, tk: bytes, ns: str, ttl: float) -> Mark | None:
         return None
 
-    async def aunmark(self, mark: Mark | None) -> None:
+    async def aunmark(self, mark: Mark | None, clear: bool = True) -> None:
         return None
 
 
@@ -476,7 +476,11 @@ class LocalHotTier(_Unshared):
 # snapshot) counts for nothing: entries of that lifetime are never served.
 MARK_STALE_SECONDS = 300
 _MARK_LUA = """
-redis.call('HSET', KEYS[1], ARGV[1], redis.call('TIME')[1])
+local ok = redis.pcall('HSET', KEYS[1], ARGV[1], redis.call('TIME')[1])
+if type(ok) == 'table' and ok.err then
+  redis.call('DEL', KEYS[1])  -- Redis is full: no mark, so no entry either (a deletion frees memory)
+  return 2
+end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 """
@@ -496,6 +500,8 @@ local function done(r)
   return r
 end
 if ARGV[4] == '1' and redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
+-- a write's entry lands only while its mark is there: the thread was deleted meanwhile otherwise
+if ARGV[5] ~= '' and redis.call('HEXISTS', KEYS[1], ARGV[5]) == 0 then return 0 end
 local fields = redis.call('HKEYS', KEYS[1])
 local now = tonumber(redis.call('TIME')[1])
 local flux = false
@@ -503,11 +509,11 @@ local ours = 'x\\0' .. ARGV[6] .. '\\0'
 for _, f in ipairs(fields) do
   if string.sub(f, 1, 2) == 'x\\0' then
     if f == ARGV[5] then
-    elseif (ARGV[6] ~= '' and string.sub(f, 1, #ours) ~= ours)
-        or now - tonumber(redis.call('HGET', KEYS[1], f)) > {MARK_STALE_SECONDS} then
+    elseif ARGV[4] ~= '1' and ((ARGV[6] ~= '' and string.sub(f, 1, #ours) ~= ours)
+        or now - tonumber(redis.call('HGET', KEYS[1], f)) > {MARK_STALE_SECONDS}) then
       redis.call('HDEL', KEYS[1], f)
     else
-      flux = true
+      flux = flux or ARGV[6] == '' or string.sub(f, 1, #ours) == ours
     end
   end
 end
@@ -542,6 +548,7 @@ local function done(r)
   if ARGV[4] ~= '' then redis.call('HDEL', KEYS[1], ARGV[4]) end
   return r
 end
+if ARGV[4] ~= '' and redis.call('HEXISTS', KEYS[1], ARGV[4]) == 0 then return 0 end
 local cur = redis.call('HGET', KEYS[1], 'id')
 if cur and cur > ARGV[1] then return done(0) end
 for i = 5, #ARGV, 2 do
@@ -867,7 +874,12 @@ class RedisHotTier:
             lane = self._take()  # its earlier writes land before this read
             if lane is None:
                 return None
-            if not self._ready():  # the lifetime, looked up after the lane was opened
+            try:
+                ready = self._ready()
+            except BaseException:
+                self._give(lane)
+                raise
+            if not ready:  # the lifetime, looked up after the lane was opened
                 self._give(lane)
                 return None
             epoch = self.fence.epoch
@@ -887,7 +899,12 @@ class RedisHotTier:
         read by ``put``, ``add_writes`` or ``unmark``)."""
         if self._pool is None or (lane := self._take()) is None:
             return None
-        if not self._ready():
+        try:
+            ready = self._ready()
+        except BaseException:
+            self._give(lane)  # (cancelled: nothing was sent on it)
+            raise
+        if not ready:
             self._give(lane)
             return None
         mark = Mark(lane, tk, self.codec.key(tk, ns), self.codec.mark_field(self.fence.epoch), self.fence.epoch)
@@ -900,10 +917,15 @@ class RedisHotTier:
             return None
         return mark
 
-    def unmark(self, mark: Mark | None) -> None:
-        """The marked write did not happen: clear its mark."""
+    def unmark(self, mark: Mark | None, clear: bool = True) -> None:
+        """The marked write did not return: clear its mark when PostgreSQL
+        refused it, or keep it (its lane given back) when the write may have
+        been committed, so readers go to PostgreSQL until a later write."""
         if mark is not None and self._confirmed(mark):
-            self._send(mark, "HDEL", mark.key, mark.field)
+            if clear:
+                self._send(mark, "HDEL", mark.key, mark.field)
+            else:
+                self._give(mark.lane)
 
     def put(
         self,
@@ -1030,16 +1052,18 @@ class AsyncRedisHotTier:
                 self.fence.failed(())
                 return None
         try:
-            closed = await lane.conn.can_read()
-        except self._errors:
-            closed = True
-        if closed:
             try:
+                closed = await lane.conn.can_read()
+            except self._errors:
+                closed = True
+            if closed:
                 await lane.conn.disconnect()
                 await lane.conn.connect()
-            except self._errors:
-                await self._lost(lane)
-                return None
+        except BaseException as exc:
+            await self._lost(lane, exc=exc)
+            if not isinstance(exc, self._errors):
+                raise
+            return None
         return lane
 
     async def _settle(self, lane: _Lane) -> bool:
@@ -1118,7 +1142,12 @@ class AsyncRedisHotTier:
             lane = await self._take()
             if lane is None:
                 return None
-            if not await self._ready():
+            try:
+                ready = await self._ready()
+            except BaseException:
+                self._give(lane)
+                raise
+            if not ready:
                 self._give(lane)
                 return None
             epoch = self.fence.epoch
@@ -1136,7 +1165,12 @@ class AsyncRedisHotTier:
     async def amark(self, tk: bytes, ns: str, ttl: float) -> Mark | None:
         if self._pool is None or (lane := await self._take()) is None:
             return None
-        if not await self._ready():
+        try:
+            ready = await self._ready()
+        except BaseException:
+            self._give(lane)  # (cancelled: nothing was sent on it)
+            raise
+        if not ready:
             self._give(lane)
             return None
         mark = Mark(lane, tk, self.codec.key(tk, ns), self.codec.mark_field(self.fence.epoch), self.fence.epoch)
@@ -1149,9 +1183,12 @@ class AsyncRedisHotTier:
             return None
         return mark
 
-    async def aunmark(self, mark: Mark | None) -> None:
+    async def aunmark(self, mark: Mark | None, clear: bool = True) -> None:
         if mark is not None and await self._confirmed(mark):
-            await self._send(mark, "HDEL", mark.key, mark.field)
+            if clear:
+                await self._send(mark, "HDEL", mark.key, mark.field)
+            else:
+                self._give(mark.lane)
 
     async def aput(
         self,

@@ -40,6 +40,7 @@ from langgraph_trustmem.checkpoint.base import (
     checkpoint_ns,
     is_run,
     reader_config,
+    refused,
 )
 from langgraph_trustmem.checkpoint.decoded import DEFAULT_MAX_BYTES
 from langgraph_trustmem.checkpoint.hot import HotTier, LocalHotTier, NullHotTier, RedisHotTier
@@ -269,8 +270,8 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
                             "the thread's head branch moved while this checkpoint was saved"
                         ) from None
                     self._rebranch(params, row[1], params["parent"])
-        except BaseException:
-            self.hot.unmark(mark)
+        except BaseException as exc:
+            self.hot.unmark(mark, clear=refused(exc))
             raise
         assert row is not None
         hot_args = self._hot_put_args(params, blobs, checkpoint)
@@ -294,8 +295,8 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
         try:
             with self._cursor() as cur:
                 cur.execute(query, params)
-        except BaseException:
-            self.hot.unmark(mark)
+        except BaseException as exc:
+            self.hot.unmark(mark, clear=refused(exc))
             raise
         self.hot.add_writes(
             params["tk"], params["ns"], params["cid"], hot, self.hot_ttl, query is sql.UPSERT_WRITES_SQL, mark=mark

@@ -504,7 +504,7 @@ _DEVICE_CUE = re.compile(
     r"|(?:skrytka|skrzynka|sejfik) na klucze|nokkelboks(?:en)?|noglebox(?:en)?|nogleboks(?:en)?|avainboksi|anahtar kutusu"
     r"|digicode"
     r"|キーボックス|钥匙盒|키박스"
-    r"|vorhangeschloss|hangslot|klodka|hanglas|gembok|(?:lock|padlock|safe|lockbox)(?: is)? set to"
+    r"|vorhangeschloss|hangslot|klodka|hanglas|gembok|(?:lock|padlock|safe|lockbox)(?: is)? set to(?=\s*[#*]?\d)"
     r"|(?:disarm|deactivate|turn off|switch off)\s+(?:the\s+)?alarm(?:\s+(?:type|with|enter|using|by))?"
     r"|alarm(?:anlage)?\s+(?:ausschalten|deaktivieren|entscharfen)(?:\s+mit)?"
     r"|(?:desactivar|apagar)\s+(?:la\s+)?alarma(?:\s+con)?|(?:desactiver|couper)\s+l'alarme(?:\s+avec)?"

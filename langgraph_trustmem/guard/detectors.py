@@ -184,7 +184,7 @@ _PLACEHOLDER = re.compile(
       | %\(?\w*\)?s | %[A-Z_]+%                                # %s, %VAR%
       | (?:redacted|hidden|removed|omitted|masked|none|null|nil|undefined|empty|todo|tbd|n/?a
          |changeme|change_me|replace[_-]?me|example|sample|dummy|placeholder|secret|password|passwd|token|value
-         |(?:your|my)[_-]?(?:api[_-]?)?(?:password|passwd|pass|secret|token|key)\w{0,12}
+         |(?:your|my)[_-]?(?:api[_-]?)?(?:password|passwd|pass|secret|token|key)(?:[_-][a-z]{1,8}){0,2}
          |xyz|abc|foo|bar|baz|test)
     )$""",
     re.IGNORECASE | re.VERBOSE,
@@ -1157,13 +1157,27 @@ def without_sealed(text: str) -> str:
 
 
 # A password's hash as bcrypt, argon2, scrypt or crypt(3) print it ("$2b$12$...").
-_PASSWORD_HASH = re.compile(r"\$(?:2[abxy]?\$\d\d|argon2(?:id|i|d)\$[^$\s]*\$[^$\s]*|scrypt|[156])\$[./A-Za-z0-9+=$,]{20,}")
+_PASSWORD_HASH = re.compile(
+    r"\$2[abxy]?\$\d\d\$[./A-Za-z0-9]{53}(?![\w$,=./+])"
+    r"|\$argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]{16,}\$[A-Za-z0-9+/]{32,}(?![\w$,=./+])"
+    r"|\$[156]\$(?:rounds=\d+\$)?[./A-Za-z0-9]{8,16}\$[./A-Za-z0-9]{22,86}(?![\w$,=./+])"
+)
 # A request's signature header (a webhook's HMAC of one body): "x-slack-signature: v0=<hex>".
-_SIGNATURE_HEADER = re.compile(r"(?i)(x-[\w-]*signature[\w-]*\s*[:=]\s*(?:v\d+=|sha\d+=)?)[0-9a-f]{32,}\b")
-# A value a command fetches when it runs: "=$(aws secretsmanager get-secret-value ...)".
-_COMMAND_VALUE = re.compile(r"=\s*\$\([^()\n]*\)")
+_SIGNATURE_HEADER = re.compile(
+    r"(?im)((?<![\w-])x-(?![\w-]{0,40}(?:key|secret|token|signing|auth|credential))(?:[a-z0-9]+-){0,3}signature(?:-\d+)?"
+    r"\s*:\s*(?:v\d+=|sha\d+=)?)[0-9a-f]{32,128}[ \t]*$"
+)
+# A value a secret manager's command fetches when it runs: "=$(aws secretsmanager get-secret-value ...)"
+# (not "$(echo ...)": that holds the value).
+_KEY_TALK = re.compile(r"(?i)(?<![^\W_])(?:key|secret|token|password|credential|private)(?![^\W_])")
+_COMMAND_VALUE = re.compile(
+    r"=\s*\$\((?:aws secretsmanager|aws ssm get-parameter|vault (?:kv get|read)|op (?:read|item get)|gcloud secrets"
+    r"|az keyvault|kubectl get secret|security find-generic-password|pass show|doppler secrets get|bw get|gopass"
+    r"|cat /run/secrets/)[^()\n`;|&<>]*\)"
+)
 # A word and the digits a phone's keypad gives it, taught as a game ("GOLF = 4653 (just a game)").
 _KEYPAD_GAME = re.compile(r"\b([A-Z]{3,10})\s*=\s*(\d{3,10})\b")
+_LOCK_WORDS = re.compile(r"(?i)code|pin\b|safe|door|alarm|lock|combination|passw|passcode|gate|garage")
 def without_doc_values(text: str, testing: bool = False) -> str:
     """``text`` with what is no one's secret replaced before the scan: the documentation's
     well-known example values (jwt.io's sample token, AWS's example key pair, a gateway's
@@ -1194,11 +1208,11 @@ def without_doc_values(text: str, testing: bool = False) -> str:
     text = without_sealed(text)
     if "$2" in text or "$argon2" in text:  # a password's hash is not the password
         text = _PASSWORD_HASH.sub("[hash]", text)
-    if "ignature" in text:
+    if "ignature" in text and not _KEY_TALK.search(text):
         text = _SIGNATURE_HEADER.sub(r"\1[signature]", text)
     if "$(" in text:  # DB_PASSWORD=$(aws secretsmanager ...): fetched, not written
         text = _COMMAND_VALUE.sub("=<secret>", text)
-    if "game" in text.lower() and "=" in text:
+    if "game" in text.lower() and "=" in text and not _LOCK_WORDS.search(text):
         text = _KEYPAD_GAME.sub(lambda m: m.group(1) + ("[game]" if m.group(1).translate(KEYPAD) == m.group(2) else m.group(2)), text)
     if "eyJ" in text:  # (the anon role is inside the token: its field may be named anything)
         text = JWT_SHAPE.sub(lambda m: "[public]" if anon_jwt(m.group()) else m.group(), text)

@@ -229,7 +229,8 @@ def _chosen_password(v: str) -> bool:
 
 # A security question and its answer as a record's fields, in the languages the cues read
 # ({"Sikkerhetsspørsmål": "...", "Svar": "Rex"}): the question's field names security (or
-# a password's recovery), so a quiz's {"Pregunta": ..., "Respuesta": ...} is not one.
+# a password's recovery) as one phrase, so a quiz's {"Pregunta": ..., "Respuesta": ...}
+# or a safety drill's {"Frage zur Arbeitssicherheit": ...} is not one.
 _QUESTION_NAMES = (
     "question", "pregunta", "pergunta", "domanda", "frage", "vraag", "pytanie", "otázka", "otazka", "întrebare",
     "intrebare", "spørsmål", "spørgsmål", "sporsmal", "fråga", "fraga", "kysymys", "soru", "вопрос", "питання",
@@ -244,11 +245,15 @@ _ANSWER_NAMES = frozenset(
     """.split()
 ) | {"trả lời"}
 _SECURITY_NAMES = (
-    "security", "secret", "recovery", "seguridad", "segurança", "seguranca", "sicurezza", "sicherheit", "veiligheid",
-    "bezpieczeństw", "bezpieczenstw", "bezpečnost", "bezpecnost", "securitate", "sikkerhet", "sikkerhed",
-    "säkerhet", "sakerhet", "turva", "güvenlik", "guvenlik", "безопасн", "безпек", "контрольн", "ασφαλ", "אבטחה",
-    "الأمان", "الامان", "सुरक्षा", "ความปลอดภัย", "보안", "비밀번호", "セキュリティ", "秘密", "安全", "keamanan",
-    "bảo mật", "biztonsági", "biztonsagi", "sécurité", "securite", "secreta", "segreta", "geheim",
+    "security", "secret", "recovery", "pregunta de seguridad", "pergunta de seguranca", "pergunta de segurança",
+    "domanda di sicurezza", "sicherheitsfrage", "beveiligingsvraag", "pytanie bezpieczenstwa",
+    "pytanie bezpieczeństwa", "bezpečnostní otázka", "bezpecnostni otazka", "întrebare de securitate",
+    "intrebare de securitate", "sikkerhetsspørsmål", "sikkerhedsspørgsmål", "säkerhetsfråga", "sakerhetsfraga",
+    "turvakysymys", "güvenlik sorusu", "guvenlik sorusu", "question de sécurité", "question de securite",
+    "question secrète", "контрольный вопрос", "секретный вопрос", "питання безпеки", "контрольне питання",
+    "ερώτηση ασφαλείας", "ερωτηση ασφαλειας", "שאלת אבטחה", "سؤال الأمان", "سؤال الامان", "السؤال السري",
+    "सुरक्षा प्रश्न", "คำถามความปลอดภัย", "보안 질문", "비밀번호 찾기 질문", "秘密の質問", "安全问题", "安全問題",
+    "pertanyaan keamanan", "câu hỏi bảo mật", "biztonsági kérdés", "biztonsagi kerdes",
 )
 
 
@@ -265,7 +270,7 @@ def named_secret(record: Mapping[Any, object], looks_random: object) -> str | No
     if question and answer:
         q = next(str(v) for k, v in record.items() if isinstance(k, str) and k.lower() == question)
         a = next(v for k, v in record.items() if isinstance(k, str) and k.lower() == answer)
-        named = any(w in n for n in names for w in _SECURITY_NAMES)
+        named = any(w in n.replace("_", " ") for n in names for w in _SECURITY_NAMES)
         asks = named or _SECURITY_ASKS.search(q) is not None  # an account's question, not an FAQ's
         if isinstance(a, str) and 2 <= len(a.strip()) <= 64 and asks:
             return SECURITY_ANSWER  # {"security_question": "...?", "answer": "Marchetti"}
@@ -356,7 +361,7 @@ _PLACEHOLDER = re.compile(
     r"(?i)^(?:[*•xX.#_\-]{3,}|<[^>]*>|\[[^\]]*\]|\{\{?[^}]*\}\}?|\$\{[^}]*\}|\$(?-i:[A-Z_][A-Z0-9_]*|[a-z_]+)|%[A-Z_]+%|%\(\w+\)s|\{\{.*\}\}|.*environ\[.*|.*getenv\(.*"
     r"|redacted|hidden|removed|omitted|masked|none|null|nil|undefined|empty|todo|tbd|n/?a|unknown|unset|changeme"
     r"|change_me|example|sample|dummy|placeholder|secret|password|passwd|token|value|true|false|yes|no|required"
-    r"|optional|same|see\s.*|ask\s.*|in\s.*|on\s.*|stored\s.*|saved\s.*|replace[_-]?me|(?:your|my)[_-][a-z_-]+)$"
+    r"|optional|same|see\s.*|ask\s.*|in\s.*|on\s.*|stored\s.*|saved\s.*|replace[_-]?me|(?:your|my)[_-](?:api[_-]?)?(?:password|passwd|pass|pwd|secret|token|key)(?:[_-][a-z]{1,8}){0,2})$"
 )
 _DIGITS = re.compile(r"\d+")
 _SSH_PUBLIC = re.compile(r"(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com) AAAA")
@@ -460,7 +465,15 @@ def anon_jwt(token: str) -> bool:
         claims = json.loads(base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4)))
     except (ValueError, binascii.Error):
         return False
-    return isinstance(claims, dict) and claims.get("role") == "anon"
+    return (
+        isinstance(claims, dict)
+        and claims.get("role") == "anon"
+        and set(claims) <= _ANON_CLAIMS  # a claim beyond these could carry anything
+        and all(not isinstance(v, str) or len(v) <= 64 for v in claims.values())
+    )
+
+
+_ANON_CLAIMS = frozenset({"iss", "ref", "role", "iat", "exp", "nbf", "aud"})
 
 
 PUBLIC_TOKEN = re.compile(r"(?:pk_(?:live|test)_|phc_)[A-Za-z0-9]{16,}|pk\.eyJ[A-Za-z0-9_\-]+(?:\.[A-Za-z0-9_\-]+)?")

@@ -254,6 +254,38 @@ def test_a_mark_from_another_server_lifetime_blocks_nothing(pg_url, key, schema,
         assert wait_for_entry(a, cfg) is not None
 
 
+def test_a_thread_deleted_while_its_entry_travels_stays_deleted(pg_url, key, schema, own_redis):
+    """A write returns while its entry is still on a slow path to Redis, and
+    another process deletes the thread at once: the entry lands after the
+    deletion took the write's mark with the thread, so it does not land, and
+    no process reads the deleted thread back (found by the fifteenth round's
+    review: it came back, for every process, until the entry's TTL)."""
+    from .servers import SlowPath
+
+    cfg = config()
+    slow = SlowPath(own_redis.port, 0.2)
+    with (
+        TrustCheckpointSaver.from_conn_string(pg_url, redis_url=slow.url(own_redis.url), key=key) as a,
+        TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as b,
+        TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as c,
+    ):
+        from langgraph.checkpoint.base import empty_checkpoint
+        from langgraph.checkpoint.base.id import uuid6
+
+        ck = empty_checkpoint()
+        ck["id"] = str(uuid6(clock_seq=-2))
+        ck["channel_values"] = {"messages": [HumanMessage(f"m{i}") for i in range(3)]}
+        ck["channel_versions"] = {"messages": 3}
+        root = {"configurable": {**cfg["configurable"], "checkpoint_ns": ""}}
+        a.put(root, ck, {"source": "loop", "step": 3, "parents": {}}, {"messages": 3})  # returned; its entry travels
+        b.delete_thread(cfg["configurable"]["thread_id"])
+        time.sleep(0.6)  # it has landed, or been refused, by now
+        tk = c.thread_key(cfg["configurable"]["thread_id"])
+        assert c.hot.get(tk, "") is None
+        assert c.get_tuple(cfg) is None and b.get_tuple(cfg) is None
+    slow.close()
+
+
 def test_a_write_that_fails_in_postgresql_clears_its_mark(pg_url, key, schema, own_redis):
     import psycopg
     import redis

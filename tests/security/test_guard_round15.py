@@ -58,6 +58,14 @@ REFUSED = [
     "Xbox-Code: 7HJ2K-9PLM4-QW3ER",
     "Google Play gift card 7KJ2 P9Q4 LM3X 8ZT5",
     [{"role": "user", "content": "I sent you an Xbox gift card"}, {"role": "contact", "content": "got it, code KQ7P2-M3XJ9-TT4W8"}],
+    # the look-alikes' shapes used to smuggle a real one (the round's review)
+    "GITHUB_TOKEN=$(echo ghp_6U2o38ahWB8t1EaPDgWQQjmNYBHH5bhAIprM)",
+    "DB_PASSWORD=$(echo Winter2024!Kx9)",
+    "token=" + jwt({"role": "anon", "aws_secret_access_key": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ8kLm2Vb7", "iss": "x"}),
+    "x-signature-secret: 9f3c2e7a41b8d05c6e2f9a1b7c4d8e03a5f6b2c9d1e4f7a0b3c6d9e2f5a8b1c4",
+    "Garage door code (the word game): GATE = 4283",
+    "ops,$2b$12$" + "Qm9vdHN0cmFwLXNlZWQtdXNlci1oYXNoLWZvci10ZXN0cw"[:53].ljust(53, "x") + ",password=Winter2024Kx9",
+    {"password": "my_dog_rex_loves_bones"},
     # beside the look-alikes below
     {"username": "demo", "password": "Tr0ub4dor&3x"},
     "DB_PASSWORD=Kx9!mQ2#vLp4",
@@ -85,6 +93,8 @@ PASSES = [
     "Google Play gift card balance: USD 25.00 left",
     [{"role": "user", "content": "I sent you an Xbox gift card"}, {"role": "contact", "content": "thanks, order ORD-23498-XK"}],
     'password = "REPLACE_ME"',
+    {"Frage zur Arbeitssicherheit": "Wo hängt der Feuerlöscher im 2. OG?", "Antwort": "Neben dem Aufzug"},
+    "The new gun safe set to arrive on 14 March weighs 180 kg.",
     'curl https://api.example.com/v1/items -H "Authorization: Bearer YOUR_TOKEN"',
 ]
 
