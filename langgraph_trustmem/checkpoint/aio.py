@@ -266,7 +266,7 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
         if hot_args is not None:
             await self.hot.aput(*hot_args, mark=mark)
         else:
-            await self.hot.aunmark(mark)
+            await self.hot.aunmark(mark, clear=False)  # committed, but the session is gone: readers go to PostgreSQL
         return next_config
 
     async def aput_writes(

@@ -278,7 +278,7 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
         if hot_args is not None:
             self.hot.put(*hot_args, mark=mark)
         else:
-            self.hot.unmark(mark)
+            self.hot.unmark(mark, clear=False)  # committed, but the session is gone: readers go to PostgreSQL
         return next_config
 
     def put_writes(
