@@ -828,12 +828,13 @@ class RedisHotTier:
             if self._settle(lane):
                 self._give(lane)
 
-    def _call(self, lane: _Lane, tks: Sequence[bytes], *command: Any) -> Any:
+    def _call(self, lane: _Lane, *command: Any) -> Any:
+        """One command and its reply on a lane (a read: nothing is owed if it fails)."""
         try:
             lane.conn.send_command(*command)
             reply = lane.conn.read_response()
         except BaseException as exc:
-            self._lost(lane, tks, exc=exc)
+            self._lost(lane, exc=exc)
             if not isinstance(exc, self._errors):
                 raise
             return None
@@ -883,7 +884,7 @@ class RedisHotTier:
                 self._give(lane)
                 return None
             epoch = self.fence.epoch
-            raw = self._call(lane, (), "HGETALL", key)
+            raw = self._call(lane, "HGETALL", key)
             return None if raw is None else self.fence.current(self.codec.decode(tk, ns, _hash(raw), epoch), epoch)
         if not self._ready():
             return None
@@ -1099,12 +1100,12 @@ class AsyncRedisHotTier:
             if await self._settle(lane):
                 self._give(lane)
 
-    async def _call(self, lane: _Lane, tks: Sequence[bytes], *command: Any) -> Any:
+    async def _call(self, lane: _Lane, *command: Any) -> Any:
         try:
             await lane.conn.send_command(*command)
             reply = await lane.conn.read_response()
         except BaseException as exc:
-            await self._lost(lane, tks, exc=exc)
+            await self._lost(lane, exc=exc)
             if not isinstance(exc, self._errors):
                 raise
             return None
@@ -1151,7 +1152,7 @@ class AsyncRedisHotTier:
                 self._give(lane)
                 return None
             epoch = self.fence.epoch
-            raw = await self._call(lane, (), "HGETALL", key)
+            raw = await self._call(lane, "HGETALL", key)
             return None if raw is None else self.fence.current(self.codec.decode(tk, ns, _hash(raw), epoch), epoch)
         if not await self._ready():
             return None
