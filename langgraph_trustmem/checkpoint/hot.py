@@ -34,7 +34,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, cast
 
@@ -42,7 +42,7 @@ import ormsgpack
 
 from langgraph_trustmem.crypto import KeyRing, aad
 from langgraph_trustmem.errors import TamperedDataError
-from langgraph_trustmem.services import REDIS_ERRORS, RedisFence, watch_connections
+from langgraph_trustmem.services import REDIS_ERRORS, REDIS_TIMEOUT, RedisFence, watch_connections
 
 log = logging.getLogger(__name__)
 
@@ -706,6 +706,17 @@ class _RedisCodec:
         return [self.key(tk, ""), f"{self.prefix}cpns:{tk.hex()}", *members]
 
 
+MAX_LANES = 64
+
+
+def max_lanes(pool: Any) -> int:
+    """How many connections the tier may hold as lanes: at most half of
+    the client's pool (redis-py's default is 100 connections), so the
+    client's own commands always find one."""
+    limit = getattr(pool, "max_connections", None) or 2 * MAX_LANES
+    return max(1, min(MAX_LANES, limit // 2))
+
+
 class _Lane:
     """A Redis connection the tier holds, with the threads whose write
     replies it has yet to read: a write's reply is read at the lane's next
@@ -723,74 +734,95 @@ def _hash(raw: Any) -> Mapping[bytes, bytes]:
     return raw if isinstance(raw, dict) else dict(zip(raw[::2], raw[1::2], strict=True))
 
 
-class RedisHotTier:
-    """Hot entries in Redis (sync client). Redis errors never fail a call:
-    reads go to PostgreSQL, and writes and deletions that fail are owed
-    (see :class:`~langgraph_trustmem.services.RedisFence`): nothing older than the last acknowledged write,
-    and nothing deleted, is ever served, whatever Redis does.
+# The I/O a tier's plan asks for, performed by RedisHotTier._io (sync) or
+# AsyncRedisHotTier._io (async): (what, connection, arguments).
+_OPEN, _SEND, _READ, _CAN_READ, _RECONNECT, _RELEASE, _DROP, _READY, _CLIENT, _WAIT = range(10)
+Step = tuple[int, Any, tuple[Any, ...]]
+Plan = Generator[Step, Any, Any]
+
+
+class _RedisTierPlans:
+    """Hot entries in Redis: every operation written once, as a plan of
+    Redis I/O steps that the sync tier and its async twin each run (an
+    error a step raises is thrown back into the plan at that step). Redis
+    errors never fail a call: reads go to PostgreSQL, and writes and
+    deletions that fail are owed (see :class:`~langgraph_trustmem.services.RedisFence`):
+    nothing older than the last acknowledged write, and nothing deleted, is
+    ever served, whatever Redis does.
 
     A write costs no round trip of its own: its mark travels while
     PostgreSQL works, and its entry is sent after and its reply read later,
     on one of the tier's lanes (a client without a connection pool, such as
     a cluster client, waits for each write instead)."""
 
-    def __init__(self, client: Any, keyring: KeyRing, prefix: str = "trustmem:") -> None:
+    def __init__(self, client: Any, keyring: KeyRing, prefix: str, is_async: bool) -> None:
         self.client = client
         self.codec = _RedisCodec(keyring, prefix)
-        self._put = client.register_script(_PUT_LUA)
-        self._add = client.register_script(_ADD_WRITES_LUA)
+        self._put_script = client.register_script(_PUT_LUA)
+        self._add_script = client.register_script(_ADD_WRITES_LUA)
         self._errors = REDIS_ERRORS
         self.fence = RedisFence()
-        watch_connections(client, self.fence, is_async=False)
+        watch_connections(client, self.fence, is_async=is_async)
         self._pool: Any = getattr(client, "connection_pool", None)
-        self._lanes: list[_Lane] = []
+        self._lanes: list[_Lane] = []  # idle
         self._lanes_lock = threading.Lock()
+        self._open = 0  # lanes taken or idle
+        self._max_lanes = max_lanes(self._pool)
 
     @property
     def pending(self) -> int:
         """Threads whose Redis entries this process still owes a deletion."""
         return len(self.fence.pending)
 
-    def _ready(self) -> bool:
-        """Redis is trusted only once its lifetime is known and every owed
-        deletion is done."""
-        return self.fence.ready(self.client, self._drop_now, "hot tier")
-
     # -- lanes -------------------------------------------------------------
 
-    def _take(self) -> _Lane | None:
-        """An idle lane with its owed replies read, or a new one."""
+    def _take(self) -> Plan:
+        """An idle lane with its owed replies read, or a new one; when the
+        tier has all the lanes it may open and every one is busy, the first
+        given back (None if none is within Redis's timeout: the caller goes
+        without, as when Redis is down)."""
         while True:
             with self._lanes_lock:
                 lane = self._lanes.pop() if self._lanes else None
-            if lane is None or self._settle(lane):
+                new = lane is None and self._open < self._max_lanes
+                self._open += new
+            if lane is not None:
+                if (yield from self._settle(lane)):
+                    break
+            elif new:
                 break
+            elif not (yield _WAIT, None, ()):
+                return None
         if lane is None:
             try:
-                lane = _Lane(self._pool.get_connection())
-            except self._errors:
+                lane = _Lane((yield _OPEN, None, ()))
+            except BaseException as exc:
+                self._closed(1)
+                if not isinstance(exc, self._errors):
+                    raise
                 self.fence.failed(())
                 return None
         try:  # as the pool checks what it hands out: a connection the server closed is opened again
-            closed = lane.conn.can_read()
-        except self._errors:
-            closed = True
-        if closed:
             try:
-                lane.conn.disconnect()
-                lane.conn.connect()
+                closed = yield _CAN_READ, lane.conn, ()
             except self._errors:
-                self._lost(lane)
-                return None
+                closed = True
+            if closed:
+                yield _RECONNECT, lane.conn, ()
+        except BaseException as exc:
+            yield from self._lost(lane, exc=exc)
+            if not isinstance(exc, self._errors):
+                raise
+            return None
         return lane
 
-    def _settle(self, lane: _Lane) -> bool:
+    def _settle(self, lane: _Lane) -> Plan:
         try:
             while lane.owed:
-                lane.conn.read_response()
+                yield _READ, lane.conn, ()
                 lane.owed.pop()
         except BaseException as exc:
-            self._lost(lane, exc=exc, cool=False)
+            yield from self._lost(lane, exc=exc, cool=False)
             if not isinstance(exc, self._errors):
                 raise
             return False
@@ -799,10 +831,21 @@ class RedisHotTier:
     def _give(self, lane: _Lane) -> None:
         with self._lanes_lock:
             self._lanes.append(lane)
+            self._wake()
+
+    def _closed(self, n: int) -> None:
+        """``n`` lanes were closed: as many more may be opened."""
+        with self._lanes_lock:
+            self._open -= n
+            self._wake()
+
+    def _wake(self) -> None:
+        """Wake one caller waiting for a lane (called holding the lock)."""
+        raise NotImplementedError
 
     def _lost(
         self, lane: _Lane, tks: Iterable[bytes] = (), exc: BaseException | None = None, cool: bool = True
-    ) -> None:
+    ) -> Plan:
         """A lane left mid-reply (its connection failed, or the call was
         interrupted): the threads of the call itself are owed deletions (a
         mark may not have reached Redis), and a Redis error met by a call
@@ -816,119 +859,145 @@ class RedisHotTier:
             self.fence.failed(owed)
         else:
             self.fence.owe(owed)
-        lane.conn.disconnect()
-        self._pool.release(lane.conn)
+        try:
+            yield _DROP, lane.conn, ()
+        finally:
+            self._closed(1)
 
-    def _drain(self) -> None:
+    def _drain(self) -> Plan:
         """Read every idle lane's owed replies: before a deletion, so no
         write sent earlier lands after it."""
         with self._lanes_lock:
             lanes, self._lanes = self._lanes, []
         for lane in lanes:
-            if self._settle(lane):
+            if (yield from self._settle(lane)):
                 self._give(lane)
 
-    def _call(self, lane: _Lane, *command: Any) -> Any:
+    def _call(self, lane: _Lane, *command: Any) -> Plan:
         """One command and its reply on a lane (a read: nothing is owed if it fails)."""
         try:
-            lane.conn.send_command(*command)
-            reply = lane.conn.read_response()
+            yield _SEND, lane.conn, command
+            reply = yield _READ, lane.conn, ()
         except BaseException as exc:
-            self._lost(lane, exc=exc)
+            yield from self._lost(lane, exc=exc)
             if not isinstance(exc, self._errors):
                 raise
             return None
         self._give(lane)
         return reply
 
-    def _confirmed(self, mark: Mark) -> bool:
+    def _confirmed(self, mark: Mark) -> Plan:
         """Whether Redis ran the mark: a write returns only once it has."""
         try:
-            mark.lane.conn.read_response()
+            yield _READ, mark.lane.conn, ()
         except BaseException as exc:
-            self._lost(mark.lane, [mark.tk], exc=exc)
+            yield from self._lost(mark.lane, [mark.tk], exc=exc)
             if not isinstance(exc, self._errors):
                 raise
             return False
         return True
 
-    def _send(self, mark: Mark, *command: Any) -> None:
+    def _send(self, mark: Mark, *command: Any) -> Plan:
         """Send a write on the mark's lane; its reply is read at the lane's
         next use."""
         try:
-            mark.lane.conn.send_command(*command)
+            yield _SEND, mark.lane.conn, command
         except BaseException as exc:
-            self._lost(mark.lane, [mark.tk], exc=exc)
+            yield from self._lost(mark.lane, [mark.tk], exc=exc)
             if not isinstance(exc, self._errors):
                 raise
             return
         mark.lane.owed.append(mark.tk)
         self._give(mark.lane)
 
-    # -- the tier ----------------------------------------------------------
-
-    def get(self, tk: bytes, ns: str) -> HotEntry | None:
-        if self.fence.cooling:
-            return None
-        key = self.codec.key(tk, ns)
-        if self._pool is not None:
-            lane = self._take()  # its earlier writes land before this read
-            if lane is None:
-                return None
-            try:
-                ready = self._ready()
-            except BaseException:
-                self._give(lane)
-                raise
-            if not ready:  # the lifetime, looked up after the lane was opened
-                self._give(lane)
-                return None
-            epoch = self.fence.epoch
-            raw = self._call(lane, "HGETALL", key)
-            return None if raw is None else self.fence.current(self.codec.decode(tk, ns, _hash(raw), epoch), epoch)
-        if not self._ready():
+    def _ready_lane(self) -> Plan:
+        """A lane, once Redis is trusted (the lifetime is looked up after the
+        lane was opened), or None."""
+        lane = yield from self._take()
+        if lane is None:
             return None
         try:
-            return self.fence.current(self.codec.decode(tk, ns, self.client.hgetall(key), self.fence.epoch))
-        except self._errors:
-            self.fence.failed(())
-            log.warning("hot tier unavailable; reading PostgreSQL")
-            return None
-
-    def mark(self, tk: bytes, ns: str, ttl: float) -> Mark | None:
-        """Mark the entry before a write reaches PostgreSQL (its reply is
-        read by ``put``, ``add_writes`` or ``unmark``)."""
-        if self._pool is None or (lane := self._take()) is None:
-            return None
-        try:
-            ready = self._ready()
+            ready = yield _READY, None, ()
         except BaseException:
             self._give(lane)  # (cancelled: nothing was sent on it)
             raise
         if not ready:
             self._give(lane)
             return None
+        return lane
+
+    def _client(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Plan:
+        """A command through the client itself (no lanes: a cluster client)."""
+        return (yield _CLIENT, fn, (args, kwargs))
+
+    # -- the tier ----------------------------------------------------------
+
+    def _get(self, tk: bytes, ns: str) -> Plan:
+        if self.fence.cooling:
+            return None
+        key = self.codec.key(tk, ns)
+        if self._pool is not None:
+            lane = yield from self._ready_lane()  # its earlier writes land before this read
+            if lane is None:
+                return None
+            epoch = self.fence.epoch
+            raw = yield from self._call(lane, "HGETALL", key)
+            return None if raw is None else self.fence.current(self.codec.decode(tk, ns, _hash(raw), epoch), epoch)
+        if not (yield _READY, None, ()):
+            return None
+        try:
+            raw = yield from self._client(self.client.hgetall, key)
+        except self._errors:
+            self.fence.failed(())
+            log.warning("hot tier unavailable; reading PostgreSQL")
+            return None
+        return self.fence.current(self.codec.decode(tk, ns, raw, self.fence.epoch))
+
+    def _mark(self, tk: bytes, ns: str, ttl: float) -> Plan:
+        """Mark the entry before a write reaches PostgreSQL (its reply is
+        read by ``put``, ``add_writes`` or ``unmark``)."""
+        if self._pool is None or (lane := (yield from self._ready_lane())) is None:
+            return None
         mark = Mark(lane, tk, self.codec.key(tk, ns), self.codec.mark_field(self.fence.epoch), self.fence.epoch)
         try:
-            lane.conn.send_command("EVAL", _MARK_LUA, 1, mark.key, mark.field, int(ttl * 1000))
+            yield _SEND, lane.conn, ("EVAL", _MARK_LUA, 1, mark.key, mark.field, int(ttl * 1000))
         except BaseException as exc:
-            self._lost(lane, [tk], exc=exc)
+            yield from self._lost(lane, [tk], exc=exc)
             if not isinstance(exc, self._errors):
                 raise
             return None
         return mark
 
-    def unmark(self, mark: Mark | None, clear: bool = True) -> None:
+    def _unmark(self, mark: Mark | None, clear: bool = True) -> Plan:
         """The marked write did not return: clear its mark when PostgreSQL
         refused it, or keep it (its lane given back) when the write may have
         been committed, so readers go to PostgreSQL until a later write."""
-        if mark is not None and self._confirmed(mark):
+        if mark is not None and (yield from self._confirmed(mark)):
             if clear:
-                self._send(mark, "HDEL", mark.key, mark.field)
+                yield from self._send(mark, "HDEL", mark.key, mark.field)
             else:
                 self._give(mark.lane)
 
-    def put(
+    def _write(self, tk: bytes, mark: Mark | None, lua: str, script: Any, encode: Callable[..., Any]) -> Plan:
+        """A write's entry: on the marked lane once its mark is confirmed, or
+        through the client (no lanes, or Redis was not trusted at the mark).
+        ``encode(epoch, mark)`` gives the script's keys and arguments."""
+        if mark is not None:
+            if (yield from self._confirmed(mark)):
+                keys, args = encode(mark.epoch, mark)
+                yield from self._send(mark, "EVAL", lua, len(keys), *keys, *args)
+            return
+        if not (yield _READY, None, ()):
+            self.fence.owe([tk])  # the entry there may now be stale
+            return
+        keys, args = encode(self.fence.epoch, None)
+        try:
+            yield from self._client(script, keys=keys, args=args)
+        except self._errors:
+            log.warning("hot tier write failed; its entry is owed a deletion")
+            self.fence.failed([tk])
+
+    def _put(
         self,
         tk: bytes,
         ns: str,
@@ -938,27 +1007,13 @@ class RedisHotTier:
         prev: str | None = None,
         populate: bool = False,
         mark: Mark | None = None,
-    ) -> None:
-        if mark is not None:
-            if self._confirmed(mark):
-                keys, args = self.codec.encode(
-                    tk, ns, replace(entry, epoch=mark.epoch), keep, ttl, prev, populate, mark
-                )
-                self._send(mark, "EVAL", _PUT_LUA, len(keys), *keys, *args)
-            return
-        if not self._ready():
-            self.fence.owe([tk])  # the entry there may now be stale
-            return
-        keys, args = self.codec.encode(
-            tk, ns, replace(entry, epoch=self.fence.epoch), keep, ttl, prev, populate
-        )
-        try:
-            self._put(keys=keys, args=args)
-        except self._errors:
-            log.warning("hot tier write failed; its entry is owed a deletion")
-            self.fence.failed([tk])
+    ) -> Plan:
+        def encode(epoch: str | None, mark: Mark | None) -> Any:
+            return self.codec.encode(tk, ns, replace(entry, epoch=epoch), keep, ttl, prev, populate, mark)
 
-    def add_writes(
+        yield from self._write(tk, mark, _PUT_LUA, self._put_script, encode)
+
+    def _add_writes(
         self,
         tk: bytes,
         ns: str,
@@ -967,311 +1022,206 @@ class RedisHotTier:
         ttl: float = 3600.0,
         upsert: bool = False,
         mark: Mark | None = None,
-    ) -> None:
+    ) -> Plan:
         if not writes:
-            self.unmark(mark)
+            yield from self._unmark(mark)
             return
-        if mark is not None:
-            if self._confirmed(mark):
-                keys, args = self.codec.writes_call(tk, ns, checkpoint_id, writes, ttl, upsert, mark)
-                self._send(mark, "EVAL", _ADD_WRITES_LUA, len(keys), *keys, *args)
-            return
-        if not self._ready():
-            self.fence.owe([tk])
-            return
-        keys, args = self.codec.writes_call(tk, ns, checkpoint_id, writes, ttl, upsert)
-        try:
-            self._add(keys=keys, args=args)
-        except self._errors:
-            log.warning("hot tier write failed; its entry is owed a deletion")
-            self.fence.failed([tk])
 
-    def drop(self, tks: Iterable[bytes]) -> None:
+        def encode(epoch: str | None, mark: Mark | None) -> Any:
+            return self.codec.writes_call(tk, ns, checkpoint_id, writes, ttl, upsert, mark)
+
+        yield from self._write(tk, mark, _ADD_WRITES_LUA, self._add_script, encode)
+
+    def _drop(self, tks: Iterable[bytes]) -> Plan:
         """Delete threads' entries (leaving tombstones); on a Redis error the
         deletion is owed and done before Redis is used again."""
         tks = list(tks)
         if self.fence.cooling:
             self.fence.owe(tks)
             return
-        self._drain()
+        yield from self._drain()
         try:
-            self._drop_now(tks)
+            yield from self._drop_now(tks)
         except self._errors:
             log.warning("hot tier unreachable; the deletion is owed")
             self.fence.failed(tks)
 
-    def _drop_now(self, tks: Sequence[bytes]) -> None:
+    def _drop_now(self, tks: Sequence[bytes]) -> Plan:
         for tk in tks:
-            members = self.client.smembers(f"{self.codec.prefix}cpns:{tk.hex()}")
+            members = yield from self._client(self.client.smembers, f"{self.codec.prefix}cpns:{tk.hex()}")
             pipe = self.client.pipeline(transaction=True)
             pipe.set(self.codec.tomb(tk), b"1", px=int(TOMBSTONE_SECONDS * 1000))
             pipe.delete(*self.codec.drop_keys(tk, members))
-            pipe.execute()
+            yield from self._client(pipe.execute)
 
-    def close(self) -> None:
-        self._drain()
+    def _close(self) -> Plan:
+        yield from self._drain()
         with self._lanes_lock:
             lanes, self._lanes = self._lanes, []
+        self._closed(len(lanes))
         for lane in lanes:
-            self._pool.release(lane.conn)
+            yield _RELEASE, lane.conn, ()
+
+
+class RedisHotTier(_RedisTierPlans):
+    """Hot entries in Redis (sync client): runs the plans of
+    :class:`_RedisTierPlans`."""
+
+    def __init__(self, client: Any, keyring: KeyRing, prefix: str = "trustmem:") -> None:
+        super().__init__(client, keyring, prefix, is_async=False)
+        self._freed = threading.Condition(self._lanes_lock)
+        self._waiting = 0
+
+    def _lane_free(self) -> bool:
+        return bool(self._lanes) or self._open < self._max_lanes
+
+    def _wake(self) -> None:
+        if self._waiting:
+            self._freed.notify()
+
+    def _run(self, plan: Plan) -> Any:
+        try:
+            step = next(plan)
+            while True:
+                try:
+                    out = self._io(step)
+                except BaseException as exc:
+                    step = plan.throw(exc)
+                else:
+                    step = plan.send(out)
+        except StopIteration as done:
+            return done.value
+
+    def _io(self, step: Step) -> Any:
+        what, conn, args = step
+        if what == _SEND:
+            return conn.send_command(*args)
+        if what == _READ:
+            return conn.read_response()
+        if what == _CAN_READ:
+            return conn.can_read()
+        if what == _READY:
+            return self.fence.ready(self.client, lambda tks: self._run(self._drop_now(tks)), "hot tier")
+        if what == _WAIT:
+            with self._freed:
+                self._waiting += 1
+                try:
+                    return self._freed.wait_for(self._lane_free, REDIS_TIMEOUT)
+                finally:
+                    self._waiting -= 1
+        if what == _OPEN:
+            return self._pool.get_connection()
+        if what == _RECONNECT:
+            conn.disconnect()
+            return conn.connect()
+        if what == _DROP:
+            conn.disconnect()
+            return self._pool.release(conn)
+        if what == _RELEASE:
+            return self._pool.release(conn)
+        return conn(*args[0], **args[1])  # _CLIENT: conn is the client's method
+
+    def get(self, tk: bytes, ns: str) -> HotEntry | None:
+        return cast("HotEntry | None", self._run(self._get(tk, ns)))
+
+    def mark(self, tk: bytes, ns: str, ttl: float) -> Mark | None:
+        return cast("Mark | None", self._run(self._mark(tk, ns, ttl)))
+
+    def unmark(self, mark: Mark | None, clear: bool = True) -> None:
+        self._run(self._unmark(mark, clear))
+
+    def put(self, *args: Any, **kwargs: Any) -> None:
+        self._run(self._put(*args, **kwargs))
+
+    def add_writes(self, *args: Any, **kwargs: Any) -> None:
+        self._run(self._add_writes(*args, **kwargs))
+
+    def drop(self, tks: Iterable[bytes]) -> None:
+        self._run(self._drop(tks))
+
+    def close(self) -> None:
+        self._run(self._close())
         self.client.close()
 
 
-class AsyncRedisHotTier:
-    """Hot entries in Redis (``redis.asyncio`` client); twin of
-    RedisHotTier, lanes included (one coroutine holds a lane at a time)."""
+class AsyncRedisHotTier(_RedisTierPlans):
+    """Hot entries in Redis (``redis.asyncio`` client): runs the same plans
+    as :class:`RedisHotTier` (one coroutine holds a lane at a time)."""
 
     def __init__(self, client: Any, keyring: KeyRing, prefix: str = "trustmem:") -> None:
-        self.client = client
-        self.codec = _RedisCodec(keyring, prefix)
-        self._put = client.register_script(_PUT_LUA)
-        self._add = client.register_script(_ADD_WRITES_LUA)
-        self._errors = REDIS_ERRORS
-        self.fence = RedisFence()
-        watch_connections(client, self.fence, is_async=True)
-        self._pool: Any = getattr(client, "connection_pool", None)
-        self._lanes: list[_Lane] = []
+        super().__init__(client, keyring, prefix, is_async=True)
+        self._waiters: list[asyncio.Future[bool]] = []
 
-    @property
-    def pending(self) -> int:
-        return len(self.fence.pending)
+    def _wake(self) -> None:
+        while self._waiters:
+            waiter = self._waiters.pop(0)
+            if not waiter.done():
+                waiter.set_result(True)
+                return
 
-    async def _ready(self) -> bool:
-        return await self.fence.aready(self.client, self._drop_now, "hot tier")
+    async def _run(self, plan: Plan) -> Any:
+        try:
+            step = next(plan)
+            while True:
+                try:
+                    out = await self._io(step)
+                except BaseException as exc:
+                    step = plan.throw(exc)
+                else:
+                    step = plan.send(out)
+        except StopIteration as done:
+            return done.value
 
-    # -- lanes -------------------------------------------------------------
-
-    async def _take(self) -> _Lane | None:
-        while True:
-            lane = self._lanes.pop() if self._lanes else None
-            if lane is None or await self._settle(lane):
-                break
-        if lane is None:
+    async def _io(self, step: Step) -> Any:
+        what, conn, args = step
+        if what == _SEND:
+            return await conn.send_command(*args)
+        if what == _READ:
+            return await conn.read_response()
+        if what == _CAN_READ:
+            return await conn.can_read()
+        if what == _READY:
+            return await self.fence.aready(self.client, lambda tks: self._run(self._drop_now(tks)), "hot tier")
+        if what == _WAIT:
+            waiter = asyncio.get_running_loop().create_future()
+            self._waiters.append(waiter)
             try:
-                lane = _Lane(await self._pool.get_connection())
-            except self._errors:
-                self.fence.failed(())
-                return None
-        try:
-            try:
-                closed = await lane.conn.can_read()
-            except self._errors:
-                closed = True
-            if closed:
-                await lane.conn.disconnect()
-                await lane.conn.connect()
-        except BaseException as exc:
-            await self._lost(lane, exc=exc)
-            if not isinstance(exc, self._errors):
-                raise
-            return None
-        return lane
-
-    async def _settle(self, lane: _Lane) -> bool:
-        try:
-            while lane.owed:
-                await lane.conn.read_response()
-                lane.owed.pop()
-        except BaseException as exc:
-            await self._lost(lane, exc=exc, cool=False)
-            if not isinstance(exc, self._errors):
-                raise
-            return False
-        return True
-
-    def _give(self, lane: _Lane) -> None:
-        self._lanes.append(lane)
-
-    async def _lost(
-        self, lane: _Lane, tks: Iterable[bytes] = (), exc: BaseException | None = None, cool: bool = True
-    ) -> None:
-        owed = list(tks)  # see RedisHotTier._lost
-        if cool and (exc is None or isinstance(exc, self._errors)):
-            log.warning("hot tier write failed; its entry is owed a deletion")
-            self.fence.failed(owed)
-        else:
-            self.fence.owe(owed)
-        await lane.conn.disconnect()
-        await self._pool.release(lane.conn)
-
-    async def _drain(self) -> None:
-        lanes, self._lanes = self._lanes, []
-        for lane in lanes:
-            if await self._settle(lane):
-                self._give(lane)
-
-    async def _call(self, lane: _Lane, *command: Any) -> Any:
-        try:
-            await lane.conn.send_command(*command)
-            reply = await lane.conn.read_response()
-        except BaseException as exc:
-            await self._lost(lane, exc=exc)
-            if not isinstance(exc, self._errors):
-                raise
-            return None
-        self._give(lane)
-        return reply
-
-    async def _confirmed(self, mark: Mark) -> bool:
-        try:
-            await mark.lane.conn.read_response()
-        except BaseException as exc:
-            await self._lost(mark.lane, [mark.tk], exc=exc)
-            if not isinstance(exc, self._errors):
-                raise
-            return False
-        return True
-
-    async def _send(self, mark: Mark, *command: Any) -> None:
-        try:
-            await mark.lane.conn.send_command(*command)
-        except BaseException as exc:
-            await self._lost(mark.lane, [mark.tk], exc=exc)
-            if not isinstance(exc, self._errors):
-                raise
-            return
-        mark.lane.owed.append(mark.tk)
-        self._give(mark.lane)
-
-    # -- the tier ----------------------------------------------------------
+                return await asyncio.wait_for(waiter, REDIS_TIMEOUT)
+            except TimeoutError:
+                return False
+            finally:
+                if waiter in self._waiters:
+                    self._waiters.remove(waiter)
+        if what == _OPEN:
+            return await self._pool.get_connection()
+        if what == _RECONNECT:
+            await conn.disconnect()
+            return await conn.connect()
+        if what == _DROP:
+            await conn.disconnect()
+            return await self._pool.release(conn)
+        if what == _RELEASE:
+            return await self._pool.release(conn)
+        return await conn(*args[0], **args[1])  # _CLIENT: conn is the client's method
 
     async def aget(self, tk: bytes, ns: str) -> HotEntry | None:
-        if self.fence.cooling:
-            return None
-        key = self.codec.key(tk, ns)
-        if self._pool is not None:
-            lane = await self._take()
-            if lane is None:
-                return None
-            try:
-                ready = await self._ready()
-            except BaseException:
-                self._give(lane)
-                raise
-            if not ready:
-                self._give(lane)
-                return None
-            epoch = self.fence.epoch
-            raw = await self._call(lane, "HGETALL", key)
-            return None if raw is None else self.fence.current(self.codec.decode(tk, ns, _hash(raw), epoch), epoch)
-        if not await self._ready():
-            return None
-        try:
-            return self.fence.current(self.codec.decode(tk, ns, await self.client.hgetall(key), self.fence.epoch))
-        except self._errors:
-            self.fence.failed(())
-            log.warning("hot tier unavailable; reading PostgreSQL")
-            return None
+        return cast("HotEntry | None", await self._run(self._get(tk, ns)))
 
     async def amark(self, tk: bytes, ns: str, ttl: float) -> Mark | None:
-        if self._pool is None or (lane := await self._take()) is None:
-            return None
-        try:
-            ready = await self._ready()
-        except BaseException:
-            self._give(lane)  # (cancelled: nothing was sent on it)
-            raise
-        if not ready:
-            self._give(lane)
-            return None
-        mark = Mark(lane, tk, self.codec.key(tk, ns), self.codec.mark_field(self.fence.epoch), self.fence.epoch)
-        try:
-            await lane.conn.send_command("EVAL", _MARK_LUA, 1, mark.key, mark.field, int(ttl * 1000))
-        except BaseException as exc:
-            await self._lost(lane, [tk], exc=exc)
-            if not isinstance(exc, self._errors):
-                raise
-            return None
-        return mark
+        return cast("Mark | None", await self._run(self._mark(tk, ns, ttl)))
 
     async def aunmark(self, mark: Mark | None, clear: bool = True) -> None:
-        if mark is not None and await self._confirmed(mark):
-            if clear:
-                await self._send(mark, "HDEL", mark.key, mark.field)
-            else:
-                self._give(mark.lane)
+        await self._run(self._unmark(mark, clear))
 
-    async def aput(
-        self,
-        tk: bytes,
-        ns: str,
-        entry: HotEntry,
-        keep: Iterable[BlobKey],
-        ttl: float,
-        prev: str | None = None,
-        populate: bool = False,
-        mark: Mark | None = None,
-    ) -> None:
-        if mark is not None:
-            if await self._confirmed(mark):
-                keys, args = self.codec.encode(
-                    tk, ns, replace(entry, epoch=mark.epoch), keep, ttl, prev, populate, mark
-                )
-                await self._send(mark, "EVAL", _PUT_LUA, len(keys), *keys, *args)
-            return
-        if not await self._ready():
-            self.fence.owe([tk])
-            return
-        keys, args = self.codec.encode(
-            tk, ns, replace(entry, epoch=self.fence.epoch), keep, ttl, prev, populate
-        )
-        try:
-            await self._put(keys=keys, args=args)
-        except self._errors:
-            log.warning("hot tier write failed; its entry is owed a deletion")
-            self.fence.failed([tk])
+    async def aput(self, *args: Any, **kwargs: Any) -> None:
+        await self._run(self._put(*args, **kwargs))
 
-    async def aadd_writes(
-        self,
-        tk: bytes,
-        ns: str,
-        checkpoint_id: str,
-        writes: Mapping[WriteKey, bytes],
-        ttl: float = 3600.0,
-        upsert: bool = False,
-        mark: Mark | None = None,
-    ) -> None:
-        if not writes:
-            await self.aunmark(mark)
-            return
-        if mark is not None:
-            if await self._confirmed(mark):
-                keys, args = self.codec.writes_call(tk, ns, checkpoint_id, writes, ttl, upsert, mark)
-                await self._send(mark, "EVAL", _ADD_WRITES_LUA, len(keys), *keys, *args)
-            return
-        if not await self._ready():
-            self.fence.owe([tk])
-            return
-        keys, args = self.codec.writes_call(tk, ns, checkpoint_id, writes, ttl, upsert)
-        try:
-            await self._add(keys=keys, args=args)
-        except self._errors:
-            log.warning("hot tier write failed; its entry is owed a deletion")
-            self.fence.failed([tk])
+    async def aadd_writes(self, *args: Any, **kwargs: Any) -> None:
+        await self._run(self._add_writes(*args, **kwargs))
 
     async def adrop(self, tks: Iterable[bytes]) -> None:
-        tks = list(tks)
-        if self.fence.cooling:
-            self.fence.owe(tks)
-            return
-        await self._drain()
-        try:
-            await self._drop_now(tks)
-        except self._errors:
-            log.warning("hot tier unreachable; the deletion is owed")
-            self.fence.failed(tks)
-
-    async def _drop_now(self, tks: Sequence[bytes]) -> None:
-        for tk in tks:
-            members = await self.client.smembers(f"{self.codec.prefix}cpns:{tk.hex()}")
-            pipe = self.client.pipeline(transaction=True)
-            pipe.set(self.codec.tomb(tk), b"1", px=int(TOMBSTONE_SECONDS * 1000))
-            pipe.delete(*self.codec.drop_keys(tk, members))
-            await pipe.execute()
+        await self._run(self._drop(tks))
 
     async def aclose(self) -> None:
-        await self._drain()
-        lanes, self._lanes = self._lanes, []
-        for lane in lanes:
-            await self._pool.release(lane.conn)
+        await self._run(self._close())
         await self.client.aclose()

@@ -486,3 +486,61 @@ def test_the_store_works_with_redis_down_and_never_serves_a_stale_row(
         mine.put(ns, "k2", {"text": "third"})
         assert mine.get(ns, "k2").value == {"text": "third"}
         assert mine.search(ns, query="third")
+
+
+def _tier_warnings(caplog) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.name.startswith("langgraph_trustmem.checkpoint")]
+
+
+def test_many_threads_writing_at_once_never_run_the_tier_out_of_connections(
+    pg_url, key, schema, own_redis, caplog
+):
+    """Each write holds a connection ("lane") from its mark until PostgreSQL
+    has committed. Twelve threads writing at once on a client allowed 4
+    connections once made the pool refuse one, which left Redis alone for a
+    second and owed deletions; the tier now holds at most half the pool and
+    a write waits for a lane given back."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    url = f"{own_redis.url}?max_connections=4"
+    cfgs = [config() for _ in range(12)]
+    with (
+        TrustCheckpointSaver.from_conn_string(pg_url, redis_url=url, key=key) as saver,
+        TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as other,
+    ):
+        graph = chat(saver)
+        caplog.set_level("WARNING")
+        with ThreadPoolExecutor(12) as pool:
+            list(pool.map(lambda cfg: turns(graph, cfg, 4), cfgs))
+        assert _tier_warnings(caplog) == []
+        assert saver.hot.pending == 0 and not saver.hot.fence.cooling
+        assert saver.hot._open <= 2
+        for cfg in cfgs:  # another process reads every thread's latest write, from Redis
+            tk = other.thread_key(cfg["configurable"]["thread_id"])
+            assert len(other.hot.get(tk, "").blobs) >= 1
+            assert len(other.get_tuple(cfg).checkpoint["channel_values"]["messages"]) == 8
+
+
+async def test_many_sessions_on_one_async_saver_never_run_the_tier_out_of_connections(
+    pg_url, key, schema, own_redis, caplog
+):
+    """The async twin: 16 sessions at once on a client allowed 6 connections
+    (redis-py's default, 100, ran out at 32 sessions in the benchmark)."""
+    url = f"{own_redis.url}?max_connections=6"
+    cfgs = [config() for _ in range(16)]
+    async with AsyncTrustCheckpointSaver.from_conn_string(pg_url, redis_url=url, key=key) as saver:
+        graph = chat(saver)
+        caplog.set_level("WARNING")
+
+        async def session(cfg):
+            for i in range(4):
+                await graph.ainvoke({"messages": [HumanMessage(f"turn {i}")]}, cfg)
+
+        await asyncio.gather(*(session(cfg) for cfg in cfgs))
+        assert _tier_warnings(caplog) == []
+        assert saver.hot.pending == 0 and not saver.hot.fence.cooling
+        assert saver.hot._open <= 3
+        for cfg in cfgs:
+            tk = saver.thread_key(cfg["configurable"]["thread_id"])
+            assert (await saver.hot.aget(tk, "")) is not None
+            assert len((await saver.aget_tuple(cfg)).checkpoint["channel_values"]["messages"]) == 8
