@@ -237,8 +237,13 @@ def heldout14_corpus() -> list[Record]:
 
 
 def heldout15_corpus() -> list[Record]:
-    """The fifteenth held-out corpus: frozen, never tuned on."""
+    """The fifteenth held-out corpus (frozen; its misses were read in the sixteenth round)."""
     return _jsonl(DATA / "secrets_heldout15" / "heldout15.jsonl")
+
+
+def heldout16_corpus() -> list[Record]:
+    """The sixteenth held-out corpus: frozen, never tuned on."""
+    return _jsonl(DATA / "secrets_heldout16" / "heldout16.jsonl")
 
 
 CORPORA = {
@@ -261,6 +266,7 @@ CORPORA = {
     "heldout13": heldout13_corpus,
     "heldout14": heldout14_corpus,
     "heldout15": heldout15_corpus,
+    "heldout16": heldout16_corpus,
 }
 
 

@@ -113,8 +113,12 @@ _FIELD_LABELS = frozenset(
     subject time date day location place name email phone address title type kind id ref order due owner tags
     category priority source url link code pin password key token value when where what who topic agenda
     件名 部屋 時間 主题 房间 时间 地点 日期 제목 시간 장소
+    also re fwd fw ps p.s nb n.b fyi update reminder todo tip memo edit tldr recap summary journal diary log mood
     """.split()
 )
+# A speaker of two or three words is a person's name ("Mary Jane", "Jae-won Park"), each
+# word capitalised; "Tax return: ...", "Coffee order: ..." are a note's headings.
+_HEADING = re.compile(r"[^\W\d_]\S* (?:\S+ )?[a-z]")
 # Where a script without spaces meets a value: "4-13-32이야", "hotaru-Falcon-75だよ", "是8124".
 _SCRIPT_EDGE = re.compile(
     r"(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])(?=[!-~])|(?<=[!-~])(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
@@ -157,7 +161,7 @@ def messages(value: Any) -> list[tuple[str | None, str]] | None:
             return None
     if spoken * 2 <= len(out):
         return None
-    if any(who is not None and who.strip().lower() in _FIELD_LABELS for who, _ in out):
+    if any(who is not None and (who.strip().lower() in _FIELD_LABELS or _HEADING.match(who)) for who, _ in out):
         return None  # "Item: door code stickers" / "Qty: 150": a record's fields
     return out
 

@@ -138,6 +138,19 @@ _JWK_PUBLIC = frozenset({"kty", "use", "alg", "kid", "n", "e", "x", "y", "crv", 
 _JWK_PRIVATE = frozenset({"d", "p", "q", "dp", "dq", "qi", "k", "oth"})
 
 
+def _masked(value: Any, testing: bool) -> Any:
+    """``value`` as the readers of whole records see it: what is no one's secret (the
+    documentation's examples, public identifiers, placeholders, statistics) masked in every
+    string, as the text scans see it (``detectors.without_doc_values``)."""
+    if isinstance(value, str):
+        return detectors.without_doc_values(value, testing, masked=False)
+    if isinstance(value, Mapping):
+        return {k: _masked(v, testing) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_masked(v, testing) for v in value]
+    return value
+
+
 def _public_jwk(record: Mapping[Any, Any]) -> bool:
     """A public JSON Web Key (``{"kty": "RSA", "n": ..., "e": "AQAB"}``): published by
     design (a JWKS endpoint serves it)."""
@@ -246,11 +259,12 @@ class Guard:
                 found = set()  # only a key no rule names, which the memory says is public ("search-only")
             if not found:  # the last line: a credential named, and a value of its shape beside it
                 names = [x for x in labels if isinstance(x, str)]
+                probe = _masked(value, any(detectors.testing(t) for t in check.full))
                 kind = (
-                    cues.cued_secret(cues.document(value, names))
-                    or cues.record_secret(value)
-                    or cues.pointed_secret(value, names)
-                    or chat.answered_secret(value)
+                    cues.cued_secret(cues.document(probe, names))
+                    or cues.record_secret(probe)
+                    or cues.pointed_secret(probe, names)
+                    or chat.answered_secret(probe)
                     or (cues.cued_secret(undone) if undone else None)  # its disguise undone (morse, rot13...)
                 )
                 if kind and not (kind in detectors.PUBLIC_KINDS and detectors.only_public_key(value)):

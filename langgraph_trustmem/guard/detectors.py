@@ -331,7 +331,8 @@ PW_STATISTICS = re.compile(
     r"|\bpasswords?\b[^.\n]{0,20}\bmost[\s-]+(?:common|used|popular)\b|\bworst\s+passwords\b"
     r"|\btop[\s-]+\d+\s+(?:most\s+)?(?:common\s+)?passwords\b|\bpassword\s+(?:statistics|stats|rankings?)\b"
     # PINs too ("Most common PINs are 1234, 0000 and 1111"), and an awareness poster's examples
-    r"|\b(?:most|commonly|frequently)[\s-]+(?:common|used|popular|guessed)\s+(?:pins|pin codes|passcodes)\b"
+    r"|\b(?:most|commonly|frequently)[\s-]+(?:common|used|popular|guessed)\s+(?:(?:\d|four|six)[\s-]digit\s+)?"
+    r"(?:pins?|pin codes?|passcodes?)\b"
     r"|\b(?:never|don'?t|do not|avoid)\s+(?:use|pick|choose|using|picking)\s+(?:\w+\s+)?(?:passwords|pins|passcodes)"
     r"\s+(?:like|such as)\b|\bbreach(?:ed)? (?:lists?|dumps?)\b"
     r"|\bno\s+(?:\w+\s+)?(?:sequences|patterns|repeats|repeated digits|birthdays)\s+(?:like|such as)\b"
@@ -1097,9 +1098,29 @@ _SHOWN_RUN = re.compile(r"[A-Za-z0-9]{12,}")
 # An OpenPGP key's id or fingerprint where the text names it as one, and a GitHub OAuth or
 # GitHub App client id: identifiers, public by design.
 _PGP_ID = re.compile(
-    r"(?i)((?:fingerprint|key\s*id|keyid|(?:gpg|pgp|signing|with)\s+key)\s*(?:is\s+)?[:=]?\s*)(?:0x)?"
+    r"(?i)((?:fingerprint|key\s*id|keyid|(?:gpg|pgp|with)\s+key|signing\s*key)\s*(?:is\s+)?[:=]?\s*)(?:0x)?"
     r"(?:[0-9A-F]{4}\s?){3}[0-9A-F]{4}(?:\s?(?:[0-9A-F]{4}\s?){5}[0-9A-F]{4})?(?![0-9A-Za-z])"
 )
+# Identifiers public by design: a Google OAuth client's id (its secret is "GOCSPX-..."), a
+# minisign or signify public key where the text says it is one, a placeholder in angle
+# brackets ("<your-openai-key>", "mongodb://<username>:<password>@"; an element that is closed,
+# "<password>...</password>", is markup).
+_GOOGLE_CLIENT_ID = re.compile(r"(?<![\w-])\d{6,14}-[a-z0-9]{32}\.apps\.googleusercontent\.com(?![\w-])")
+_MINISIGN_PUBLIC = re.compile(r"(?i)(public key[^\n]{0,12}?[:=]?\s*)RW[A-Za-z0-9+/]{54}(?![A-Za-z0-9+/=])")
+_ANGLE_PLACEHOLDER = re.compile(
+    r"<(?:(?:your|my|the|a|an)[-_ ])?[a-z_-]{0,30}(?:key|token|password|passwd|pwd|secret|user|username|pass|id)"
+    r"(?:[-_ ][a-z]{1,12}){0,3}>"
+)
+# The PINs statistics name ("1234 is the most common PIN, then 1111"): one digit repeated,
+# or digits in a row.
+_PIN_RUN = re.compile(r"(?<![\d.,-])\d{4,8}(?![\d.,-])")
+
+
+def _trivial_pin(m: re.Match[str]) -> str:
+    d = m.group()
+    return "[common PIN]" if len(set(d)) == 1 or d in "01234567890" or d in "09876543210" else d
+
+
 _GITHUB_CLIENT_ID = re.compile(r"(?<![A-Za-z0-9])(?:Ov23li[A-Za-z0-9]{14}|Iv23li[A-Za-z0-9]{14}|Iv1\.[0-9a-f]{16})(?![A-Za-z0-9])")
 # A map position ("45.45816, 7.79177"): not a number to join up and read as a card.
 _COORDINATES = re.compile(r"(?<![\w.])-?\d{1,3}\.\d{4,8},\s?-?\d{1,3}\.\d{4,8}(?![\w.])")
@@ -1178,20 +1199,22 @@ _COMMAND_VALUE = re.compile(
 # A word and the digits a phone's keypad gives it, taught as a game ("GOLF = 4653 (just a game)").
 _KEYPAD_GAME = re.compile(r"\b([A-Z]{3,10})\s*=\s*(\d{3,10})\b")
 _LOCK_WORDS = re.compile(r"(?i)code|pin\b|safe|door|alarm|lock|combination|passw|passcode|gate|garage")
-def without_doc_values(text: str, testing: bool = False) -> str:
+def without_doc_values(text: str, testing: bool = False, masked: bool = True) -> str:
     """``text`` with what is no one's secret replaced before the scan: the documentation's
     well-known example values (jwt.io's sample token, AWS's example key pair, a gateway's
     test card where the text says it is one), masked values, AWS resource names, references
     to a secret kept elsewhere, and certificates and public keys (PEM and SSH). Each keeps what an
     evasion would hide in it: a default in a reference, a token in a resource name or in a
     masked value, a private key under a certificate's header. ``testing``: the memory
-    says elsewhere (a field name, another field) that it is about testing."""
+    says elsewhere (a field name, another field) that it is about testing. ``masked``: also
+    replace masked values (the readers of whole records keep them: "VISA ****4421" says the
+    lines around it are a receipt)."""
     if "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9" in text:
         text = DOC_VALUES.sub("EXAMPLE", text)
     if "EXAMPLE" in text or "_test_" in text or "QWxhZGRp" in text:
         for value in DOC_EXAMPLES:
             text = text.replace(value, "EXAMPLE")
-    if "*" in text or "•" in text or "●" in text:
+    if masked and ("*" in text or "•" in text or "●" in text):
         text = _without_masked(text)
     if "arn:aws" in text:  # a resource's name, unless a token was put in it
         text = _ARN.sub(_arn, text)
@@ -1218,7 +1241,15 @@ def without_doc_values(text: str, testing: bool = False) -> str:
         text = JWT_SHAPE.sub(lambda m: "[public]" if anon_jwt(m.group()) else m.group(), text)
     if "Ov23li" in text or "Iv23li" in text or "Iv1." in text:
         text = _GITHUB_CLIENT_ID.sub("[client id]", text)
-    if ("rint" in text or "pg" in text or "PG" in text or "ith key" in text or "ey id" in text or "ey I" in text or "eyid" in text) and _PGP_ID.search(text):
+    if "googleusercontent" in text:
+        text = _GOOGLE_CLIENT_ID.sub("[client id]", text)
+    if "RW" in text and "ublic key" in text:
+        text = _MINISIGN_PUBLIC.sub(r"\1[public]", text)
+    if "<" in text and ">" in text:
+        text = _ANGLE_PLACEHOLDER.sub(lambda m: m.group() if "</" + m.group()[1:] in text else "<placeholder>", text)
+    if "PIN" in text.upper() and PW_STATISTICS.search(text) and not _OWN.search(text.lower()):
+        text = _PIN_RUN.sub(_trivial_pin, text)
+    if ("rint" in text or "pg" in text or "PG" in text or "ith key" in text or "ey id" in text or "ey I" in text or "eyid" in text or "ngkey" in text) and _PGP_ID.search(text):
         text = _PGP_ID.sub(lambda m: m.group(1) + "[key id]" if _pgp_named(text, m) else m.group(), text)
     if "." in text and "," in text:
         text = _COORDINATES.sub("[position]", text)
@@ -1338,6 +1369,9 @@ _JOINING = frozenset(
 )
 
 
+# A clause about where the password is, not the password: "again - it's on the sticker".
+_POINTING = frozenset("it's it’s its that's that’s there's there’s it this that".split())
+
 _NO_PASSWORD = re.compile(r"(?i)(?<![\w-])(?:no|without|kein\w{0,2}|sans|sin|senza|sem|geen|ingen|inget)\s+$")
 
 
@@ -1369,8 +1403,8 @@ def _stated_password(line: str, m: re.Match[str]) -> bool:
             value = _CJK_TAIL.sub("", parts[0]).lstrip(":：") if parts else ""
             if bare_pass:  # "bus pass is in my coat"
                 return _passwordish(value)
-            if value.lower() in _JOINING:
-                return False  # the sentence goes on: "das alte ist seit Jahren dasselbe"
+            if value.lower() in _JOINING or value.lower().rstrip(".,;:!") in _POINTING:
+                return False  # the sentence goes on: "das alte ist seit Jahren dasselbe", "- it's on the sticker"
             if (
                 value.isalpha()
                 and value.islower()
@@ -1694,6 +1728,12 @@ def _scan_pins(line: str, low: str, found: set[str]) -> None:
             found.add(PIN)  # (six digits beside an address are an Indian postal PIN code)
 
 
+# A variable that holds the password, passed on in code: "connect(user=USER, password=password)".
+_PASSWORD_VARIABLE = re.compile(
+    r"(?i)(?:(?:self|this|cfg|config|settings|args|opts|options|env|creds|credentials)\.)?(?:[a-z]+_)?(?:password|passwd|pwd)"
+)
+
+
 def _scan_keywords(line: str, low: str, found: set[str]) -> None:
     """detect-secrets' keyword patterns (``password: x``, ``api_key = "x"``), with the
     value checked: a password must not read as prose, a key must look random."""
@@ -1715,7 +1755,7 @@ def _scan_keywords(line: str, low: str, found: set[str]) -> None:
         quoted = bool(re.search(r"[\"'`]\s*$", line[: m.start(group)]))
         first = value if quoted else (value.split(None, 1)[0] if value else "")
         if any(k in keyword for k in ("pass", "pwd", "contrase")):
-            if _plausible_password(first):
+            if _plausible_password(first) and not (not quoted and _PASSWORD_VARIABLE.fullmatch(_strip(first))):
                 found.add(PASSWORD)
         elif _looks_random(_strip(first), 12) and not _NOT_SECRET_CONTEXT.search(
             line[: m.start(group)][-40:]
@@ -1765,6 +1805,9 @@ def _scan_config_pairs(line: str, low: str, found: set[str]) -> None:
                 # a token ends at a space; "token: REDACTED (removed) ..." is prose after it,
                 # while a password value with words after it is a sentence, not a password
                 value = value.split(None, 1)[0] if value.strip() else ""
+            first = value.split(None, 1)[0] if value.strip() else ""
+            if _PASSWORD_VARIABLE.fullmatch(first.rstrip(",)]}")) or (first and _PLACEHOLDER.fullmatch(first)):
+                continue  # a variable passed on ("connect(host=HOST, password=password)"), a placeholder
         hit = field_secret(kind, value, _looks_random)
         if hit:
             found.add(hit)
