@@ -34,7 +34,7 @@ import json
 import math
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from re import Pattern
 from typing import Any
 from urllib.parse import unquote_plus
@@ -2025,12 +2025,71 @@ WALLET_CUES = (
     # the same in other languages
     "semilla", "semente", "graine", "frase", "billetera", "carteira", "portefeuille", "portafoglio", "wiederherstellung",
     "herstel", "kurtarma", "odzyskiwania", "восстановлен", "сид", "助记词", "助記詞", "ニーモニック", "シード", "복구", "시드",
+    "pemulihan", "กู้คืน", "วลี", "リカバリー", "フレーズ", "gendannelses", "gjenopprett", "återställ", "palautus", "obnovov",
+    "recuperação", "recuperacao", "récupération", "ripristino", "الاسترداد", "استرداد", "पुनर्प्राप्ति", "khôi phục", "phục hồi",
+    "pagbawi", "urejesho", "helyreállít", "ανάκτησ", "שחזור", "відновлен", "odzysk", "obnovení",
 )  # fmt: skip
 
 
 def wallet_cued(text: str) -> bool:
     low = text.lower()
     return any(cue in low for cue in WALLET_CUES)
+
+
+# A wallet's words kept as a record's items rather than a line: numbered items in any order
+# ("4. maid"), one field a word ({"w01": "repeat", ...}), columns, bullet lines, words marked
+# in a story ("*word* with *clip*"), a message of them, or each word written backwards.
+_ITEM_WORD = re.compile(r"^\s*(?:#?(\d{1,2})\s*[.):\-]\s*|[-*•]\s*)?([a-z]{3,8})\s*[,.;]?\s*$")
+_MARKED_WORD = re.compile(r"(?<![\w*])\*([a-z]{3,8})\*(?![\w*])")
+_LOWER_RUN = re.compile(r"[a-z]{3,8}(?:[ ,]+[a-z]{3,8}){11,}")
+
+
+def _record_strings(value: Any, depth: int = 0) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif depth < 8 and isinstance(value, Mapping):
+        for v in value.values():
+            yield from _record_strings(v, depth + 1)
+    elif depth < 8 and isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _record_strings(v, depth + 1)
+
+
+def _nearly_phrase(words: Sequence[str]) -> bool:
+    """Twelve words or more of which at most two are not on the BIP-39 list (a phrase written
+    from memory), ten different, not in alphabetical order (a word list)."""
+    return (
+        len(words) >= _PHRASE_MIN
+        and sum(w in BIP39_WORDS for w in words) >= len(words) - 2
+        and len(set(words)) >= 10
+        and list(words) != sorted(words)
+    )
+
+
+def phrase_in_record(value: Any) -> bool:
+    """A wallet's recovery words anywhere in a record that names a wallet (in one of the
+    languages of ``WALLET_CUES``): kept as items, fields, lines or marked words, or as a
+    message of words, forwards or each word backwards."""
+    texts = list(_record_strings(value))
+    whole = " ".join(texts).lower()
+    if not texts or not wallet_cued(whole.replace("words", "") if _WORD_LIST.search(whole) else whole):
+        return False  # ("spelling words": "words" is no wallet's cue there)
+    items: list[tuple[int | None, str]] = []
+    for text in texts:
+        low = text.lower()
+        for line in low.split("\n"):
+            m = _ITEM_WORD.match(line)
+            if m:
+                items.append((int(m.group(1)) if m.group(1) else None, m.group(2)))
+            for run in _LOWER_RUN.findall(line):
+                words = re.split(r"[ ,]+", run)
+                if _nearly_phrase(words) or _nearly_phrase([w[::-1] for w in words]):
+                    return True
+        items.extend((None, w) for w in _MARKED_WORD.findall(low))
+    if items and all(n is not None for n, _ in items):
+        items.sort(key=lambda item: item[0] or 0)  # numbered, in any order
+    words = [w for _, w in items]
+    return _nearly_phrase(words) or _nearly_phrase([w[::-1] for w in words])
 
 
 # A line that says its words are a list of words (spelling, vocabulary, groceries): without a
@@ -2394,6 +2453,50 @@ def _scan_recovery_codes(line: str, low: str, found: set[str]) -> None:
         found.add(TWO_FACTOR)
 
 
+# A sheet of backup codes, in any language and with no word for it: five or more codes of one
+# shape in a row, as sites print them (eight digits; two groups of four or five letters and
+# digits; ten hex characters in two groups).
+_SHEET_CODE = re.compile(
+    r"(?<![\w-])(?:\d{8}|[a-z0-9]{4}-[a-z0-9]{4}|[A-Z0-9]{4}-[A-Z0-9]{4}|[0-9a-f]{5}-[0-9a-f]{5}|[A-Z0-9]{5}-[A-Z0-9]{5})(?![\w-])"
+)
+_SHEET_GAP = re.compile(r"[\s,;|/]*")
+_SHEET_MIN = 5
+_ANY_DIGIT = re.compile(r"\d")
+
+
+def _code_shape(code: str) -> str:
+    return re.sub(r"[a-z]", "a", re.sub(r"[A-Z]", "A", re.sub(r"\d", "9", code)))
+
+
+def _scan_code_sheet(line: str, low: str, found: set[str]) -> None:
+    if len(line) < 40 or not _ANY_DIGIT.search(line):
+        return
+    run, shape, end = 0, "", -1
+    for m in _SHEET_CODE.finditer(line):
+        code = m.group()
+        same = m.start() == end or (end >= 0 and _SHEET_GAP.fullmatch(line, end, m.start()) is not None)
+        this = "8" if code.isdigit() else f"{len(code)}{'A' if code.isupper() else 'a'}"
+        random = code.isdigit() or (_ANY_DIGIT.search(code) is not None and re.search(r"[A-Za-z]", code) is not None)
+        if not random or _YEARS.fullmatch(code) or len(set(code.replace("-", ""))) < 4:
+            run, end = 0, -1
+            continue
+        run = run + 1 if same and this == shape else 1
+        shape, end = this, m.end()
+        if run >= _SHEET_MIN:
+            found.add(TWO_FACTOR)
+            return
+
+
+_YEARS = re.compile(r"(?:19|20)\d\d-(?:19|20)\d\d|\d{4}-\d{4}")
+# A dial safe's combination, turns right and left in turn: "R22 L48 R47", "L 12 - R 30 - L 5".
+_DIAL = re.compile(r"(?<![\w-])([RL]) ?(\d{1,2})(?:[ ,/]|\s*-\s*)+([RL]) ?(\d{1,2})(?:[ ,/]|\s*-\s*)+([RL]) ?(\d{1,2})(?![\w.])")
+
+
+def _scan_dial(line: str, low: str, found: set[str]) -> None:
+    if ("R" in line or "L" in line) and any(m.group(1) != m.group(3) != m.group(5) for m in _DIAL.finditer(line)):
+        found.add(PIN)
+
+
 # A vendor named in the sentence and a random token beside it: "it talks to Cloudflare with
 # CGcjUb1R1pJf...", "Kunci API Vercel saya adalah PTDH9pJM...". The token must look random
 # (and not be a hash or an id the sentence calls one).
@@ -2725,6 +2828,8 @@ _DETECTORS: tuple[Callable[[str, str, set[str]], None], ...] = (
     _scan_code_words,
     _scan_cookies,
     _scan_recovery_codes,
+    _scan_code_sheet,
+    _scan_dial,
     _scan_vendor_tokens,
     _scan_door_codes,
     _scan_one_time_codes,

@@ -3,7 +3,9 @@ masked before every reader of a memory, the record readers too (a Google OAuth c
 a minisign public key, a GnuPG signing key's id, placeholders in angle brackets, the PINs
 statistics name, a gateway's test card in a bundled note); a note's headings ("Also:",
 "Tax return:") are not a chat's speakers; a password variable passed on in code is not a
-password. The phrasings are written for this test, not taken from the corpora."""
+password; a sheet of backup codes and a dial safe's combination are known by their shape in
+any language; a wallet's words are found as a record's items, fields, marked words or
+written backwards, where the record names a wallet in any of more languages. The phrasings are written for this test, not taken from the corpora."""
 
 from __future__ import annotations
 
@@ -24,6 +26,22 @@ REFUSED = [
     "wifi password again - Tr0ub4dor&3x",
     'conn = psycopg.connect(host="db", user="app", password="s3cr3t-Pw!9x")',
     "conn = psycopg.connect(host=HOST, user=USER, password=Winter2024Kx9)",
+    # a sheet of backup codes, whatever the language around it: five or more of one shape
+    "Gardez-les : 84066852 74022734 85060114 37347476 51790086 40128879",
+    ["Kun je me die codes sturen?", "3f9a2-c81d0 77b1e-0a4c2 9d0e3-5b7f1 a2c4e-6f8d0 4b6d8-0f2a4 e1c3b-5d7f9"],
+    {"dla": "biuro", "kody": "k3p9-x2m7 q8w4-z1n6 t5r2-b9v3 h7j4-c6x1 m2n8-p4q7"},
+    # a dial safe's combination: right, left, right
+    "Kasa w biurze: R22 L48 R47",
+    [{"from": "Ana", "text": "¿la caja fuerte?"}, {"from": "Luis", "text": "L 12 - R 30 - L 5"}],
+    # a wallet's words kept as items, fields, marked words or backwards, named in any language
+    ["7. cabin", "2. orbit", "11. velvet", "4. glance", "1. harbor", "9. canyon", "12. pulse", "3. timber",
+     "5. lizard", "10. frost", "6. sketch", "8. meadow", "frase de recuperação"],
+    {"wallet": "Trezor", **{f"w{i:02d}": w for i, w in enumerate(
+        "harbor orbit timber glance lizard sketch cabin meadow canyon frost velvet pulse".split(), 1)}},
+    "Bedtime story (wallet): the *harbor* and the *orbit* met a *timber* *glance*, a *lizard*, a *sketch*, "
+    "a *cabin* in a *meadow*, a *canyon* of *frost*, *velvet* and *pulse*.",
+    "frasa pemulihan: robrah tibro rebmit ecnalg drazil hcteks nibac wodaem noynac tsorf tevlev eslup",
+    "Ana: ส่งวลีกู้คืนให้หน่อย\nBen: harbor orbit timber glance lizard sketch cabin meadow canyon frost velvet pulse",
     # a real chat still is one
     "Ana: what's the wifi password?\nBen: Mango!1955",
     "Coffee order: flat white.\nAlso: my Visa 4539 5787 6362 1486 exp 09/29",
@@ -42,6 +60,14 @@ PASSES = [
     "conn = psycopg.connect(host=HOST, user=USER, password=password)",
     ["password = getpass.getpass('Password: ')", "db = connect(user=USER, password=password)"],
     "Coffee order: flat white.\nAlso: Stripe test card 4000 0566 5566 5556, any expiry, sandbox only",
+    # the look-alikes beside the new shape rules
+    "Seasons played: 2019-2020 2020-2021 2021-2022 2022-2023 2023-2024",
+    "Two codes left: 84066852 74022734",
+    "Request ids: 1a2b3c4d 5e6f7a8b 9c0d1e2f",
+    "Knitting: R1 R2 R3 plain, then purl",
+    "Spelling words: 7. cabin 2. orbit 11. velvet",
+    ["1. harbor", "2. orbit", "3. timber", "4. glance", "5. lizard", "6. sketch", "7. cabin", "8. meadow",
+     "9. canyon", "10. frost", "11. velvet", "12. pulse", "spelling words for Friday"],
 ]
 
 
