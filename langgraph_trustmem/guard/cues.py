@@ -2032,3 +2032,108 @@ def pointed_secret(value: Any, labels: list[str]) -> str | None:
         if _strong(label) or (_passwordish(label) and pointers and (bare or _PASSWORD_CUE.search(low))):
             return PASSWORD
     return None
+
+
+# -- a value the memory says to keep to oneself ------------------------------------------------
+
+# "Don't tell anyone", "delete it after reading", "keep it secret", in the languages people
+# write their notes and chats in: said beside a value, it says the value opens something,
+# whatever the memory calls it.
+_SECRECY = re.compile(
+    r"(?i)(?<![^\W\d_])(?:"
+    r"don'?t tell (?:any ?one|any ?body|no ?one)|do not tell (?:any ?one|any ?body)|tell no ?one|don'?t share(?: it| this)?|do not share"
+    r"|never share|keep (?:it|this) (?:secret|to yourself)|between (?:you and me|us)|for your eyes only|don'?t pass (?:it|this) on"
+    r"|delete (?:it|this|the message)(?: after)?|delete after reading|read and delete"
+    r"|no compartir|no lo compartas|no se lo digas a nadie|no decirle a nadie|b[oó]rralo(?: luego| despu[eé]s)?|entre nosotros"
+    r"|n[aã]o (?:compartilhar|partilhar|contes? a ningu[eé]m|conta a ningu[eé]m)|apag(?:a|ue) depois"
+    r"|ne (?:le )?dis (?:[aà] )?personne|(?:[aà] )?ne pas partager|ne le partage pas|efface(?:-le)? apr[eè]s|entre nous"
+    r"|non dirlo a nessuno|non condividere|poi cancella|cancella(?:lo)? dopo"
+    r"|nicht weitergeben|niemandem (?:sagen|verraten)|sag(?: es)? niemandem|nicht teilen|danach l[oö]schen"
+    r"|niet doorsturen|niet delen|aan niemand vertellen|daarna verwijderen"
+    r"|ikke del|del ikke|sig det ikke til nogen|slet (?:beskeden|den)(?: bagefter)?|ikke fortell|ikke si det til noen|slett (?:meldingen|etterp[aå])"
+    r"|dela inte|ber[aä]tta inte f[oö]r n[aå]gon|s[aä]g inte till n[aå]gon|radera (?:sen|efter[aå]t)"
+    r"|[aä]l[aä] kerro kenellek[aä][aä]n|[aä]l[aä] jaa|poista viesti"
+    r"|nikomu nie m[oó]w|nie m[oó]w nikomu|nie udost[eę]pniaj|usu[nń] (?:potem|wiadomo[sś][cć])"
+    r"|nikomu (?:ne[rř][ií]kat|to ne[rř]ekni|ne[rř]ekni|nehovor)|nesd[ií]let|pak sma[zž]|sma[zž] to"
+    r"|nu spune nim[aă]nui|nu [iî]mp[aă]rt[aă][sș]i|[sș]terge(?:-l)? dup[aă]"
+    r"|senkinek|ne oszd meg|t[oö]r[oö]ld (?:ut[aá]na|k[eé]s[oő]bb)"
+    r"|nikome ne govori|ne dijeli|izbri[sš]i (?:poslije|kasnije)|obri[sš]i (?:poslije|posle)|nikomur ne povej"
+    r"|kimseyle payla[sş]ma|kimseye s[oö]yleme|sonra sil|mesaj[ıi] sil"
+    r"|μην το πεις σε κανέναν|μην το μοιραστείς|σβήσ[εέ] το"
+    r"|никому не (?:говори(?:ть)?|рассказывай)|не делись|удали (?:потом|сообщение|после)|не пересылай"
+    r"|нікому не (?:кажи|говори)|видали (?:потім|повідомлення)"
+    r"|لا تشارك(?:ها|ه)?|لا تخبر أحد|احذف(?:ها|ه)?|امسح(?:ها|ه)"
+    r"|לא לשתף|אל תספר(?:י)? לאף אחד|למחוק אחרי|תמחק(?:י)? אחרי"
+    r"|किसी को (?:मत|न) बता|शेयर मत कर|डिलीट कर देना|मिटा देना"
+    r"|อย่าบอกใคร|ห้ามบอกใคร|อ่านแล้วลบ|อย่าแชร์"
+    r"|đừng nói với ai|(?:không|đừng) chia sẻ|xem xong x[oó]a|x[oó]a đi"
+    r"|jangan (?:dibagi|disebar|bilang siapa|kasih tahu)|(?:habis itu|setelah itu) hapus|hapus setelah"
+    r"|h?wag (?:ibahagi|sabihin)|burahin"
+    r"|usimwambie mtu|usishiriki|futa (?:ujumbe|baadaye)"
+    r")(?![^\W\d_])"
+    r"|不要告诉别人|别告诉别人|不要告訴別人|不要分享|看完删|看完刪|阅后即焚|誰にも言わないで|共有しないで|見たら消して|消してね"
+    r"|아무한테도 말하지|공유하지 마|보고 나서 지워|지워줘"
+)
+# A value beside it: four to ten digits (a "#", a "*" or a letter may end or start them), a
+# password's mix of letters with digits or symbols, or a code in groups ("PF11-I7S2-X416").
+_KEPT_DIGITS = re.compile(
+    r"(?<![\w./:,+-])[#*]?\d{4,10}[#*]?[A-Z]?(?![\w/:-]|[.,]\d|\s?(?:%|€|\$|£|kg|km|g\b|m\b|min|h\b|x\b))"
+    r"|(?<![\w./:-])\d{1,2}-\d{1,2}-\d{1,2}(?![\w/:-]|[.,]\d)"
+)
+_KEPT_GROUPS = re.compile(
+    r"(?<![\w-])(?:(?=[\w-]*[A-Z])[A-Z0-9]{4,5}(?:-[A-Z0-9]{1,5}){2,4}|(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z0-9]{12,20})(?![\w-])"
+)
+_KEPT_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def kept_secret(value: Any) -> str | None:
+    """The kind of a value a memory says to keep to oneself ("... 986482. Nu spune
+    nimănui!", "9573 보고 나서 지워", "PlayStation 0OZ9-LH0U-4CBU, niet doorsturen!"): a
+    code-shaped value or a password beside a word of secrecy, in any of the languages above.
+    A year, a date, a time, an amount or a measure is not such a value."""
+    for text in _strings_of(value):
+        if not _SECRECY.search(text):
+            continue
+        for line in text.split("\n"):
+            if any(_kept_password(token.strip(_PW_TRIM)) for token in line.split()):
+                return detectors.PASSWORD
+            if _KEPT_GROUPS.search(line):
+                return detectors.PASSWORD
+            for m in _KEPT_DIGITS.finditer(line):
+                digits = m.group().strip("#*")
+                if not _KEPT_YEAR.fullmatch(digits.rstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")):
+                    return detectors.PIN
+    return None
+
+
+def _kept_password(token: str) -> bool:
+    """A password's mix, of eight characters or more, with two digits or a symbol: not a
+    product's name ("1Password", "Windows11")."""
+    return (
+        len(token) >= 8
+        and _passwordish(token)
+        and (sum(ch.isdigit() for ch in token) >= 2 or re.search(r"[^\w-]", token) is not None)
+    )
+
+
+def _strings_of(value: Any, depth: int = 0) -> Iterator[str]:
+    """Every string of a record, a conversation's messages joined (the value may be in the
+    message before the one that says to delete it)."""
+    if isinstance(value, str):
+        yield value
+    elif depth < 8 and isinstance(value, Mapping):
+        texts = [v for v in value.values() if isinstance(v, str)]
+        if len(texts) > 1:
+            yield "\n".join(texts)
+        for v in value.values():
+            if not isinstance(v, str):
+                yield from _strings_of(v, depth + 1)
+    elif depth < 8 and isinstance(value, (list, tuple)):
+        said = [v if isinstance(v, str) else next((v[k] for k in ("text", "content", "message") if isinstance(v.get(k), str)), None)
+                for v in value if isinstance(v, (str, Mapping))]
+        joined = [s for s in said if isinstance(s, str)]
+        if joined:
+            yield "\n".join(joined)
+        for v in value:
+            if not isinstance(v, str):
+                yield from _strings_of(v, depth + 1)

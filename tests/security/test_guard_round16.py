@@ -5,7 +5,8 @@ statistics name, a gateway's test card in a bundled note); a note's headings ("A
 "Tax return:") are not a chat's speakers; a password variable passed on in code is not a
 password; a sheet of backup codes and a dial safe's combination are known by their shape in
 any language; a wallet's words are found as a record's items, fields, marked words or
-written backwards, where the record names a wallet in any of more languages. The phrasings are written for this test, not taken from the corpora."""
+written backwards, where the record names a wallet in any of more languages; a code or a
+password beside words that say to keep it secret or to delete the message, in 30 languages. The phrasings are written for this test, not taken from the corpora."""
 
 from __future__ import annotations
 
@@ -42,6 +43,13 @@ REFUSED = [
     "a *cabin* in a *meadow*, a *canyon* of *frost*, *velvet* and *pulse*.",
     "frasa pemulihan: robrah tibro rebmit ecnalg drazil hcteks nibac wodaem noynac tsorf tevlev eslup",
     "Ana: ส่งวลีกู้คืนให้หน่อย\nBen: harbor orbit timber glance lizard sketch cabin meadow canyon frost velvet pulse",
+    # a value the memory says to keep to oneself, whatever it calls the value
+    "Cod pentru boxă: 558120. Nu spune nimănui!",
+    "Skrinja u podrumu 7391#, nikome ne govori",
+    [{"from": "Eli", "text": "szafka w pracy?"}, {"from": "Ola", "text": "4410, usuń potem wiadomość"}],
+    "Mã tủ 20-14-7, đừng nói với ai nhé",
+    "Voucher XK7P2M9QZ4T1, niet doorsturen!",
+    "pw for the NAS hK8#vq2Lp, delete this after reading",
     # a real chat still is one
     "Ana: what's the wifi password?\nBen: Mango!1955",
     "Coffee order: flat white.\nAlso: my Visa 4539 5787 6362 1486 exp 09/29",
@@ -60,6 +68,12 @@ PASSES = [
     "conn = psycopg.connect(host=HOST, user=USER, password=password)",
     ["password = getpass.getpass('Password: ')", "db = connect(user=USER, password=password)"],
     "Coffee order: flat white.\nAlso: Stripe test card 4000 0566 5566 5556, any expiry, sandbox only",
+    # secrecy beside no value: a date, a time, an amount, a year, a product's name
+    "Surprise party for Lena on 2026-03-14 at 19:30 - don't tell anyone!",
+    "Gift budget 1500 € this year, nicht weitergeben",
+    "Ask Liam for the 1Password vault; don't share creds over Slack.",
+    "Never share the 6-digit code the bank texts you with anyone who calls.",
+    "Entre nous: we moved here in 2019.",
     # the look-alikes beside the new shape rules
     "Seasons played: 2019-2020 2020-2021 2021-2022 2022-2023 2023-2024",
     "Two codes left: 84066852 74022734",
