@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from langgraph_trustmem.guard import detectors
+from langgraph_trustmem.guard import cues, detectors
 from langgraph_trustmem.guard.bip39 import BIP39_WORDS
 from langgraph_trustmem.guard.cues import (
     _CODE_NAMES,
@@ -203,6 +203,8 @@ def _conversation_kind(msgs: list[tuple[str | None, str]]) -> str | None:
         return kind
     if kind := _gift_in_reply(msgs):
         return kind
+    if any(cues.named_in_request(asked, reply) for (_, asked), (_, reply) in zip(msgs, msgs[1:], strict=False)):
+        return PIN
     for i, (_, text) in enumerate(msgs[:-1]):
         low = _plain(text).replace("_", " ")
         if _ABOUT.search(low) or _TALK.search(low) or _POSTAL.search(low):

@@ -2137,3 +2137,100 @@ def _strings_of(value: Any, depth: int = 0) -> Iterator[str]:
         for v in value:
             if not isinstance(v, str):
                 yield from _strings_of(v, depth + 1)
+
+
+# -- a code named in one of many languages -----------------------------------------------------
+
+# What a code opens, in the languages of the memories people keep (accents off, lower case):
+# doors, gates, garages, alarms, safes, lockers, key boxes, padlocks, intercoms.
+_THINGS = (
+    "door|front door|gate|garage|alarm|safe|locker|key ?box|key ?safe|lockbox|padlock|intercom|storage unit|bike lock"
+    "|tur|haustur|hoftor|garagentor|alarmanlage|tresor|spind|schliessfach|schlusselbox|schlusselkasten|vorhangeschloss"
+    "|deur|voordeur|poort|hek|kluis|kluisje|sleutelkluisje?|sleutelkastje|hangslot"
+    "|porte|portail|alarme|coffre(?:-fort)?|casier|boite a cles|cadenas|digicode|interphone"
+    "|puerta|porton|garaje|alarma|caja fuerte|taquilla|casillero|caja de llaves|candado|portero"
+    "|porta|portao|garagem|cofre|cacifo|caixa de chaves|cadeado"
+    "|portone|cancello|allarme|cassaforte|armadietto|cassetta delle chiavi|lucchetto|citofono"
+    "|garatge|caixa forta|cadenat"
+    "|usa|poarta|garaj|seif\\w*|dulap\\w*|cutia cu chei|lacat|interfon"
+    "|drzwi|brama|garaz\\w*|sejf\\w*|szafk\\w*|skrytk\\w* na klucze|klodk\\w*|domofon\\w*"
+    "|dvere|vrata|trezor\\w*|skrin\\w*|schrank\\w* na klice|zamk\\w*"
+    "|ajto|kapu|garazs|riaszto|szef|szekreny|kulcsdoboz|lakat"
+    "|garaza|sef|ormaric\\w*|kutij\\w* za kljuceve|lokot"
+    "|dor|hoveddor|pengeskab\\w*|skab\\w*|nogleboks\\w*|garasje|skap\\w*|nokkelboks\\w*|dorr|larm\\w*|kassaskap\\w*"
+    "|nyckelbox\\w*|nyckelskap\\w*|hanglas"
+    "|ovi|portti|autotalli|halyt\\w*|kassakaappi|kaappi|avainboksi|riippulukko"
+    "|kapi\\w*|dolap\\w*|anahtar kutusu|asma kilit|kasa"
+    "|pintu|gerbang|garasi|brankas|loker|kotak kunci|gembok"
+    "|pinto|garahe|lagayan ng susi|kandado"
+    "|mlango|geti|gereji|kengele|sefu|kabati|kisanduku cha funguo|kufuli"
+    "|cua|cong|nha xe|bao dong|ket sat|tu do|hop chia khoa|o khoa"
+    "|двер\\w*|ворот\\w*|гараж\\w*|сигнализац\\w*|сигналізац\\w*|сейф\\w*|шкафчик\\w*|шафк\\w*|ключниц\\w*|замк\\w*|замок|домофон\\w*"
+    "|πορτα\\w*|γκαραζ|συναγερμ\\w*|χρηματοκιβωτι\\w*|ντουλαπι\\w*|κλειδαρι\\w*"
+    "|(?:ال)?باب|(?:ال)?بوابة|(?:ال)?كراج|(?:ال)?مرآب|(?:ال)?إنذار|(?:ال)?خزنة|(?:ال)?خزانة|صندوق المفاتيح|(?:ال)?قفل"
+    "|[הלב]?(?:דלת|שער|מוסך|אזעקה|כספת|לוקר|ארונית|קופסת מפתחות|מנעול)"
+    "|दरवाज़े|दरवाजे|गेट|गैरेज|अलार्म|तिजोरी|लॉकर|चाबी बॉक्स|ताला"
+)
+_THINGS_CJK = (
+    "ประตู|โรงรถ|สัญญาณกันขโมย|ตู้เซฟ|ล็อกเกอร์|กล่องกุญแจ|大门|家门|房门|门锁|车库|警报器?|保险箱|储物柜|钥匙盒|ドア|ガレージ|警報"
+    "|金庫|ロッカー|キーボックス|현관문|차고|경보기|금고|사물함|키박스"
+)
+_CODE_WORDS = (
+    "code|codes|pin|pin code|pincode|combination|combo|passcode|kombination|zahlenkombination|combinatie|combinaison"
+    "|codigo|clave|combinacion|senha|combinacao|segredo|codice|combinazione|codi|combinacio|cod|codul|combinatia"
+    "|combinatie|kod|kodu|szyfr|kombinacja|kombinace|kombinacia|kombinacio|sifra|kombinacija|kode|koden|kombinasjon"
+    "|koodi|yhdistelma|sifre|sifresi|kombinasyon|kombinasi|sandi|namba|nambari|msimbo|ma|код|комбинац\\w*|комбінац\\w*"
+    "|κωδικ\\w*|συνδυασμ\\w*|(?:ال)?رمز|كود|رقم|ה?קוד|कोड|पिन"
+)
+# ("number" is a code only after a key box or a safe: a locker's or an order's number is not)
+_CODE_CJK = "รหัส|密码|密碼|コード|暗証番号|비밀번호|코드|(?<=キーボックス)の?番号|(?<=金庫)の?番号|(?<=금고) ?번호"
+_GLUED = r"(?:tur|garagentor|garage|alarm|tresor|safe|spind|dor|skab|pengeskab|nogleboks|nokkelboks|kassaskap|skap|larm|deur|kluis|poort|hek|garasje)-?(?:code|kode|koden|kod|koodi)"
+_NAMED = re.compile(
+    rf"(?<![^\W\d_])(?:(?:{_THINGS})(?:\s+[^\W\d_]+){{0,3}}?\s*[,:-]?\s*(?:{_CODE_WORDS})"
+    rf"|(?:{_CODE_WORDS})(?:\s+[^\W\d_]+){{0,3}}?\s+(?:[^\W\d_]{{1,4}}['’])?(?:{_THINGS})|{_GLUED})(?![^\W\d_])"
+    rf"|(?:{_THINGS_CJK})[^\n\d]{{0,6}}?(?:{_CODE_CJK})|(?:{_CODE_CJK})[^\n\d]{{0,4}}?(?:{_THINGS_CJK})"
+)
+# The value right after its name: past a place in brackets, a separator or "is" in a few
+# languages, then a code (three to ten digits, "#" or "*" or one letter or a tick beside them,
+# or a combination "08-25-41").
+_NAMED_SEP = r"(?:[:=→>\-–—]+|\s(?:is|ist|er|es|est|on|je|e|este|ni|ay|adalah|la|ja|har)\s)"
+_NAMED_VALUE = re.compile(
+    rf"(?:\s*\([^()\n]{{0,30}}\))?(?:\s*{_NAMED_SEP}?|(?:\s+[^\W\d_]+(?:['’][^\W\d_]+)?){{1,4}}?\s*{_NAMED_SEP})\s*"
+    r"(?:[^\W\d_]{1,12}\s+){0,1}?"
+    r"(?P<val>[#*]?\d{3,10}[#*]?[A-Za-z✓]?|\d{1,2}-\d{1,2}-\d{1,2})(?![\w/:.,-]\d|[\w/])"
+)
+
+
+def _named_value(low: str) -> bool:
+    for m in _NAMED.finditer(low):
+        v = _NAMED_VALUE.match(low, m.end())
+        if v and not _KEPT_YEAR.fullmatch(v.group("val")):
+            return True
+    return False
+
+
+def named_code(value: Any, labels: Iterable[str] = ()) -> str | None:
+    """A code named in one of the languages above and given right after its name ("namba ya
+    kengele (stoo): 893188", "Garagentor-Code = 533503", {"mã tủ đồ": "3221"}). Dates,
+    times and years are not codes."""
+    if isinstance(value, Mapping):
+        for k, v in value.items():
+            if isinstance(k, str) and isinstance(v, (str, int)) and not isinstance(v, bool):
+                if _named_value(_unaccented(f"{k}: {v}").translate(_UNDECOMPOSED).lower()):
+                    return PIN
+    for text in _strings_of(value):
+        if _named_value(_unaccented(text).translate(_UNDECOMPOSED).lower()):
+            return PIN
+    return None
+
+
+def named_in_request(asked: str, reply: str) -> bool:
+    """A message that names a code in one of the languages above without giving it, and a
+    short reply that holds a code ("9993# 👍", "*3117", "9611, futa ujumbe baadaye")."""
+    low = _unaccented(asked).translate(_UNDECOMPOSED).lower()
+    if not _NAMED.search(low) or _named_value(low):
+        return False
+    words = _unaccented(reply).lower().replace(",", " ").split()
+    return len(words) <= 8 and any(
+        (v := _NAMED_VALUE.match(" " + w)) is not None and not _KEPT_YEAR.fullmatch(v.group("val")) for w in words
+    )

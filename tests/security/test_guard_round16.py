@@ -6,7 +6,9 @@ statistics name, a gateway's test card in a bundled note); a note's headings ("A
 password; a sheet of backup codes and a dial safe's combination are known by their shape in
 any language; a wallet's words are found as a record's items, fields, marked words or
 written backwards, where the record names a wallet in any of more languages; a code or a
-password beside words that say to keep it secret or to delete the message, in 30 languages. The phrasings are written for this test, not taken from the corpora."""
+password beside words that say to keep it secret or to delete the message, in 30 languages;
+a code named in one of 35 languages (what it opens, and "code" in the language), right after
+its name or in the reply to a message naming it. The phrasings are written for this test, not taken from the corpora."""
 
 from __future__ import annotations
 
@@ -50,6 +52,15 @@ REFUSED = [
     "Mã tủ 20-14-7, đừng nói với ai nhé",
     "Voucher XK7P2M9QZ4T1, niet doorsturen!",
     "pw for the NAS hK8#vq2Lp, delete this after reading",
+    # a code named in one of many languages, right after its name or in the reply asking for it
+    "Nakumbuka: namba ya kengele (ofisi): 557302",
+    "kod do skrytki na klucze (działka): 804411",
+    "Notat: nøkkelbokskode (hytta) er 2719",
+    "Recorda: codi de l'alarma del pis = 9034",
+    {"Dùng cho": "nhà bà", "mã hộp chìa khóa": "6620B"},
+    {"Για": "γραφείο", "κωδικός ντουλαπιού": "314"},
+    ["Ola: Kan du sende skabskode (kontoret)?", "Per: 7720"],
+    [{"from": "Ali", "text": "ما هو رمز الكراج (البيت)؟"}, {"from": "Sami", "text": "*4471"}],
     # a real chat still is one
     "Ana: what's the wifi password?\nBen: Mango!1955",
     "Coffee order: flat white.\nAlso: my Visa 4539 5787 6362 1486 exp 09/29",
@@ -74,6 +85,12 @@ PASSES = [
     "Ask Liam for the 1Password vault; don't share creds over Slack.",
     "Never share the 6-digit code the bank texts you with anyone who calls.",
     "Entre nous: we moved here in 2019.",
+    # a code's name beside a number that is no code: an order's, a locker's, a date, a year
+    "서점 주문번호 #300101, 금요일까지 도착 예정.",
+    "ロッカー番号 12 は二階",
+    "Alarmanlagen-Code geändert am 2025-04-03, neuer im Passwortmanager",
+    "Garagentor-Code seit 2019 nicht geändert",
+    ["Ola: Kan du sende skabskode (kontoret)?", "Per: jeg sender den i morgen"],
     # the look-alikes beside the new shape rules
     "Seasons played: 2019-2020 2020-2021 2021-2022 2022-2023 2023-2024",
     "Two codes left: 84066852 74022734",
