@@ -203,8 +203,6 @@ def _conversation_kind(msgs: list[tuple[str | None, str]]) -> str | None:
         return kind
     if kind := _gift_in_reply(msgs):
         return kind
-    if any(cues.named_in_request(asked, reply) for (_, asked), (_, reply) in zip(msgs, msgs[1:], strict=False)):
-        return PIN
     for i, (_, text) in enumerate(msgs[:-1]):
         low = _plain(text).replace("_", " ")
         if _ABOUT.search(low) or _TALK.search(low) or _POSTAL.search(low):
@@ -215,7 +213,7 @@ def _conversation_kind(msgs: list[tuple[str | None, str]]) -> str | None:
             not _NOT_A_CODE.search(low[max(0, m.start() - 16) : m.start()])
             for cue in (_CODE_NAMES, _CODE_WORD)
             for m in cue.finditer(low)
-        ):  # a code that opens something ("door code"), not a "zip code" or an "error code"
+        ) or cues.names_code(text):  # a code that opens something ("door code"), not a "zip code" or an "error code"
             code = ONE_TIME_CODE if _OTP_CUE.search(low) else PIN
         token = _TOKEN_WORD.search(low) is not None and not detectors._NOT_SECRET_CONTEXT.search(low)
         if not (password or code or token):

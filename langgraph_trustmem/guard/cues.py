@@ -1537,11 +1537,12 @@ def _receipt(low: str) -> bool:
         return False
     return _MASKED_CARD.search(low) is not None or len(set(_RECEIPT_WORD.findall(low))) >= 2
 # Codes that open nothing.
-_NOT_A_CODE = re.compile(
+_NOT_A_CODE_WORDS = (
     r"(?:error|status|country|area|dial(?:l?ing)?|postal|zip|post|building|dress|promo|discount|coupon|voucher|gift"
     r"|referral|tax|sort|bar|qr|source|colou?r|icd|cpt|billing|product|tracking|booking|confirmation|course|class"
-    r"|airport|station|language|currency|access (?:to the|for the) course)[ -]?$"
+    r"|airport|station|language|currency|access (?:to the|for the) course)"
 )
+_NOT_A_CODE = re.compile(_NOT_A_CODE_WORDS + r"[ -]?$")
 
 
 # A card's security code, its value announced ("CVV of the card ending 5521 is 804"), not
@@ -2155,7 +2156,7 @@ _THINGS = (
     "|usa|poarta|garaj|seif\\w*|dulap\\w*|cutia cu chei|lacat|interfon"
     "|drzwi|brama|garaz\\w*|sejf\\w*|szafk\\w*|skrytk\\w* na klucze|klodk\\w*|domofon\\w*"
     "|dvere|vrata|trezor\\w*|skrin\\w*|schrank\\w* na klice|zamk\\w*"
-    "|ajto|kapu|garazs|riaszto|szef|szekreny|kulcsdoboz|lakat"
+    "|ajto|kapu|garazs|riaszto|szekreny|kulcsdoboz|lakat"
     "|garaza|sef|ormaric\\w*|kutij\\w* za kljuceve|lokot"
     "|dor|hoveddor|pengeskab\\w*|skab\\w*|nogleboks\\w*|garasje|skap\\w*|nokkelboks\\w*|dorr|larm\\w*|kassaskap\\w*"
     "|nyckelbox\\w*|nyckelskap\\w*|hanglas"
@@ -2186,23 +2187,27 @@ _CODE_WORDS = (
 _CODE_CJK = "รหัส|密码|密碼|コード|暗証番号|비밀번호|코드|(?<=キーボックス)の?番号|(?<=金庫)の?番号|(?<=금고) ?번호"
 _GLUED = r"(?:tur|garagentor|garage|alarm|tresor|safe|spind|dor|skab|pengeskab|nogleboks|nokkelboks|kassaskap|skap|larm|deur|kluis|poort|hek|garasje)-?(?:code|kode|koden|kod|koodi)"
 _NAMED = re.compile(
-    rf"(?<![^\W\d_])(?:(?:{_THINGS})(?:\s+[^\W\d_]+){{0,3}}?\s*[,:-]?\s*(?:{_CODE_WORDS})"
-    rf"|(?:{_CODE_WORDS})(?:\s+[^\W\d_]+){{0,3}}?\s+(?:[^\W\d_]{{1,4}}['’])?(?:{_THINGS})|{_GLUED})(?![^\W\d_])"
+    rf"(?<![^\W\d_])(?:(?:{_THINGS})(?:[ \t]+[^\W\d_]+){{0,3}}?[ \t]*[,:-]?[ \t]*(?:{_CODE_WORDS})"
+    rf"|(?:{_CODE_WORDS})(?:[ \t]+[^\W\d_]+){{0,3}}?[ \t]+(?:[^\W\d_]{{1,4}}['’])?(?:{_THINGS})|{_GLUED})(?![^\W\d_])"
     rf"|(?:{_THINGS_CJK})[^\n\d]{{0,6}}?(?:{_CODE_CJK})|(?:{_CODE_CJK})[^\n\d]{{0,4}}?(?:{_THINGS_CJK})"
 )
 # The value right after its name: past a place in brackets, a separator or "is" in a few
 # languages, then a code (three to ten digits, "#" or "*" or one letter or a tick beside them,
 # or a combination "08-25-41").
-_NAMED_SEP = r"(?:[:=→>\-–—]+|\s(?:is|ist|er|es|est|on|je|e|este|ni|ay|adalah|la|ja|har)\s)"
+_NAMED_SEP = r"(?:[:=→>\-–—]+|[ \t](?:is|ist|er|es|est|on|je|e|este|ni|ay|adalah|la|ja|har)[ \t])"
 _NAMED_VALUE = re.compile(
-    rf"(?:\s*\([^()\n]{{0,30}}\))?(?:\s*{_NAMED_SEP}?|(?:\s+[^\W\d_]+(?:['’][^\W\d_]+)?){{1,4}}?\s*{_NAMED_SEP})\s*"
-    r"(?:[^\W\d_]{1,12}\s+){0,1}?"
+    rf"(?:[ \t]*\([^()\n]{{0,30}}\))?(?:[ \t]*{_NAMED_SEP}?|(?:[ \t]+[^\W\d_]+(?:['’][^\W\d_]+)?){{1,4}}?[ \t]*[:=→>\-–—]+)[ \t]*"
     r"(?P<val>[#*]?\d{3,10}[#*]?[A-Za-z✓]?|\d{1,2}-\d{1,2}-\d{1,2})(?![\w/:.,-]\d|[\w/])"
 )
 
 
+_NOT_CODE_IN = re.compile(rf"(?<![^\W\d_]){_NOT_A_CODE_WORDS}(?![^\W\d_])")
+
+
 def _named_value(low: str) -> bool:
     for m in _NAMED.finditer(low):
+        if _NOT_CODE_IN.search(m.group()):
+            continue  # "the alarm system error code 3012"
         v = _NAMED_VALUE.match(low, m.end())
         if v and not _KEPT_YEAR.fullmatch(v.group("val")):
             return True
@@ -2224,13 +2229,7 @@ def named_code(value: Any, labels: Iterable[str] = ()) -> str | None:
     return None
 
 
-def named_in_request(asked: str, reply: str) -> bool:
-    """A message that names a code in one of the languages above without giving it, and a
-    short reply that holds a code ("9993# 👍", "*3117", "9611, futa ujumbe baadaye")."""
-    low = _unaccented(asked).translate(_UNDECOMPOSED).lower()
-    if not _NAMED.search(low) or _named_value(low):
-        return False
-    words = _unaccented(reply).lower().replace(",", " ").split()
-    return len(words) <= 8 and any(
-        (v := _NAMED_VALUE.match(" " + w)) is not None and not _KEPT_YEAR.fullmatch(v.group("val")) for w in words
-    )
+def names_code(text: str) -> bool:
+    """Whether a message names a code in one of the languages above ("Kan du sende
+    skabskode?", "ما هو رمز الكراج؟"), for the chat reader to find its value in a reply."""
+    return _NAMED.search(_unaccented(text).translate(_UNDECOMPOSED).lower()) is not None
