@@ -138,16 +138,18 @@ _JWK_PUBLIC = frozenset({"kty", "use", "alg", "kid", "n", "e", "x", "y", "crv", 
 _JWK_PRIVATE = frozenset({"d", "p", "q", "dp", "dq", "qi", "k", "oth"})
 
 
-def _masked(value: Any, testing: bool) -> Any:
+def _masked(value: Any, testing: bool, public: dict[str, str]) -> Any:
     """``value`` as the readers of whole records see it: what is no one's secret (the
     documentation's examples, public identifiers, placeholders, statistics) masked in every
-    string, as the text scans see it (``detectors.without_doc_values``)."""
+    string, as the text scans see it (``detectors.without_doc_values``; ``public`` holds the
+    texts the scans masked already)."""
     if isinstance(value, str):
-        return detectors.without_doc_values(value, testing, masked=False)
+        masked = public.get(value)
+        return masked if masked is not None else detectors.without_doc_values(value, testing, masked=False)
     if isinstance(value, Mapping):
-        return {k: _masked(v, testing) for k, v in value.items()}
+        return {k: _masked(v, testing, public) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_masked(v, testing) for v in value]
+        return [_masked(v, testing, public) for v in value]
     return value
 
 
@@ -254,12 +256,13 @@ class Guard:
             self._labels(labels, check)
             check.tokens.extend(chat.joined_pieces(value))  # a token sent a labelled piece a message
             undone: list[str] = []
-            found = detectors.resolve(check.secrets | self._secrets(check.full, check.tokens, undone))
+            public: dict[str, str] = {}
+            found = detectors.resolve(check.secrets | self._secrets(check.full, check.tokens, undone, public))
             if found and found <= detectors.PUBLIC_KINDS and detectors.only_public_key(value):
                 found = set()  # only a key no rule names, which the memory says is public ("search-only")
             if not found:  # the last line: a credential named, and a value of its shape beside it
                 names = [x for x in labels if isinstance(x, str)]
-                probe = _masked(value, any(detectors.testing(t) for t in check.full))
+                probe = _masked(value, any(detectors.testing(t) for t in check.full), public)
                 kind = (
                     cues.cued_secret(cues.document(probe, names))
                     or cues.record_secret(probe)
@@ -278,13 +281,19 @@ class Guard:
 
     # -- scanning --------------------------------------------------------------------------
 
-    def _secrets(self, full: list[str], tokens: list[str], undone: list[str] | None = None) -> set[str]:
+    def _secrets(
+        self, full: list[str], tokens: list[str], undone: list[str] | None = None, public: dict[str, str] | None = None
+    ) -> set[str]:
         """The kinds the detectors and the engine find; ``undone`` receives the texts'
         disguises undone (decoded, folded, rot13'd back...)."""
         found: set[str] = set()
         texts: dict[str, None] = {}
         testing = any(detectors.testing(t) for t in full)  # a field "test_card", a note "Stripe docs"
-        full = [detectors.without_doc_values(t, testing) for t in full]
+        if public is not None:  # each text's public values masked once, for the record readers too
+            public.update((t, detectors.without_doc_values(t, testing, masked=False)) for t in full if t not in public)
+            full = [detectors.without_masked(public[t]) for t in full]
+        else:
+            full = [detectors.without_doc_values(t, testing) for t in full]
         tokens = [detectors.without_doc_values(t, testing) for t in tokens]
         for text in full:
             texts[text] = None

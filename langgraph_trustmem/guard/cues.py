@@ -2204,7 +2204,24 @@ _NAMED_VALUE = re.compile(
 _NOT_CODE_IN = re.compile(rf"(?<![^\W\d_]){_NOT_A_CODE_WORDS}(?![^\W\d_])")
 
 
+# A quick test before _NAMED: one of its code words (or a part of one) is in the text.
+_CODE_PARTS = (
+    "cod", "kod", "kood", "pin", "comb", "kombin", "senha", "clave", "segredo", "sifr", "szyfr", "namba", "msimbo",
+    "ma ", "sandi", "yhdistelm", "код", "комбин", "комбін", "κωδικ", "συνδυασμ", "رمز", "كود", "رقم", "קוד", "कोड", "पिन",
+    "รหัส", "密码", "密碼", "コード", "番号", "暗証", "비밀번호", "코드", "번호",
+    # as written, before the accents come off
+    "cód", "kód", "şifr", "šifr", "mã", "combinaç", "combinaţ", "combinaț", "κωδ",
+)  # fmt: skip
+
+
+def _maybe_code(text: str) -> bool:
+    low = text.lower()
+    return any(part in low for part in _CODE_PARTS)
+
+
 def _named_value(low: str) -> bool:
+    if not any(part in low for part in _CODE_PARTS):
+        return False
     for m in _NAMED.finditer(low):
         if _NOT_CODE_IN.search(m.group()):
             continue  # "the alarm system error code 3012"
@@ -2220,11 +2237,11 @@ def named_code(value: Any, labels: Iterable[str] = ()) -> str | None:
     times and years are not codes."""
     if isinstance(value, Mapping):
         for k, v in value.items():
-            if isinstance(k, str) and isinstance(v, (str, int)) and not isinstance(v, bool):
-                if _named_value(_unaccented(f"{k}: {v}").translate(_UNDECOMPOSED).lower()):
-                    return PIN
+            pair = f"{k}: {v}" if isinstance(k, str) and isinstance(v, (str, int)) and not isinstance(v, bool) else ""
+            if pair and _maybe_code(pair) and _named_value(_unaccented(pair).translate(_UNDECOMPOSED).lower()):
+                return PIN
     for text in _strings_of(value):
-        if _named_value(_unaccented(text).translate(_UNDECOMPOSED).lower()):
+        if _maybe_code(text) and _named_value(_unaccented(text).translate(_UNDECOMPOSED).lower()):
             return PIN
     return None
 
@@ -2232,4 +2249,6 @@ def named_code(value: Any, labels: Iterable[str] = ()) -> str | None:
 def names_code(text: str) -> bool:
     """Whether a message names a code in one of the languages above ("Kan du sende
     skabskode?", "ما هو رمز الكراج؟"), for the chat reader to find its value in a reply."""
+    if not _maybe_code(text):
+        return False
     return _NAMED.search(_unaccented(text).translate(_UNDECOMPOSED).lower()) is not None

@@ -1128,6 +1128,11 @@ _COORDINATES = re.compile(r"(?<![\w.])-?\d{1,3}\.\d{4,8},\s?-?\d{1,3}\.\d{4,8}(?
 
 
 
+def without_masked(text: str) -> str:
+    """``text`` with masked values replaced ("sk-proj-****...TZQ4")."""
+    return _without_masked(text) if "*" in text or "•" in text or "●" in text else text
+
+
 def _without_masked(text: str) -> str:
     """``text`` with each value shown masked replaced. A masked value keeps a few characters
     at its ends (``sk-proj-****TZQ4``); one with a long run left in the clear (a token with
@@ -1214,8 +1219,8 @@ def without_doc_values(text: str, testing: bool = False, masked: bool = True) ->
     if "EXAMPLE" in text or "_test_" in text or "QWxhZGRp" in text:
         for value in DOC_EXAMPLES:
             text = text.replace(value, "EXAMPLE")
-    if masked and ("*" in text or "•" in text or "●" in text):
-        text = _without_masked(text)
+    if masked:
+        text = without_masked(text)
     if "arn:aws" in text:  # a resource's name, unless a token was put in it
         text = _ARN.sub(_arn, text)
     if "${" in text or "!secret" in text or "get_password(" in text or "getpass(" in text or "os." in text:
