@@ -4,9 +4,9 @@ The figures are those of ``bench/guard_eval.py`` (recorded in ``bench/README.md`
 record is checked as ``TrustStore.put`` checks it, a refusal or a redaction counts as
 caught for a secret and as a false positive for a benign memory. No server is needed.
 
-Corpora: the four tuning corpora and the first fourteen held-out corpora (``secrets_heldout``
-to ``secrets_heldout14``) have had their misses read and tuned on; the fifteenth
-(``secrets_heldout15``), written by a helper that never saw the guard and committed frozen
+Corpora: the four tuning corpora and the first fifteen held-out corpora (``secrets_heldout``
+to ``secrets_heldout15``) have had their misses read and tuned on; the sixteenth
+(``secrets_heldout16``), written by a helper that never saw the guard and committed frozen
 before it was first run, is the held-out figure of record.
 """
 
@@ -239,20 +239,33 @@ def test_fourteenth_heldout_corpus_is_tuning_data_now(guard):
     assert report.fp_rate <= 0.007, [r.id for r, _ in fps]
 
 
-def test_fifteenth_heldout_corpus(guard):
+def test_fifteenth_heldout_corpus_is_tuning_data_now(guard):
     """Written by a twelfth helper that never saw the guard or any other corpus, committed
     frozen (c8c9e19) before it was first run. Measured on the guard before the fifteenth
     round (7a13c03): 0.737 recall, 0.569 on evasions, 0.012 false positives; after the
-    round 0.743 / 0.565 / 0.011, and after its review's mends (the look-alikes it let pass
-    narrowed) 0.745 / 0.569 / 0.011. The targets are
-    not met. Asserted as measured, so a regression shows; its records are never read to
-    choose rules."""
-    report, _, _ = guard_eval.evaluate("heldout15", guard_eval.heldout15_corpus(), guard, timing=False)
+    round and its review's mends 0.745 / 0.569 / 0.011. Its misses and false positives were
+    read in the sixteenth round (public values masked for the record readers, a note's
+    headings, backup-code sheets, dial combinations, wallet words as items, secrecy words,
+    codes named in 35 languages): 0.811 / 0.593 / 0.000. Held to what was measured."""
+    report, misses, fps = guard_eval.evaluate("heldout15", guard_eval.heldout15_corpus(), guard, timing=False)
+    assert report.errors == 0
+    assert report.recall >= 0.81, [r.id for r in misses]
+    assert report.recall_hard >= 0.59, [r.id for r in misses]
+    assert report.fp_rate <= 0.001, [r.id for r, _ in fps]
+
+
+def test_sixteenth_heldout_corpus(guard):
+    """Written by a thirteenth helper that never saw the guard or any other corpus, committed
+    frozen (af6b324) before it was first run. Measured on the guard before the sixteenth
+    round (6a391a6): 0.784 recall, 0.587 on evasions, 0.025 false positives; after it
+    (a74dbdf): 0.790 / 0.583 / 0.019. The targets are not met. Asserted as measured, so a
+    regression shows; its records are never read to choose rules."""
+    report, _, _ = guard_eval.evaluate("heldout16", guard_eval.heldout16_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
-    assert report.recall >= 0.74  # target TARGET_RECALL: not met
-    assert report.recall_hard >= 0.56
-    assert report.fp_rate <= 0.012  # target TARGET_FP: not met
+    assert report.recall >= 0.785  # target TARGET_RECALL: not met
+    assert report.recall_hard >= 0.58
+    assert report.fp_rate <= 0.02  # target TARGET_FP: not met
 
 
 def test_fourth_tuning_corpus(guard):
@@ -261,12 +274,12 @@ def test_fourth_tuning_corpus(guard):
     memories, 210 families). Measured first at 0.540 recall and 0.010 false positives (and
     a crash on escaped surrogates, mended); after the values built in code, digits spelled in
     more scripts, a code spelled in the next message, smuggled characters: 0.612 / 0.010; after
-    the fifteenth round (a password's hash, a command's output): 0.615 / 0.007.
-    Held to what was measured."""
+    the fifteenth round (a password's hash, a command's output): 0.615 / 0.007; after the
+    sixteenth: 0.628 / 0.007. Held to what was measured."""
     report, misses, fps = guard_eval.evaluate("tuning4", guard_eval.tuning4_corpus(), guard, timing=False)
     assert report.benign >= 1000
     assert report.errors == 0
-    assert report.recall >= 0.61, [r.id for r in misses]
+    assert report.recall >= 0.625, [r.id for r in misses]
     assert report.fp_rate <= 0.008, [r.id for r, _ in fps]
 
 
@@ -306,7 +319,7 @@ def test_second_tuning_corpus(guard):
     assert report.fp_rate <= 0.001, [r.id for r, _ in fps]
 
 
-@pytest.mark.parametrize("corpus", ["heldout", "heldout15"])
+@pytest.mark.parametrize("corpus", ["heldout", "heldout16"])
 def test_speed_per_200_char_memory(guard, corpus):
     """A regression guard only, far above the measured figure: the speed
     target (TARGET_MS) is checked by ``bench/guard_eval.py`` on an idle
