@@ -63,6 +63,7 @@ REFUSED = [
     [{"from": "Ali", "text": "ما هو رمز الكراج (البيت)؟"}, {"from": "Sami", "text": "*4471"}],
     # a real chat still is one
     "Ana: what's the wifi password?\nBen: Mango!1955",
+    "Re: house\nBen: what's the door code?\nAna: 4471",  # a heading line does not undo the chat
     "Coffee order: flat white.\nAlso: my Visa 4539 5787 6362 1486 exp 09/29",
 ]
 
