@@ -717,6 +717,9 @@ def max_lanes(pool: Any) -> int:
     return max(1, min(MAX_LANES, limit // 2))
 
 
+_BUSY: Any = object()  # _take's answer when every lane stayed busy for Redis's timeout
+
+
 class _Lane:
     """A Redis connection the tier holds, with the threads whose write
     replies it has yet to read: a write's reply is read at the lane's next
@@ -792,7 +795,7 @@ class _RedisTierPlans:
             elif new:
                 break
             elif not (yield _WAIT, None, ()):
-                return None
+                return _BUSY
         if lane is None:
             try:
                 lane = _Lane((yield _OPEN, None, ()))
@@ -866,11 +869,18 @@ class _RedisTierPlans:
 
     def _drain(self) -> Plan:
         """Read every idle lane's owed replies: before a deletion, so no
-        write sent earlier lands after it."""
+        write sent earlier lands after it. Interrupted (a cancelled call),
+        the lanes not yet read go back idle."""
         with self._lanes_lock:
             lanes, self._lanes = self._lanes, []
-        for lane in lanes:
-            if (yield from self._settle(lane)):
+        pending = lanes[::-1]
+        try:
+            while pending:
+                lane = pending.pop()
+                if (yield from self._settle(lane)):
+                    self._give(lane)
+        finally:
+            for lane in pending:
                 self._give(lane)
 
     def _call(self, lane: _Lane, *command: Any) -> Plan:
@@ -912,10 +922,10 @@ class _RedisTierPlans:
 
     def _ready_lane(self) -> Plan:
         """A lane, once Redis is trusted (the lifetime is looked up after the
-        lane was opened), or None."""
+        lane was opened), or None (``_BUSY`` when every lane stayed busy)."""
         lane = yield from self._take()
-        if lane is None:
-            return None
+        if lane is None or lane is _BUSY:
+            return lane
         try:
             ready = yield _READY, None, ()
         except BaseException:
@@ -938,7 +948,7 @@ class _RedisTierPlans:
         key = self.codec.key(tk, ns)
         if self._pool is not None:
             lane = yield from self._ready_lane()  # its earlier writes land before this read
-            if lane is None:
+            if lane is None or lane is _BUSY:
                 return None
             epoch = self.fence.epoch
             raw = yield from self._call(lane, "HGETALL", key)
@@ -958,6 +968,8 @@ class _RedisTierPlans:
         read by ``put``, ``add_writes`` or ``unmark``)."""
         if self._pool is None or (lane := (yield from self._ready_lane())) is None:
             return None
+        if lane is _BUSY:  # no mark: the write deletes the entry instead (see _unmarked)
+            return Mark(None, tk, self.codec.key(tk, ns), b"", None)
         mark = Mark(lane, tk, self.codec.key(tk, ns), self.codec.mark_field(self.fence.epoch), self.fence.epoch)
         try:
             yield _SEND, lane.conn, ("EVAL", _MARK_LUA, 1, mark.key, mark.field, int(ttl * 1000))
@@ -972,7 +984,9 @@ class _RedisTierPlans:
         """The marked write did not return: clear its mark when PostgreSQL
         refused it, or keep it (its lane given back) when the write may have
         been committed, so readers go to PostgreSQL until a later write."""
-        if mark is not None and (yield from self._confirmed(mark)):
+        if mark is not None and mark.lane is None:
+            yield from self._unmarked(mark.tk)
+        elif mark is not None and (yield from self._confirmed(mark)):
             if clear:
                 yield from self._send(mark, "HDEL", mark.key, mark.field)
             else:
@@ -982,6 +996,9 @@ class _RedisTierPlans:
         """A write's entry: on the marked lane once its mark is confirmed, or
         through the client (no lanes, or Redis was not trusted at the mark).
         ``encode(epoch, mark)`` gives the script's keys and arguments."""
+        if mark is not None and mark.lane is None:
+            yield from self._unmarked(tk)
+            return
         if mark is not None:
             if (yield from self._confirmed(mark)):
                 keys, args = encode(mark.epoch, mark)
@@ -995,6 +1012,17 @@ class _RedisTierPlans:
             yield from self._client(script, keys=keys, args=args)
         except self._errors:
             log.warning("hot tier write failed; its entry is owed a deletion")
+            self.fence.failed([tk])
+
+    def _unmarked(self, tk: bytes) -> Plan:
+        """A write that found every lane busy went to PostgreSQL unmarked:
+        its thread's entry is deleted (a tombstone keeps a reader's refill
+        out) before the write returns, rather than replaced, so a thread
+        deleted meanwhile by another process stays deleted."""
+        try:
+            yield from self._drop_now([tk])
+        except self._errors:
+            log.warning("hot tier unreachable; the deletion is owed")
             self.fence.failed([tk])
 
     def _put(
@@ -1185,13 +1213,19 @@ class AsyncRedisHotTier(_RedisTierPlans):
         if what == _WAIT:
             waiter = asyncio.get_running_loop().create_future()
             self._waiters.append(waiter)
+            got = False
             try:
-                return await asyncio.wait_for(waiter, REDIS_TIMEOUT)
-            except TimeoutError:
-                return False
+                got = await asyncio.wait_for(waiter, REDIS_TIMEOUT)
+            except (TimeoutError, asyncio.TimeoutError):  # (distinct before Python 3.11)
+                pass
             finally:
                 if waiter in self._waiters:
                     self._waiters.remove(waiter)
+                if not got:  # timed out or cancelled: a lane handed to this waiter goes to the next
+                    with self._lanes_lock:
+                        if self._lanes or self._open < self._max_lanes:
+                            self._wake()
+            return got
         if what == _OPEN:
             return await self._pool.get_connection()
         if what == _RECONNECT:

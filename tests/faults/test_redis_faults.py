@@ -544,3 +544,91 @@ async def test_many_sessions_on_one_async_saver_never_run_the_tier_out_of_connec
             tk = saver.thread_key(cfg["configurable"]["thread_id"])
             assert (await saver.hot.aget(tk, "")) is not None
             assert len((await saver.aget_tuple(cfg)).checkpoint["channel_values"]["messages"]) == 8
+
+
+def _tier(url: str, max_connections: int, is_async: bool = False):
+    from langgraph_trustmem.checkpoint.hot import AsyncRedisHotTier, RedisHotTier
+    from langgraph_trustmem.crypto import KeyRing, generate_key
+    from langgraph_trustmem.services import async_redis_client, redis_client
+
+    keyring = _tier.keyring = getattr(_tier, "keyring", None) or KeyRing([generate_key()])
+    full = f"{url}?max_connections={max_connections}"
+    return AsyncRedisHotTier(async_redis_client(full), keyring) if is_async else RedisHotTier(redis_client(full), keyring)
+
+
+def _entry(cid: str):
+    from langgraph_trustmem.checkpoint.hot import HotEntry
+
+    return HotEntry(cid, None, b"payload", 0, 0, "ok", False, {("messages", "1"): b"blob"})
+
+
+def test_a_write_that_finds_every_lane_busy_never_brings_a_deleted_thread_back(own_redis):
+    """When every lane stays busy for Redis's timeout, the write goes to
+    PostgreSQL unmarked; its entry is then deleted, never written: an
+    unmarked entry would undo a deletion another process made meanwhile
+    (the review of the lane cap found it so)."""
+    tier = _tier(own_redis.url, max_connections=2)  # one lane
+    other = _tier(own_redis.url, max_connections=10)  # another process
+    tk = uuid.uuid4().bytes + uuid.uuid4().bytes
+    first = tier.mark(tk, "", 60)
+    tier.put(tk, "", _entry("0001"), (), 60, mark=first)
+    held = tier.mark(uuid.uuid4().bytes * 2, "", 60)  # another write in flight holds the lane
+    started = time.monotonic()
+    unmarked = tier.mark(tk, "", 60)
+    assert 0.9 < time.monotonic() - started < 3
+    other.drop([tk])  # deleted while the write is in PostgreSQL
+    tier.put(tk, "", _entry("0002"), (), 60, mark=unmarked)
+    tier.unmark(held)
+    assert other.get(tk, "") is None and tier.get(tk, "") is None
+    assert tier.pending == 0 and tier._open <= 1
+
+
+async def test_a_cancelled_deletion_gives_back_the_lanes_it_had_not_read(own_redis):
+    """A deletion reads every idle lane's owed replies first; cancelled while it
+    waits on one, the lanes after it go back idle instead of counting against
+    the cap for good."""
+    tier = _tier(own_redis.url, max_connections=4, is_async=True)  # two lanes
+    lanes = [await tier._run(tier._take()) for _ in range(2)]
+    for lane in lanes:  # each owes a reply Redis sends in 2 s
+        await lane.conn.send_command("BLPOP", f"nothing-{uuid.uuid4()}", 2)
+        lane.owed.append(b"tk")
+        tier._give(lane)
+    task = asyncio.create_task(tier.adrop([uuid.uuid4().bytes * 2]))
+    await asyncio.sleep(0.2)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await asyncio.sleep(2.2)  # the reply the second lane owed has arrived
+    tk = uuid.uuid4().bytes * 2
+    mark = await tier.amark(tk, "", 60)
+    await tier.aput(tk, "", _entry("0001"), (), 60, mark=mark)
+    held = await tier.amark(uuid.uuid4().bytes * 2, "", 60)  # one write in flight
+    started = time.monotonic()
+    assert (await tier.aget(tk, "")) is not None  # the other lane serves the read at once
+    assert time.monotonic() - started < 0.5
+    await tier.aunmark(held)
+    await tier.aclose()
+
+
+async def test_a_waiter_cancelled_after_a_lane_was_handed_to_it_passes_the_lane_on(own_redis):
+    """Two callers wait for the only lane; the first is cancelled just as the
+    lane is handed to it: the second gets it at once, not after a timeout."""
+    tier = _tier(own_redis.url, max_connections=2, is_async=True)  # one lane
+    lane = await tier._run(tier._take())
+    first = asyncio.create_task(tier._run(tier._take()))
+    await asyncio.sleep(0.05)
+    second = asyncio.create_task(tier._run(tier._take()))
+    await asyncio.sleep(0.05)
+    tier._give(lane)  # handed to the first waiter...
+    first.cancel()  # ...which is cancelled before it runs
+    try:
+        kept = await first  # Python 3.11's wait_for keeps a result that came with the cancel
+    except asyncio.CancelledError:
+        kept = None  # 3.12 and later: the waiter is gone, and so would be the lane
+    if kept is not None:
+        tier._give(kept)
+    started = time.monotonic()
+    got = await second
+    assert getattr(got, "conn", None) is not None and time.monotonic() - started < 0.5
+    tier._give(got)
+    await tier.aclose()
