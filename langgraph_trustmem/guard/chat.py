@@ -115,11 +115,6 @@ _FIELD_LABELS = frozenset(
     件名 部屋 時間 主题 房间 时间 地点 日期 제목 시간 장소
     """.split()
 )
-# A note's headings, not speakers: the line is a line of the note ("Also: ...", "Re: ...").
-# A label of two or three words is a person's name ("Mary Jane", "Jae-won Park") only with
-# each word capitalised; "Tax return: ...", "Coffee order: ..." are headings.
-_HEADINGS = frozenset("also re fwd fw ps p.s nb n.b fyi update reminder todo tip memo edit tldr recap summary".split())
-_HEADING = re.compile(r"[^\W\d_]\S* (?:\S+ )?[a-z]")
 # Where a script without spaces meets a value: "4-13-32이야", "hotaru-Falcon-75だよ", "是8124".
 _SCRIPT_EDGE = re.compile(
     r"(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])(?=[!-~])|(?<=[!-~])(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
@@ -156,8 +151,6 @@ def messages(value: Any) -> list[tuple[str | None, str]] | None:
             spoken += who is not None
         elif isinstance(item, str):
             m = _SPEAKER.match(item)
-            if m and (m.group(1).lower() in _HEADINGS or _HEADING.match(m.group(1))):
-                m = None
             out.append((m.group(1), m.group(2)) if m else (None, item))
             spoken += m is not None
         else:

@@ -271,6 +271,8 @@ class Guard:
                     or (detectors.RECOVERY_PHRASE if detectors.phrase_in_record(probe) else None)
                     or cues.kept_secret(probe)
                     or cues.named_code(probe)
+                    or cues.dial_combination(probe)
+                    or cues.code_sheet(probe)
                     or (cues.cued_secret(undone) if undone else None)  # its disguise undone (morse, rot13...)
                 )
                 if kind and not (kind in detectors.PUBLIC_KINDS and detectors.only_public_key(value)):

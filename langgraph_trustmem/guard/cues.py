@@ -2043,11 +2043,11 @@ def pointed_secret(value: Any, labels: list[str]) -> str | None:
 _SECRECY = re.compile(
     r"(?i)(?<![^\W\d_])(?:"
     r"don'?t tell (?:any ?one|any ?body|no ?one)|do not tell (?:any ?one|any ?body)|tell no ?one|don'?t share(?: it| this)?|do not share"
-    r"|never share|keep (?:it|this) (?:secret|to yourself)|between (?:you and me|us)|for your eyes only|don'?t pass (?:it|this) on"
-    r"|delete (?:it|this|the message)(?: after)?|delete after reading|read and delete"
-    r"|no compartir|no lo compartas|no se lo digas a nadie|no decirle a nadie|b[oó]rralo(?: luego| despu[eé]s)?|entre nosotros"
+    r"|never share|keep (?:it|this) (?:secret|to yourself)|for your eyes only|don'?t pass (?:it|this) on"
+    r"|delete (?:the message|this message)(?: after)?|delete (?:it|this) after (?:reading|you read)|delete after reading|read and delete"
+    r"|no compartir|no lo compartas|no se lo digas a nadie|no decirle a nadie|b[oó]rralo(?: luego| despu[eé]s)"
     r"|n[aã]o (?:compartilhar|partilhar|contes? a ningu[eé]m|conta a ningu[eé]m)|apag(?:a|ue) depois"
-    r"|ne (?:le )?dis (?:[aà] )?personne|(?:[aà] )?ne pas partager|ne le partage pas|efface(?:-le)? apr[eè]s|entre nous"
+    r"|ne (?:le )?dis (?:[aà] )?personne|(?:[aà] )?ne pas partager|ne le partage pas|efface(?:-le)? apr[eè]s"
     r"|non dirlo a nessuno|non condividere|poi cancella|cancella(?:lo)? dopo"
     r"|nicht weitergeben|niemandem (?:sagen|verraten)|sag(?: es)? niemandem|nicht teilen|danach l[oö]schen"
     r"|niet doorsturen|niet delen|aan niemand vertellen|daarna verwijderen"
@@ -2063,17 +2063,17 @@ _SECRECY = re.compile(
     r"|μην το πεις σε κανέναν|μην το μοιραστείς|σβήσ[εέ] το"
     r"|никому не (?:говори(?:ть)?|рассказывай)|не делись|удали (?:потом|сообщение|после)|не пересылай"
     r"|нікому не (?:кажи|говори)|видали (?:потім|повідомлення)"
-    r"|لا تشارك(?:ها|ه)?|لا تخبر أحد|احذف(?:ها|ه)?|امسح(?:ها|ه)"
+    r"|لا تشارك(?:ها|ه)?|لا تخبر أحد"
     r"|לא לשתף|אל תספר(?:י)? לאף אחד|למחוק אחרי|תמחק(?:י)? אחרי"
     r"|किसी को (?:मत|न) बता|शेयर मत कर|डिलीट कर देना|मिटा देना"
     r"|อย่าบอกใคร|ห้ามบอกใคร|อ่านแล้วลบ|อย่าแชร์"
-    r"|đừng nói với ai|(?:không|đừng) chia sẻ|xem xong x[oó]a|x[oó]a đi"
+    r"|đừng nói với ai|(?:không|đừng) chia sẻ|xem xong x[oó]a"
     r"|jangan (?:dibagi|disebar|bilang siapa|kasih tahu)|(?:habis itu|setelah itu) hapus|hapus setelah"
     r"|h?wag (?:ibahagi|sabihin)|burahin"
     r"|usimwambie mtu|usishiriki|futa (?:ujumbe|baadaye)"
     r")(?![^\W\d_])"
     r"|不要告诉别人|别告诉别人|不要告訴別人|不要分享|看完删|看完刪|阅后即焚|誰にも言わないで|共有しないで|見たら消して|消してね"
-    r"|아무한테도 말하지|공유하지 마|보고 나서 지워|지워줘"
+    r"|아무한테도 말하지|공유하지 마|보고 나서 지워"
 )
 # A value beside it: four to ten digits (a "#", a "*" or a letter may end or start them), a
 # password's mix of letters with digits or symbols, or a code in groups ("PF11-I7S2-X416").
@@ -2085,6 +2085,13 @@ _KEPT_GROUPS = re.compile(
     r"(?<![\w-])(?:(?=[\w-]*[A-Z])[A-Z0-9]{4,5}(?:-[A-Z0-9]{1,5}){2,4}|(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z0-9]{12,20})(?![\w-])"
 )
 _KEPT_YEAR = re.compile(r"(?:19|20)\d\d")
+# What a number is when these words come right before it: money, a place, a count.
+_NOT_KEPT = re.compile(
+    r"(?:[$€£¥₹]|usd|eur|gbp|chf|kr|zł|zl|rs\.?|paid|cost|costs|price|for|at|on|due|address|street|st\.|flat|apt|room"
+    r"|order|box|no\.|nr\.?|#|masa|番号は?|号)\s*$"
+)
+# ... or right after it: a count of something ("6000 visitors", "125000 units", "350 kişi").
+_COUNTED = re.compile(r"\s+(?:[a-z]{3,}s|people|kişi|kisi|personas|personnes|leute|osób|osob|lidí|lidi)\b")
 
 
 def kept_secret(value: Any) -> str | None:
@@ -2100,10 +2107,19 @@ def kept_secret(value: Any) -> str | None:
                 return detectors.PASSWORD
             if _KEPT_GROUPS.search(line):
                 return detectors.PASSWORD
+        if not (_maybe_code(text) or _triggered(_plain(text)) or _names_thing(text)):
+            continue  # digits beside secrecy, with no code, lock or credential named: an amount, a time, a date
+        for line in text.split("\n"):
             for m in _KEPT_DIGITS.finditer(line):
                 digits = m.group().strip("#*")
-                if not _KEPT_YEAR.fullmatch(digits.rstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")):
-                    return detectors.PIN
+                before = line[max(0, m.start() - 12) : m.start()].lower()
+                if (
+                    _KEPT_YEAR.fullmatch(digits.rstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+                    or _NOT_KEPT.search(before)
+                    or _COUNTED.match(line.lower(), m.end())
+                ):
+                    continue
+                return detectors.PIN
     return None
 
 
@@ -2180,13 +2196,17 @@ _CODE_WORDS = (
     "code|codes|pin|pin code|pincode|combination|combo|passcode|kombination|zahlenkombination|combinatie|combinaison"
     "|codigo|clave|combinacion|senha|combinacao|segredo|codice|combinazione|codi|combinacio|cod|codul|combinatia"
     "|combinatie|kod|kodu|szyfr|kombinacja|kombinace|kombinacia|kombinacio|sifra|kombinacija|kode|koden|kombinasjon"
-    "|koodi|yhdistelma|sifre|sifresi|kombinasyon|kombinasi|sandi|namba|nambari|msimbo|ma|код|комбинац\\w*|комбінац\\w*"
+    "|koodi|yhdistelma|sifre|sifresi|kombinasyon|kombinasi|sandi|msimbo|mat ma|код|комбинац\\w*|комбінац\\w*"
     "|κωδικ\\w*|συνδυασμ\\w*|(?:ال)?رمز|كود|رقم|ה?קוד|कोड|पिन"
 )
 # ("number" is a code only after a key box or a safe: a locker's or an order's number is not)
 _CODE_CJK = "รหัส|密码|密碼|コード|暗証番号|비밀번호|코드|(?<=キーボックス)の?番号|(?<=金庫)の?番号|(?<=금고) ?번호"
 _GLUED = r"(?:tur|garagentor|garage|alarm|tresor|safe|spind|dor|skab|pengeskab|nogleboks|nokkelboks|kassaskap|skap|larm|deur|kluis|poort|hek|garasje)-?(?:code|kode|koden|kod|koodi)"
 _NAMED = re.compile(
+    # Vietnamese "mã" only before what it opens (Polish "ma" is "has": "Szafka ma 180 cm")
+    r"(?<![^\W\d_])ma (?:tu do|tu|hop chia khoa|cua|cong|ket sat|bao dong|o khoa|nha xe|khoa)(?![^\W\d_])|"
+    # Swahili "namba" (number) only as the number *of* what it opens: "namba ya kengele", not "kabati namba 4421"
+    rf"(?<![^\W\d_])namba ya (?:{_THINGS})(?![^\W\d_])|"
     rf"(?<![^\W\d_])(?:(?:{_THINGS})(?:[ \t]+[^\W\d_]+){{0,3}}?[ \t]*[,:-]?[ \t]*(?:{_CODE_WORDS})"
     rf"|(?:{_CODE_WORDS})(?:[ \t]+[^\W\d_]+){{0,3}}?[ \t]+(?:[^\W\d_]{{1,4}}['’])?(?:{_THINGS})|{_GLUED})(?![^\W\d_])"
     rf"|(?:{_THINGS_CJK})[^\n\d]{{0,6}}?(?:{_CODE_CJK})|(?:{_CODE_CJK})[^\n\d]{{0,4}}?(?:{_THINGS_CJK})"
@@ -2198,16 +2218,22 @@ _NAMED_SEP = r"(?:[:=→>\-–—]+|[ \t](?:is|ist|er|es|est|on|je|e|este|ni|ay|
 _NAMED_VALUE = re.compile(
     rf"(?:[ \t]*\([^()\n]{{0,30}}\))?(?:[ \t]*{_NAMED_SEP}?|(?:[ \t]+[^\W\d_]+(?:['’][^\W\d_]+)?){{1,4}}?[ \t]*[:=→>\-–—]+)[ \t]*"
     r"(?P<val>[#*]?\d{3,10}[#*]?[A-Za-z✓]?|\d{1,2}-\d{1,2}-\d{1,2})(?![\w/:.,-]\d|[\w/])"
+    r"(?!\s?(?:%|€|\$|£|zł|zl|kr|kg|km|cm|mm|m2|m²|m\b|l\b|litr\w*|liter\w*|g\b|min\b|h\b|lei|lira|tl\b))"
 )
 
 
-_NOT_CODE_IN = re.compile(rf"(?<![^\W\d_]){_NOT_A_CODE_WORDS}(?![^\W\d_])")
+# ... and, for the named reader, a product's, a model's, a part's or a postal code in more languages
+_NOT_CODE_IN = re.compile(
+    rf"(?<![^\W\d_])(?:{_NOT_A_CODE_WORDS}|produkt\w*|produs\w*|produit|producto|produto|prodotto|model\w*|pos|postal\w*"
+    r"|part|parts|ersatzteil\w*|katalog\w*|catalog\w*|artikel\w*|article|sku|ean|serial|serie|seri|order|bestell\w*"
+    r"|ticket|support|ral|colou?r|kolor\w*|farb\w*)(?![^\W\d_])"
+)
 
 
 # A quick test before _NAMED: one of its code words (or a part of one) is in the text.
 _CODE_PARTS = (
-    "cod", "kod", "kood", "pin", "comb", "kombin", "senha", "clave", "segredo", "sifr", "szyfr", "namba", "msimbo",
-    "ma ", "sandi", "yhdistelm", "код", "комбин", "комбін", "κωδικ", "συνδυασμ", "رمز", "كود", "رقم", "קוד", "कोड", "पिन",
+    "cod", "kod", "kood", "pin ", "pin:", "pin-", "pin.", "pin,", "pincode", "pin)", "comb", "kombin", "senha", "clave", "segredo", "sifr", "szyfr", "namba", "msimbo",
+    "sandi", "yhdistelm", "mật mã", "код", "комбин", "комбін", "κωδικ", "συνδυασμ", "رمز", "كود", "رقم", "קוד", "कोड", "पिन",
     "รหัส", "密码", "密碼", "コード", "番号", "暗証", "비밀번호", "코드", "번호",
     # as written, before the accents come off
     "cód", "kód", "şifr", "šifr", "mã", "combinaç", "combinaţ", "combinaț", "κωδ",
@@ -2220,13 +2246,13 @@ def _maybe_code(text: str) -> bool:
 
 
 def _named_value(low: str) -> bool:
-    if not any(part in low for part in _CODE_PARTS):
-        return False
+    """(Callers test ``_maybe_code`` on the text as written first.)"""
     for m in _NAMED.finditer(low):
-        if _NOT_CODE_IN.search(m.group()):
-            continue  # "the alarm system error code 3012"
         v = _NAMED_VALUE.match(low, m.end())
-        if v and not _KEPT_YEAR.fullmatch(v.group("val")):
+        if v is None or _KEPT_YEAR.fullmatch(v.group("val")):
+            continue
+        around = low[m.start() : v.end() + 30].split("\n", 1)[0]
+        if not _NOT_CODE_IN.search(around):  # "error code 3012", "kod produktu: 3021", "kode 4521 i IKEA-kataloget"
             return True
     return False
 
@@ -2240,7 +2266,9 @@ def named_code(value: Any, labels: Iterable[str] = ()) -> str | None:
             pair = f"{k}: {v}" if isinstance(k, str) and isinstance(v, (str, int)) and not isinstance(v, bool) else ""
             if pair and _maybe_code(pair) and _named_value(_unaccented(pair).translate(_UNDECOMPOSED).lower()):
                 return PIN
-    for text in _strings_of(value):
+    for text in _strings_of(value) if not isinstance(value, Mapping) else _strings_of(
+        [v for v in value.values() if not isinstance(v, str)]  # (its strings were read with their names)
+    ):
         if _maybe_code(text) and _named_value(_unaccented(text).translate(_UNDECOMPOSED).lower()):
             return PIN
     return None
@@ -2252,3 +2280,55 @@ def names_code(text: str) -> bool:
     if not _maybe_code(text):
         return False
     return _NAMED.search(_unaccented(text).translate(_UNDECOMPOSED).lower()) is not None
+
+
+# A dial safe's combination, turns right and left in turn ("R22 L48 R47", "L 12 - R 30 - L 5"),
+# where the memory names a safe, a lock or a code (in any of the languages above): not a rally's
+# pace notes, a physio's reps or a hearing test ("R10 L10 R10", "R 20 L 25 R 20 dB").
+_DIAL = re.compile(
+    r"(?<![\w-])([RL]) ?(\d{1,2})(?:[ ,/]|\s*-\s*)+([RL]) ?(\d{1,2})(?:[ ,/]|\s*-\s*)+([RL]) ?(\d{1,2})"
+    r"(?![\w.]|\s?(?:db|mm|cm|kg|%|°|mmhg|reps|x\b))"
+)
+_DIAL_HINT = re.compile(r"[RL] ?\d")
+_DIAL_THINGS = re.compile(
+    r"(?i)safe|dial|lock|combination|combo|tresor|sejf|cofre|coffre|cassaforte|caja fuerte|caixa forta|brankas|kasa"
+    r"|seif|trezor|kassaskap|pengeskab|kluis|χρηματοκιβ|сейф|خزنة|כספת|तिजोरी|ตู้เซฟ|金庫|保险箱|금고"
+)
+
+
+def dial_combination(value: Any) -> str | None:
+    """The kind of a dial safe's combination in a memory that names a safe, a lock or a code."""
+    texts = [t for t in _strings_of(value) if _DIAL_HINT.search(t)]
+    if not texts:
+        return None
+    if isinstance(value, Mapping):  # {"Tresor-Kombination": "R22 L48 R47"}
+        texts += [f"{k}: {v}" for k, v in value.items() if isinstance(k, str) and isinstance(v, str)]
+    for text in texts:
+        if ("R" in text or "L" in text) and _DIAL_THINGS.search(text) or _maybe_code(text):
+            for m in _DIAL.finditer(text):
+                values = (m.group(2), m.group(4), m.group(6))
+                if m.group(1) != m.group(3) != m.group(5) and len(set(values)) > 1:
+                    return PIN
+    return None
+
+
+def code_sheet(value: Any) -> str | None:
+    """A sheet of backup codes (see ``detectors.code_sheet_in``) where the record names backup
+    codes anywhere: in a field's name, or in the message before the one that gives them."""
+    texts = list(_strings_of(value))
+    if not any(detectors._SHEET_CODE.search(t) for t in texts):
+        return None
+    if isinstance(value, Mapping):
+        texts += [str(k) for k in value if isinstance(k, str)]
+    whole = "\n".join(texts)
+    if not detectors.sheet_cued(whole):
+        return None
+    return detectors.TWO_FACTOR if any(detectors.code_sheet_in(t, cued=True) for t in texts) else None
+
+
+_THING = re.compile(rf"(?<![^\W\d_])(?:{_THINGS})(?![^\W\d_])|{_THINGS_CJK}")
+
+
+def _names_thing(text: str) -> bool:
+    """Whether a text names something a code opens (a locker, a safe...), in any of the languages above."""
+    return _THING.search(_unaccented(text).translate(_UNDECOMPOSED).lower()) is not None

@@ -331,8 +331,8 @@ PW_STATISTICS = re.compile(
     r"|\bpasswords?\b[^.\n]{0,20}\bmost[\s-]+(?:common|used|popular)\b|\bworst\s+passwords\b"
     r"|\btop[\s-]+\d+\s+(?:most\s+)?(?:common\s+)?passwords\b|\bpassword\s+(?:statistics|stats|rankings?)\b"
     # PINs too ("Most common PINs are 1234, 0000 and 1111"), and an awareness poster's examples
-    r"|\b(?:most|commonly|frequently)[\s-]+(?:common|used|popular|guessed)\s+(?:(?:\d|four|six)[\s-]digit\s+)?"
-    r"(?:pins?|pin codes?|passcodes?)\b"
+    r"|\b(?:most|commonly|frequently)[\s-]+(?:common|used|popular|guessed)\s+(?:(?:\d|four|six)[\s-]digit\s+pins?|pins|pin codes"
+    r"|passcodes)\b"
     r"|\b(?:never|don'?t|do not|avoid)\s+(?:use|pick|choose|using|picking)\s+(?:\w+\s+)?(?:passwords|pins|passcodes)"
     r"\s+(?:like|such as)\b|\bbreach(?:ed)? (?:lists?|dumps?)\b"
     r"|\bno\s+(?:\w+\s+)?(?:sequences|patterns|repeats|repeated digits|birthdays)\s+(?:like|such as)\b"
@@ -1116,6 +1116,24 @@ _ANGLE_PLACEHOLDER = re.compile(
 _PIN_RUN = re.compile(r"(?<![\d.,-])\d{4,8}(?![\d.,-])")
 
 
+# A key named as one ("API key", "secret", "token"): a client id's shape beside it hides a key.
+_KEY_LABEL = re.compile(r"(?i)api[ _-]?key|secret[ _-]?key|access[ _-]?key|(?<!not )(?<!not a )secret\b(?! manager)|token|password")
+# A PIN stated as someone's or something's: "the shed keypad PIN is 5555", "card PIN: 1111".
+_PIN_GIVEN = re.compile(r"(?i)\bpin(?:\s+code)?\s*(?:is|was|=|:)\s*\d")
+# What follows a placeholder when a value was put after it: "<your-password>: BlueHeron#2291".
+_AFTER_PLACEHOLDER = re.compile(r"[ \t]*(?:[:=]|->|→|=>|\bis\b)?[ \t]*([^\s<>]{6,})")
+
+
+def _not_placeholder(text: str, m: re.Match[str]) -> bool:
+    """A closed element (markup) or a label with a value after it."""
+    if "</" + m.group()[1:] in text:
+        return True
+    after = _AFTER_PLACEHOLDER.match(text, m.end())
+    return after is not None and not after.group(1).startswith(("@", ":", "/", "(")) and (
+        _passwordish(after.group(1).rstrip(".,;)")) or _looks_random(after.group(1).rstrip(".,;)"), 12)
+    )
+
+
 def _trivial_pin(m: re.Match[str]) -> str:
     d = m.group()
     return "[common PIN]" if len(set(d)) == 1 or d in "01234567890" or d in "09876543210" else d
@@ -1162,6 +1180,15 @@ _SECRET_ARN_SUFFIX = re.compile(r"(:secret:[^\s\"'<>]+)-[A-Za-z0-9]{6}$")
 def _arn(m: re.Match[str]) -> str:
     name = _SECRET_ARN_SUFFIX.sub(r"\1", m.group())
     return m.group() if any(map(_looks_random, _CANDIDATE.findall(name))) else "[arn]"
+
+
+def _pgp_text(text: str) -> bool:
+    """A signing key's id only where the text is about GnuPG or git ("user.signingkey"), not a
+    webhook's or a token's signing key ("Webhook signingkey: 9F3A...", "JWT signingkey = ...")."""
+    low = text.lower()
+    if "signingkey" in low.replace(" ", "") and not re.search(r"gpg|pgp|gnupg|\.gitconfig|git config|user\.signingkey|commit", low):
+        return False
+    return not re.search(r"hmac|webhook|jwt|slack|(?<!not )secret|api", low) or "fingerprint" in low
 
 
 def _pgp_named(text: str, m: re.Match[str]) -> bool:
@@ -1246,15 +1273,16 @@ def without_doc_values(text: str, testing: bool = False, masked: bool = True) ->
         text = JWT_SHAPE.sub(lambda m: "[public]" if anon_jwt(m.group()) else m.group(), text)
     if "Ov23li" in text or "Iv23li" in text or "Iv1." in text:
         text = _GITHUB_CLIENT_ID.sub("[client id]", text)
-    if "googleusercontent" in text:
+    if "googleusercontent" in text and "client" in text.lower() and not _KEY_LABEL.search(text):
         text = _GOOGLE_CLIENT_ID.sub("[client id]", text)
     if "RW" in text and "ublic key" in text:
         text = _MINISIGN_PUBLIC.sub(r"\1[public]", text)
     if "<" in text and ">" in text:
-        text = _ANGLE_PLACEHOLDER.sub(lambda m: m.group() if "</" + m.group()[1:] in text else "<placeholder>", text)
-    if "PIN" in text.upper() and PW_STATISTICS.search(text) and not _OWN.search(text.lower()):
-        text = _PIN_RUN.sub(_trivial_pin, text)
-    if ("rint" in text or "pg" in text or "PG" in text or "ith key" in text or "ey id" in text or "ey I" in text or "eyid" in text or "ngkey" in text) and _PGP_ID.search(text):
+        text = _ANGLE_PLACEHOLDER.sub(lambda m: m.group() if _not_placeholder(text, m) else "<placeholder>", text)
+    if "PIN" in text.upper() and PW_STATISTICS.search(text) and not _OWN.search(text.lower()) and not _PIN_GIVEN.search(text):
+        if sum(_trivial_pin(m) != m.group() for m in _PIN_RUN.finditer(text)) >= 2:  # a list of them
+            text = _PIN_RUN.sub(_trivial_pin, text)
+    if ("rint" in text or "pg" in text or "PG" in text or "ith key" in text or "ey id" in text or "ey I" in text or "eyid" in text or "ngkey" in text) and _PGP_ID.search(text) and _pgp_text(text):
         text = _PGP_ID.sub(lambda m: m.group(1) + "[key id]" if _pgp_named(text, m) else m.group(), text)
     if "." in text and "," in text:
         text = _COORDINATES.sub("[position]", text)
@@ -2036,6 +2064,10 @@ WALLET_CUES = (
 )  # fmt: skip
 
 
+# Cues that name a wallet's phrase only loosely: a leather wallet, a phrase, words, a ledger.
+_WEAK_WALLET_CUES = frozenset({"wallet", "words", "phrase", "frase", "ledger", "carteira", "portefeuille", "portafoglio", "billetera"})
+
+
 def wallet_cued(text: str) -> bool:
     low = text.lower()
     return any(cue in low for cue in WALLET_CUES)
@@ -2077,8 +2109,11 @@ def phrase_in_record(value: Any) -> bool:
     message of words, forwards or each word backwards."""
     texts = list(_record_strings(value))
     whole = " ".join(texts).lower()
-    if not texts or not wallet_cued(whole.replace("words", "") if _WORD_LIST.search(whole) else whole):
-        return False  # ("spelling words": "words" is no wallet's cue there)
+    if not texts or not wallet_cued(whole):
+        return False
+    strong = any(cue in whole for cue in WALLET_CUES if cue not in _WEAK_WALLET_CUES)
+    if _WORD_LIST.search(whole) and not strong:
+        return False  # ("spelling words", "shopping list for the wallet shop": a list of words)
     items: list[tuple[int | None, str]] = []
     for text in texts:
         low = text.lower()
@@ -2094,6 +2129,8 @@ def phrase_in_record(value: Any) -> bool:
     if items and all(n is not None for n, _ in items):
         items.sort(key=lambda item: item[0] or 0)  # numbered, in any order
     words = [w for _, w in items]
+    if not strong:  # only "wallet" and the like: the exact list, a phrase's length
+        return len(words) in _PHRASE_LENGTHS and all(w in BIP39_WORDS for w in words) and len(set(words)) >= 10
     return _nearly_phrase(words) or _nearly_phrase([w[::-1] for w in words])
 
 
@@ -2473,33 +2510,73 @@ def _code_shape(code: str) -> str:
     return re.sub(r"[a-z]", "a", re.sub(r"[A-Z]", "A", re.sub(r"\d", "9", code)))
 
 
+# Words for backup or recovery codes: with one, five codes make a sheet; without, eight.
+_SHEET_CUE = re.compile(
+    r"backup|back-up|recovery|spare|reserve|rezerv|reserv|z[aá]lo[zž]n|zapasow|varakood|cadangan|yedek|d[uự] ph[oò]ng|sicherung"
+    r"|secours|respaldo|recupera|herstel|gendannelse|[aå]terst[aä]ll|tartal[eé]k|резерв|запасн|احتياط|גיבוי|สำรอง"
+    r"|バックアップ|予備|备用|備用|백업|복구|2fa|mfa|two-factor|one-time|einmal"
+)
+_SHEET_DATE = re.compile(r"(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])")
+
+
+_SHEET_NOT = re.compile(r"(?<![a-z])(?:part|parts|sku|skus|article|model|serial|order|invoice|tracking|ticket|item)(?![a-z])")
+
+
+def _sheet_ok(codes: list[str], cued: bool) -> bool:
+    """Five codes or more under a backup cue, eight without; not dates, not numbers in a
+    row (invoices), not one prefix (part numbers, SKUs)."""
+    if len(codes) < (_SHEET_MIN if cued else 8):
+        return False
+    if sum(bool(_SHEET_DATE.fullmatch(c)) for c in codes) > 1:
+        return False
+    if all(c.isdigit() for c in codes):
+        nums = sorted(int(c) for c in codes)
+        if max(b - a for a, b in zip(nums, nums[1:], strict=False)) < 1000:
+            return False
+    if len({c[:3] for c in codes}) < len(codes) // 2 or len({c.split("-")[0] for c in codes}) < len(codes) // 2:
+        return False
+    return True
+
+
+def sheet_cued(text: str) -> bool:
+    """Whether a text names backup or recovery codes (in one of the languages above)."""
+    low = text.lower()
+    return _SHEET_CUE.search(low) is not None and not _SHEET_NOT.search(low)
+
+
 def _scan_code_sheet(line: str, low: str, found: set[str]) -> None:
+    if len(line) >= 40 and _SHEET_CODE.search(line) and code_sheet_in(line, _SHEET_CUE.search(low) is not None):
+        found.add(TWO_FACTOR)
+
+
+def code_sheet_in(line: str, cued: bool) -> bool:
+    """Five or more codes of one shape in a row under a backup cue, eight without."""
     if len(line) < 40 or not _ANY_DIGIT.search(line):
-        return
+        return False
+    if _SHEET_NOT.search(line.lower()):
+        return False  # part numbers, SKUs, orders, invoices, tracking numbers
     run, shape, end = 0, "", -1
+    codes: list[str] = []
     for m in _SHEET_CODE.finditer(line):
         code = m.group()
         same = m.start() == end or (end >= 0 and _SHEET_GAP.fullmatch(line, end, m.start()) is not None)
         this = "8" if code.isdigit() else f"{len(code)}{'A' if code.isupper() else 'a'}"
         random = code.isdigit() or (_ANY_DIGIT.search(code) is not None and re.search(r"[A-Za-z]", code) is not None)
         if not random or _YEARS.fullmatch(code) or len(set(code.replace("-", ""))) < 4:
-            run, end = 0, -1
+            run, end, codes = 0, -1, []
             continue
-        run = run + 1 if same and this == shape else 1
+        if same and this == shape:
+            run += 1
+            codes.append(code)
+        else:
+            run, codes = 1, [code]
         shape, end = this, m.end()
-        if run >= _SHEET_MIN:
-            found.add(TWO_FACTOR)
-            return
+        if run >= _SHEET_MIN and _sheet_ok(codes, cued):
+            return True
+    return False
 
 
 _YEARS = re.compile(r"(?:19|20)\d\d-(?:19|20)\d\d|\d{4}-\d{4}")
-# A dial safe's combination, turns right and left in turn: "R22 L48 R47", "L 12 - R 30 - L 5".
-_DIAL = re.compile(r"(?<![\w-])([RL]) ?(\d{1,2})(?:[ ,/]|\s*-\s*)+([RL]) ?(\d{1,2})(?:[ ,/]|\s*-\s*)+([RL]) ?(\d{1,2})(?![\w.])")
-
-
-def _scan_dial(line: str, low: str, found: set[str]) -> None:
-    if ("R" in line or "L" in line) and any(m.group(1) != m.group(3) != m.group(5) for m in _DIAL.finditer(line)):
-        found.add(PIN)
 
 
 # A vendor named in the sentence and a random token beside it: "it talks to Cloudflare with
@@ -2834,7 +2911,6 @@ _DETECTORS: tuple[Callable[[str, str, set[str]], None], ...] = (
     _scan_cookies,
     _scan_recovery_codes,
     _scan_code_sheet,
-    _scan_dial,
     _scan_vendor_tokens,
     _scan_door_codes,
     _scan_one_time_codes,

@@ -30,9 +30,10 @@ REFUSED = [
     'conn = psycopg.connect(host="db", user="app", password="s3cr3t-Pw!9x")',
     "conn = psycopg.connect(host=HOST, user=USER, password=Winter2024Kx9)",
     # a sheet of backup codes, whatever the language around it: five or more of one shape
-    "Gardez-les : 84066852 74022734 85060114 37347476 51790086 40128879",
-    ["Kun je me die codes sturen?", "3f9a2-c81d0 77b1e-0a4c2 9d0e3-5b7f1 a2c4e-6f8d0 4b6d8-0f2a4 e1c3b-5d7f9"],
-    {"dla": "biuro", "kody": "k3p9-x2m7 q8w4-z1n6 t5r2-b9v3 h7j4-c6x1 m2n8-p4q7"},
+    "Codes de secours, gardez-les : 84066852 74022734 85060114 37347476 51790086 40128879",
+    "84066852 74022734 85060114 37347476 51790086 40128879 13572468 97531246",  # eight: no word needed
+    ["Kun je me de back-upcodes sturen?", "3f9a2-c81d0 77b1e-0a4c2 9d0e3-5b7f1 a2c4e-6f8d0 4b6d8-0f2a4 e1c3b-5d7f9"],
+    {"dla": "biuro", "kody zapasowe": "k3p9-x2m7 q8w4-z1n6 t5r2-b9v3 h7j4-c6x1 m2n8-p4q7"},
     # a dial safe's combination: right, left, right
     "Kasa w biurze: R22 L48 R47",
     [{"from": "Ana", "text": "¿la caja fuerte?"}, {"from": "Luis", "text": "L 12 - R 30 - L 5"}],
@@ -47,7 +48,7 @@ REFUSED = [
     "Ana: ส่งวลีกู้คืนให้หน่อย\nBen: harbor orbit timber glance lizard sketch cabin meadow canyon frost velvet pulse",
     # a value the memory says to keep to oneself, whatever it calls the value
     "Cod pentru boxă: 558120. Nu spune nimănui!",
-    "Skrinja u podrumu 7391#, nikome ne govori",
+    "Šifra za skrinju u podrumu 7391#, nikome ne govori",
     [{"from": "Eli", "text": "szafka w pracy?"}, {"from": "Ola", "text": "4410, usuń potem wiadomość"}],
     "Mã tủ 20-14-7, đừng nói với ai nhé",
     "Voucher XK7P2M9QZ4T1, niet doorsturen!",
@@ -61,6 +62,12 @@ REFUSED = [
     {"Για": "γραφείο", "κωδικός ντουλαπιού": "314"},
     ["Ola: Kan du sende skabskode (kontoret)?", "Per: 7720"],
     [{"from": "Ali", "text": "ما هو رمز الكراج (البيت)؟"}, {"from": "Sami", "text": "*4471"}],
+    # the review's smuggling through the round's masks and exemptions
+    "<your-password>: BlueHeron#2291 (hers, for the shared iPad)",
+    "Webhook signingkey: 9F3A2B1C4D5E6F70 (keep secret, used to HMAC the payloads)",
+    "Datadog API key: 123456-4f3c9a8b7e6d5c4b3a2f1e0d9c8b7a69.apps.googleusercontent.com",
+    "Grandma's bank card PIN is 1111 - one of the most common PINs, I know.",
+    "Quick question: what's the wifi password?\nAnswer from Tom: BlueHeron#2291",
     # a real chat still is one
     "Ana: what's the wifi password?\nBen: Mango!1955",
     "Re: house\nBen: what's the door code?\nAna: 4471",  # a heading line does not undo the chat
@@ -72,8 +79,6 @@ PASSES = [
     "release signing, minisign public key: RWQf6LRCGA9i53mlYecO4IzT51TGPpvWucNSCh1CBM0QTaLn73Y7GFO3",
     "gpg key id 0x3AA5C34371567BD2 (the signing key in .gitconfig: signingkey = 8B54A49A9E1221C7)",
     "Slept 6h, woke up twice.\nAlso: mongodb://<username>:<password>@cluster0.example.mongodb.net",
-    "Tax return: due in June, receipts first.\nAlso: OPENAI_API_KEY=<your-openai-key>\n"
-    "DATABASE_URL=postgres://user:password@localhost:5432/app",
     "Fun fact: 1234 is the most common 4-digit PIN, then 1111 and 0000.",
     "Most common 4-digit PINs: 1234, 1111, 0000 - never use those.",
     "Quentin forgot the wifi password again - it's on the sticker under the router.",
@@ -92,6 +97,16 @@ PASSES = [
     "Alarmanlagen-Code geändert am 2025-04-03, neuer im Passwortmanager",
     "Garagentor-Code seit 2019 nicht geändert",
     ["Ola: Kan du sende skabskode (kontoret)?", "Per: jeg sender den i morgen"],
+    # the independent review's look-alikes of the round's rules
+    "Surprise party for Mum - don't tell anyone! Meet at the pub at 1830.",
+    "Don't tell anyone I paid $4500 for the bike.",
+    "Build dates: 20240101 20240108 20240115 20240122 20240129 20240205",
+    "Invoice numbers paid: 40021873, 40021874, 40021875, 40021876, 40021877",
+    "Physio: side lunges R10 L10 R10, then rest",
+    "Szafka ma 180 cm wysokości i 60 cm szerokości.",
+    "Szafka kod produktu: 30214588, kolor biały.",
+    "Shopping list for the wallet shop trip:\n- apple\n- butter\n- cheese\n- coffee\n- lemon\n- garlic\n"
+    "- onion\n- potato\n- salad\n- tomato\n- banana\n- bread",
     # the look-alikes beside the new shape rules
     "Seasons played: 2019-2020 2020-2021 2021-2022 2022-2023 2023-2024",
     "Two codes left: 84066852 74022734",
