@@ -2140,7 +2140,7 @@ def _strings_of(value: Any, depth: int = 0) -> Iterator[str]:
         yield value
     elif depth < 8 and isinstance(value, Mapping):
         texts = [v for v in value.values() if isinstance(v, str)]
-        if len(texts) > 1:
+        if texts:
             yield "\n".join(texts)
         for v in value.values():
             if not isinstance(v, str):

@@ -2519,7 +2519,10 @@ _SHEET_CUE = re.compile(
 _SHEET_DATE = re.compile(r"(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])")
 
 
-_SHEET_NOT = re.compile(r"(?<![a-z])(?:part|parts|sku|skus|article|model|serial|order|invoice|tracking|ticket|item)(?![a-z])")
+_SHEET_NOT = re.compile(
+    r"(?<![a-z])(?:part|parts|sku|skus|article|model|serial|order|orders|invoice|invoices|tracking|ticket|item|ref|refs"
+    r"|reference|references|referral|insurance|policy|claim|member|patient|account|phone|tel|call)(?![a-z])"
+)
 
 
 def _sheet_ok(codes: list[str], cued: bool) -> bool:
