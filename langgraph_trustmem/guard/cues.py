@@ -2040,8 +2040,8 @@ def pointed_secret(value: Any, labels: list[str]) -> str | None:
 # "Don't tell anyone", "delete it after reading", "keep it secret", in the languages people
 # write their notes and chats in: said beside a value, it says the value opens something,
 # whatever the memory calls it.
-_SECRECY = re.compile(
-    r"(?i)(?<![^\W\d_])(?:"
+_SECRECY = re.compile(  # (matched on lower-cased text: without re.I it runs three times as fast)
+    r"(?<![^\W\d_])(?:"
     r"don'?t tell (?:any ?one|any ?body|no ?one)|do not tell (?:any ?one|any ?body)|tell no ?one|don'?t share(?: it| this)?|do not share"
     r"|never share|keep (?:it|this) (?:secret|to yourself)|for your eyes only|don'?t pass (?:it|this) on"
     r"|delete (?:the message|this message)(?: after)?|delete (?:it|this) after (?:reading|you read)|delete after reading|read and delete"
@@ -2098,29 +2098,37 @@ def kept_secret(value: Any) -> str | None:
     """The kind of a value a memory says to keep to oneself ("... 986482. Nu spune
     nimănui!", "9573 보고 나서 지워", "PlayStation 0OZ9-LH0U-4CBU, niet doorsturen!"): a
     code-shaped value or a password beside a word of secrecy, in any of the languages above.
-    A year, a date, a time, an amount or a measure is not such a value."""
+    A year, a date, a time, an amount or a measure is not such a value, and digits count only
+    where the memory names a code, a lock or a credential."""
     for text in _strings_of(value):
-        if not _SECRECY.search(text):
+        if not _SECRECY.search(text.lower()):
             continue
-        for line in text.split("\n"):
-            if any(_kept_password(token.strip(_PW_TRIM)) for token in line.split()):
-                return detectors.PASSWORD
-            if _KEPT_GROUPS.search(line):
-                return detectors.PASSWORD
-        if not (_maybe_code(text) or _triggered(_plain(text)) or _names_thing(text)):
-            continue  # digits beside secrecy, with no code, lock or credential named: an amount, a time, a date
-        for line in text.split("\n"):
-            for m in _KEPT_DIGITS.finditer(line):
-                digits = m.group().strip("#*")
-                before = line[max(0, m.start() - 12) : m.start()].lower()
-                if (
-                    _KEPT_YEAR.fullmatch(digits.rstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
-                    or _NOT_KEPT.search(before)
-                    or _COUNTED.match(line.lower(), m.end())
-                ):
-                    continue
-                return detectors.PIN
+        if _KEPT_GROUPS.search(text):
+            return detectors.PASSWORD
+        if any(_kept_password(token.strip(_PW_TRIM)) for token in _MIXED_TOKEN.findall(text)):
+            return detectors.PASSWORD
+        if _kept_digits(text) and (_maybe_code(text) or _names_thing(text) or _triggered(_plain(text))):
+            return detectors.PIN
     return None
+
+
+# A token with a digit or a symbol among letters, eight characters or more: the only ones
+# worth asking whether they are a password.
+_MIXED_TOKEN = re.compile(r"(?<!\S)(?=\S*[A-Za-z])(?=\S*[\d!@#$%^&*+=?~_])\S{8,64}(?!\S)")
+
+
+def _kept_digits(text: str) -> bool:
+    for line in text.split("\n"):
+        for m in _KEPT_DIGITS.finditer(line):
+            digits = m.group().strip("#*")
+            before = line[max(0, m.start() - 12) : m.start()].lower()
+            if not (
+                _KEPT_YEAR.fullmatch(digits.rstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+                or _NOT_KEPT.search(before)
+                or _COUNTED.match(line.lower(), m.end())
+            ):
+                return True
+    return False
 
 
 def _kept_password(token: str) -> bool:

@@ -258,8 +258,9 @@ def test_sixteenth_heldout_corpus(guard):
     """Written by a thirteenth helper that never saw the guard or any other corpus, committed
     frozen (af6b324) before it was first run. Measured on the guard before the sixteenth
     round (6a391a6): 0.784 recall, 0.587 on evasions, 0.025 false positives; after it
-    (a74dbdf): 0.790 / 0.583 / 0.019. The targets are not met. Asserted as measured, so a
-    regression shows; its records are never read to choose rules."""
+    (a74dbdf): 0.790 / 0.583 / 0.019; after its review's mends (b972329): 0.791 / 0.587 /
+    0.019. The targets are not met. Asserted as measured, so a regression shows; its records
+    are never read to choose rules."""
     report, _, _ = guard_eval.evaluate("heldout16", guard_eval.heldout16_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
