@@ -2100,7 +2100,7 @@ def kept_secret(value: Any) -> str | None:
     code-shaped value or a password beside a word of secrecy, in any of the languages above.
     A year, a date, a time, an amount or a measure is not such a value, and digits count only
     where the memory names a code, a lock or a credential."""
-    for text in _strings_of(value):
+    for text in detectors.record_texts(value):
         if not _SECRECY.search(text.lower()):
             continue
         if _KEPT_GROUPS.search(text):
@@ -2139,29 +2139,6 @@ def _kept_password(token: str) -> bool:
         and _passwordish(token)
         and (sum(ch.isdigit() for ch in token) >= 2 or re.search(r"[^\w-]", token) is not None)
     )
-
-
-def _strings_of(value: Any, depth: int = 0) -> Iterator[str]:
-    """Every string of a record, a conversation's messages joined (the value may be in the
-    message before the one that says to delete it)."""
-    if isinstance(value, str):
-        yield value
-    elif depth < 8 and isinstance(value, Mapping):
-        texts = [v for v in value.values() if isinstance(v, str)]
-        if texts:
-            yield "\n".join(texts)
-        for v in value.values():
-            if not isinstance(v, str):
-                yield from _strings_of(v, depth + 1)
-    elif depth < 8 and isinstance(value, (list, tuple)):
-        said = [v if isinstance(v, str) else next((v[k] for k in ("text", "content", "message") if isinstance(v.get(k), str)), None)
-                for v in value if isinstance(v, (str, Mapping))]
-        joined = [s for s in said if isinstance(s, str)]
-        if joined:
-            yield "\n".join(joined)
-        for v in value:
-            if not isinstance(v, str):
-                yield from _strings_of(v, depth + 1)
 
 
 # -- a code named in one of many languages -----------------------------------------------------
@@ -2274,7 +2251,7 @@ def named_code(value: Any, labels: Iterable[str] = ()) -> str | None:
             pair = f"{k}: {v}" if isinstance(k, str) and isinstance(v, (str, int)) and not isinstance(v, bool) else ""
             if pair and _maybe_code(pair) and _named_value(_unaccented(pair).translate(_UNDECOMPOSED).lower()):
                 return PIN
-    for text in _strings_of(value) if not isinstance(value, Mapping) else _strings_of(
+    for text in detectors.record_texts(value) if not isinstance(value, Mapping) else detectors.record_texts(
         [v for v in value.values() if not isinstance(v, str)]  # (its strings were read with their names)
     ):
         if _maybe_code(text) and _named_value(_unaccented(text).translate(_UNDECOMPOSED).lower()):
@@ -2306,7 +2283,7 @@ _DIAL_THINGS = re.compile(
 
 def dial_combination(value: Any) -> str | None:
     """The kind of a dial safe's combination in a memory that names a safe, a lock or a code."""
-    texts = [t for t in _strings_of(value) if _DIAL_HINT.search(t)]
+    texts = [t for t in detectors.record_texts(value) if _DIAL_HINT.search(t)]
     if not texts:
         return None
     if isinstance(value, Mapping):  # {"Tresor-Kombination": "R22 L48 R47"}
@@ -2323,7 +2300,7 @@ def dial_combination(value: Any) -> str | None:
 def code_sheet(value: Any) -> str | None:
     """A sheet of backup codes (see ``detectors.code_sheet_in``) where the record names backup
     codes anywhere: in a field's name, or in the message before the one that gives them."""
-    texts = list(_strings_of(value))
+    texts = list(detectors.record_texts(value))
     if not any(detectors._SHEET_CODE.search(t) for t in texts):
         return None
     if isinstance(value, Mapping):

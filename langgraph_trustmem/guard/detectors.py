@@ -2081,15 +2081,28 @@ _MARKED_WORD = re.compile(r"(?<![\w*])\*([a-z]{3,8})\*(?![\w*])")
 _LOWER_RUN = re.compile(r"[a-z]{3,8}(?:[ ,]+[a-z]{3,8}){11,}")
 
 
-def _record_strings(value: Any, depth: int = 0) -> Iterator[str]:
+def record_texts(value: Any, depth: int = 0) -> Iterator[str]:
+    """The texts of a record for the readers of whole records: the strings of each record or
+    list joined a line each (a conversation's messages too: the value may be in the message
+    before the one that names it), then those of the containers inside it."""
     if isinstance(value, str):
         yield value
     elif depth < 8 and isinstance(value, Mapping):
+        texts = [v for v in value.values() if isinstance(v, str)]
+        if texts:
+            yield "\n".join(texts)
         for v in value.values():
-            yield from _record_strings(v, depth + 1)
+            if not isinstance(v, str):
+                yield from record_texts(v, depth + 1)
     elif depth < 8 and isinstance(value, (list, tuple)):
+        said = [v if isinstance(v, str) else next((v[k] for k in ("text", "content", "message") if isinstance(v.get(k), str)), None)
+                for v in value if isinstance(v, (str, Mapping))]
+        joined = [s for s in said if isinstance(s, str)]
+        if joined:
+            yield "\n".join(joined)
         for v in value:
-            yield from _record_strings(v, depth + 1)
+            if not isinstance(v, str):
+                yield from record_texts(v, depth + 1)
 
 
 def _nearly_phrase(words: Sequence[str]) -> bool:
@@ -2107,7 +2120,7 @@ def phrase_in_record(value: Any) -> bool:
     """A wallet's recovery words anywhere in a record that names a wallet (in one of the
     languages of ``WALLET_CUES``): kept as items, fields, lines or marked words, or as a
     message of words, forwards or each word backwards."""
-    texts = list(_record_strings(value))
+    texts = list(record_texts(value))
     whole = " ".join(texts).lower()
     if not texts or not wallet_cued(whole):
         return False
