@@ -66,9 +66,13 @@ _CODE_WORD = re.compile(
     # a code that came by text message, asked for
     r"|(?<![^\W\d_])(?:cod|code|codigo|codice|kod|kode|koden|koodi|код|κωδικ\w*|ה?קוד)\s+(?:\w+\s+)?"
     r"(?:pe|per|par|por|via|p[oо]|z|з|из|με|μεσω|ב-?|in der|en|i|na)\s*(?:sms|smsu|смс|whatsapp|text)(?![^\W\d_])"
-    r"|(?<![^\W\d_])(?:ה?קוד אימות|sms-?(?:code|kod\w*|koodi)|code (?:they|he|she|it|you) (?:just )?(?:texted|sent))"
+    r"|(?<![^\W\d_])(?:ה?קוד אימות|sms-?(?:code|kod\w*|koodi)|code (?:they|he|she|it|you) (?:just )?(?:texted|sent)"
+    # a caller who sent the code asks for it back ("I sent you a code, can you read it to me?")
+    r"|(?:sent|texted|messaged|emailed) you (?:a|the) (?:\w+ )?code|(?:i|we) (?:just )?(?:sent|texted) (?:a|the) code)"
     r"|验证码|驗證碼|認証コード|確認コード|인증번호"
 )
+# Words that carry a reply on past the value it gives first ("4471 then press enter").
+_GOES_ON = frozenset({"then", "and", "plus", "followed", "+", "&", "und", "dann", "et", "puis", "y", "luego", "e", "poi", "i"})
 # A postal code, a city's or a region's dialling code: public numbers.
 _POSTAL = re.compile(
     r"(?<![^\W\d_])(?:zip|postal|postcode|post code|postleitzahl|plz|code postal|codigo postal|codice postale|cap"
@@ -120,7 +124,8 @@ _SCRIPT_EDGE = re.compile(
     r"(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])(?=[!-~])|(?<=[!-~])(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
 )
 _TRIM = ".,;:!?()[]{}<>'\"`«»“”‘’"
-_CODE = re.compile(r"[#*]?\d{3,10}[#*]?|\d{4,10}[A-Za-z]|[A-Z]-\d{4,8}|\d{3}-\d{3}")  # "232170B", not "221B" (a house); "G-307087"
+# "232170B", not "221B" (a house); "G-307087"; a keypad's letter first: "C4360"
+_CODE = re.compile(r"[#*]?\d{3,10}[#*]?|\d{4,10}[A-Za-z]|[A-Z]-\d{4,8}|[A-Da-d]\d{4,6}|\d{3}-\d{3}")
 _COMBO = re.compile(r"\d{1,2}-\d{1,2}-\d{1,2}")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _ASIDE = re.compile(r"\([^()\n]{0,60}\)")  # a reply's aside: "(I changed it last week)"
@@ -387,6 +392,11 @@ def _reply_kind(
             pieces.append(values[0])
         # the answer is one of the first two replies, the value and filler words only
         if n < 2 and len(values) == 1 and all(w.lower() in _FILLER for w in words if w is not values[0]):
+            kind = _value_kind(values[0], password, code, token)
+            if kind:
+                return kind
+        # the value first, then what to do with it: "9674 then press the up arrow"
+        if n < 2 and len(values) == 1 and len(words) >= 2 and words[0] is values[0] and words[1].lower() in _GOES_ON:
             kind = _value_kind(values[0], password, code, token)
             if kind:
                 return kind

@@ -41,7 +41,7 @@ from langgraph_trustmem.guard.fields import (
     parent_kind,
     sibling_secret,
 )
-from langgraph_trustmem.guard.normalize import full_views, token_views
+from langgraph_trustmem.guard.normalize import decodes_to_prose, full_views, token_views
 from langgraph_trustmem.guard.pii import (
     CARD,
     DEFAULT_REDACT,
@@ -100,6 +100,8 @@ def _accept(rule_id: str, value: str) -> bool:
         return False  # the documentation's example keys (AKIAIOSFODNN7EXAMPLE), T00000000/XXXXXXXX
     if detectors._PLACEHOLDER.match(value.strip("\"'`")):
         return False  # "Bearer YOUR_TOKEN", REPLACE_ME: a slot for a value
+    if rule_id == "generic-api-key" and decodes_to_prose(value.strip("\"'`")):
+        return False  # words encoded ("secret message: dHJhaW4g..."): the decoded words are read on their own
     if rule_id in GENERATED_RULES:  # "pa-hypertension-guidelines-2024" is a page, not a key
         return detectors.generated(value[GENERATED_RULES[rule_id] :])
     return True
@@ -319,6 +321,8 @@ class Guard:
                 found.add(kind)
         if self.engine:
             found |= _engine_kinds([*texts, *token_texts])
+        if detectors.PRIVATE_KEY in found and detectors.empty_armour(texts):
+            found.discard(detectors.PRIVATE_KEY)  # the armour with the key left out: a note about a key
         return found
 
     def _labels(self, labels: Iterable[Any], check: _Check) -> None:

@@ -46,6 +46,7 @@ from langgraph_trustmem.guard.normalize import (
     FORMAT_CHARS,
     KEYPAD,
     char_codes,
+    decodes_to_prose,
     down_a_column,
     spelled_out,
 )
@@ -516,7 +517,7 @@ _DEVICE_CUE = re.compile(
 _SAFE_CUE = re.compile(
     r"(?<!\w)(?:cassaforte|tresor|caja fuerte|coffre-fort|coffre fort|kluis|kassaskap|sejf(?:u|ie|em)?|сейф|cofre|brankas"
     r"|(?:الخزنة|خزنة)|तिजोरी"
-    r"|(?:hotel|room|wall|gun|home) safe|safe (?:in|at) (?:the|my|our) \w+|金庫|保险箱|금고)(?!\w)"
+    r"|(?:hotel|room|wall|gun|home) safe|safe (?:in|at|behind|under|inside) (?:the|my|our) \w+|金庫|保险箱|금고)(?!\w)"
 )
 _SAFE_AFTER = 44
 # Its number straight after a colon or a word that says it opens it: "Tresor im Hotelzimmer:
@@ -524,8 +525,9 @@ _SAFE_AFTER = 44
 _SAFE_VALUE = re.compile(
     r"^[^:\n\d]{0,32}?(?::\s*|\b(?:opens? with|open(?:ed)? with|code|combo|combination|pin|se abre con|abre con"
     r"|abre com|si apre con|offnet mit|oeffnet mit|s'ouvre avec|opent met|otwiera sie|kod|kode|kodu|codice|codigo)"
-    r"\s*:?\s*)(?P<val>[#*]?\d{4,10}[#*]?)(?![\d.,/-])"
+    r"\s*:?\s*)(?P<val>[#*]?\d{4,10}[#*]?)(?![\d,/-]|\.\d)"  # a full stop may end the sentence
 )
+_SAFE_COMBO = re.compile(r"^[^:\n\d]{0,32}?:\s*(\d{1,2})(-)(\d{1,2})-(\d{1,2})(?![\w:/-]|\.\d)")
 _PIN_CUE = re.compile(
     r"(?<![\w-])(?:pin code|pincode|pin-code|pin-koden|pin-koodi|pin-kod|pin kodu|pin(?![ -]?pad)|pins|puk code|puk-code"
     r"|puk2|puk|p1n|пин-код|пин"
@@ -614,7 +616,8 @@ _PASS_THING = re.compile(
 # A credential of a service: its value is a machine's, so it must look random.
 _TOKEN_CUE = re.compile(
     r"(?<![\w-])(?:api[ -]?key|apikey|access[ -]key|secret(?:[ -]key)?|client[ -]secret|token|t0k3n|pat|auth[ -]token"
-    r"|credentials?|webhook|key|chave|clave|cle|schlussel|sleutel|klucz|nyckel|ключ|токен|トークン|キー|令牌|密钥|토큰)(?![\w-])"
+    r"|credentials?|webhook|key|chave|clave|cle|schlussel|sleutel|klucz|nyckel|ключ|токен|トークン|キー|令牌|密钥|토큰"
+    r"|voti|cheie|kulcs|klic|kluc|kljuc|κλειδι|מפתח|مفتاح|کلید|raktas|atslega|nokkel|kunci|khoa|ufunguo|कुंजी|คีย์)(?![\w-])"
 )
 # What a key meant to be seen is called.
 _PUBLIC = re.compile(
@@ -1338,12 +1341,19 @@ def _segment_kind(seg: str, low: str, receipt: bool = False) -> str | None:
         vm = _TOKEN_BEFORE.search(before)  # "... 'ldSbvR8EqB...'; // Typesense credential"
         if vm and not detectors._NOT_SECRET_CONTEXT.search(low[max(0, m.start() - 90) : m.end()]):
             value = vm.group("val")
-            if detectors._looks_random(value, 20) and detectors.generated(value) and not detectors._UUID_HEX.fullmatch(value):
+            if (
+                detectors._looks_random(value, 20)
+                and detectors.generated(value)
+                and not detectors._UUID_HEX.fullmatch(value)
+                and not decodes_to_prose(value)
+            ):
                 return detectors.GENERIC
         vm = _TOKEN_AFTER.match(seg[m.end() : m.end() + 260])
         if vm and not detectors._NOT_SECRET_CONTEXT.search(low[max(0, m.start() - 40) : m.end() + vm.start("val")]):
             value = vm.group("val").rstrip(".-")
-            if detectors._looks_random(value, 20) or (detectors.generated(value) and detectors._looks_random(value)):
+            if (
+                detectors._looks_random(value, 20) or (detectors.generated(value) and detectors._looks_random(value))
+            ) and not decodes_to_prose(value):  # words encoded: read decoded on their own
                 return detectors.GENERIC
     for m in (_WIFI_CUE.finditer(low) if wifi else ()):
         vm = _WIFI_PAIR.match(seg[m.end() : m.end() + 100])
@@ -1572,7 +1582,7 @@ def _code_kind(low: str, receipt: bool = False) -> str | None:
                 continue  # a product's, a model's or an item's code: "car radio model code 7612", "ürün kodu"
             if cue is _OTP_CUE and "recovery key" in m.group() and not _RECOVERY_VALUE.search(low, m.end()):
                 continue  # a recovery key has its own shape; "needed for 2 of the 3 laptops" is not one
-            if (cue is _PASSWORD_CUE or cue is _PIN_CUE) and detectors.PW_STATISTICS.search(low) and not detectors._OWN.search(low):
+            if (cue is _PASSWORD_CUE or cue is _PIN_CUE) and detectors.pw_statistics(low) and not detectors._OWN.search(low):
                 continue  # statistics: "the most common password was still 123456"
             if _NOT_A_CODE.search(low[max(0, m.start() - 16) : m.start()]) or _NOT_A_CODE.search(
                 low[m.start() : m.end()].rsplit(" ", 1)[0] + " "
@@ -1638,8 +1648,13 @@ def _code_kind(low: str, receipt: bool = False) -> str | None:
         if not _negated(low, m) and _code_value(low[m.end() : m.end() + _DEVICE_AFTER], announced=True):
             return PIN
     for m in _SAFE_CUE.finditer(low):
-        vm = _SAFE_VALUE.match(low[m.end() : m.end() + _SAFE_AFTER])
+        after = low[m.end() : m.end() + _SAFE_AFTER]
+        vm = _SAFE_VALUE.match(after)
         if vm and not _negated(low, m) and _code_value(vm.group("val"), 4):
+            return PIN
+        # a dial's three numbers right after the colon ("safe behind the painting: 20-14-33"), never a date
+        cm = _SAFE_COMBO.match(after)
+        if cm and not _date_like(cm) and not _negated(low, m):
             return PIN
     return None
 
@@ -2172,6 +2187,11 @@ _THINGS = (
     "|(?:ال)?باب|(?:ال)?بوابة|(?:ال)?كراج|(?:ال)?مرآب|(?:ال)?إنذار|(?:ال)?خزنة|(?:ال)?خزانة|صندوق المفاتيح|(?:ال)?قفل"
     "|[הלב]?(?:דלת|שער|מוסך|אזעקה|כספת|לוקר|ארונית|קופסת מפתחות|מנעול)"
     "|दरवाज़े|दरवाजे|गेट|गैरेज|अलार्म|तिजोरी|लॉकर|चाबी बॉक्स|ताला"
+    # Estonian, Lithuanian, Latvian, Croatian/Serbian/Bosnian, Czech, Bulgarian/Macedonian/Serbian
+    # Cyrillic, Persian ("در", a door, is also "in": only with what it is the door of)
+    "|uks\\w*|varav\\w*|valvesusteem\\w*|signalisatsioon\\w*|garaaz\\w*|duru|durys|vartai|vartu|signalizacij\\w*"
+    "|seifas|durvis|durvju|varti|ulaz\\w*|dver\\w*|врат\\w*|вход\\w*|аларм\\w*|улаз\\w*"
+    "|دزدگیر|گاوصندوق|درب|در\u0650? ?(?:ورودی|خانه|ساختمان|حیاط|پارکینگ)"
 )
 _THINGS_CJK = (
     "ประตู|โรงรถ|สัญญาณกันขโมย|ตู้เซฟ|ล็อกเกอร์|กล่องกุญแจ|大门|家门|房门|门锁|车库|警报器?|保险箱|储物柜|钥匙盒|ドア|ガレージ|警報"
@@ -2183,10 +2203,11 @@ _CODE_WORDS = (
     "|combinatie|kod|kodu|szyfr|kombinacja|kombinace|kombinacia|kombinacio|sifra|kombinacija|kode|koden|kombinasjon"
     "|koodi|yhdistelma|sifre|sifresi|kombinasyon|kombinasi|sandi|msimbo|mat ma|код|комбинац\\w*|комбінац\\w*"
     "|κωδικ\\w*|συνδυασμ\\w*|(?:ال)?رمز|كود|رقم|ה?קוד|कोड|पिन"
+    "|kood|koodi|kodas|kods|koda|کد|namba ya siri|nambari ya siri|msimbo wa siri"
 )
 # ("number" is a code only after a key box or a safe: a locker's or an order's number is not)
 _CODE_CJK = "รหัส|密码|密碼|コード|暗証番号|비밀번호|코드|(?<=キーボックス)の?番号|(?<=金庫)の?番号|(?<=금고) ?번호"
-_GLUED = r"(?:tur|garagentor|garage|alarm|tresor|safe|spind|dor|skab|pengeskab|nogleboks|nokkelboks|kassaskap|skap|larm|deur|kluis|poort|hek|garasje)-?(?:code|kode|koden|kod|koodi)"
+_GLUED = r"(?:tur|garagentor|garage|alarm|tresor|safe|spind|dor|skab|pengeskab|nogleboks|nokkelboks|kassaskap|skap|larm|deur|kluis|poort|hek|garasje|ukse|varava|garaazi|seifi|valve)-?(?:code|kode|koden|kod|koodi|kood)"
 _NAMED = re.compile(
     # Vietnamese "mã" only before what it opens (Polish "ma" is "has": "Szafka ma 180 cm")
     r"(?<![^\W\d_])ma (?:tu do|tu|hop chia khoa|cua|cong|ket sat|bao dong|o khoa|nha xe|khoa)(?![^\W\d_])|"
@@ -2199,10 +2220,10 @@ _NAMED = re.compile(
 # The value right after its name: past a place in brackets, a separator or "is" in a few
 # languages, then a code (three to ten digits, "#" or "*" or one letter or a tick beside them,
 # or a combination "08-25-41").
-_NAMED_SEP = r"(?:[:=→>\-–—]+|[ \t](?:is|ist|er|es|est|on|je|e|este|ni|ay|adalah|la|ja|har)[ \t])"
+_NAMED_SEP = r"(?:[:=→>\-–—]+|[ \t](?:is|ist|er|es|est|on|je|e|este|ni|ay|adalah|la|ja|har|yra|ir|е|є)[ \t])"
 _NAMED_VALUE = re.compile(
     rf"(?:[ \t]*\([^()\n]{{0,30}}\))?(?:[ \t]*{_NAMED_SEP}?|(?:[ \t]+[^\W\d_]+(?:['’][^\W\d_]+)?){{1,4}}?[ \t]*[:=→>\-–—]+)[ \t]*"
-    r"(?P<val>[#*]?\d{3,10}[#*]?[A-Za-z✓]?|\d{1,2}-\d{1,2}-\d{1,2})(?![\w/:.,-]\d|[\w/])"
+    r"(?P<val>[#*]?\d{3,10}[#*]?[A-Za-z✓]?|[a-d]\d{4,6}|\d{1,2}-\d{1,2}-\d{1,2})(?![\w/:.,-]\d|[\w/])"
     r"(?!\s?(?:%|€|\$|£|zł|zl|kr|kg|km|cm|mm|m2|m²|m\b|l\b|litr\w*|liter\w*|g\b|min\b|h\b|lei|lira|tl\b))"
 )
 
@@ -2221,7 +2242,7 @@ _CODE_PARTS = (
     "sandi", "yhdistelm", "mật mã", "код", "комбин", "комбін", "κωδικ", "συνδυασμ", "رمز", "كود", "رقم", "קוד", "कोड", "पिन",
     "รหัส", "密码", "密碼", "コード", "番号", "暗証", "비밀번호", "코드", "번호",
     # as written, before the accents come off
-    "cód", "kód", "şifr", "šifr", "mã", "combinaç", "combinaţ", "combinaț", "κωδ",
+    "cód", "kód", "şifr", "šifr", "mã", "combinaç", "combinaţ", "combinaț", "κωδ", "کد",
 )  # fmt: skip
 
 
@@ -2275,6 +2296,15 @@ _DIAL = re.compile(
     r"(?![\w.]|\s?(?:db|mm|cm|kg|%|°|mmhg|reps|x\b))"
 )
 _DIAL_HINT = re.compile(r"[RL] ?\d")
+_TURN_PARTS = ("ight", "eft", "echts", "inks", "roite", "auche", "erecha", "zquierda", "estra")  # of _TURN's words
+# The same turns written out: "right 84, left 34, right 69", "rechts 12 - links 40 - rechts 7".
+_TURN = r"(right|left|rechts|links|droite|gauche|derecha|izquierda|destra|sinistra)"
+_DIAL_WORDS = re.compile(
+    rf"(?i)(?<![\w-])(?<!turn )(?<!go )(?<!then )"
+    rf"{_TURN} ?(\d{{1,2}})(?:[ ,;/]|\s*-\s*)+{_TURN} ?(\d{{1,2}})(?:[ ,;/]|\s*-\s*)+{_TURN} ?(\d{{1,2}})"
+    r"(?!\w|\.\d|\s?(?:db|mm|cm|kg|%|°|mmhg|reps|x\b|times|blocks?|streets?|km|miles?|m\b|exits?|steps?))"
+)
+_RIGHT = frozenset({"right", "rechts", "droite", "derecha", "destra"})
 _DIAL_THINGS = re.compile(
     r"(?i)safe|dial|lock|combination|combo|tresor|sejf|cofre|coffre|cassaforte|caja fuerte|caixa forta|brankas|kasa"
     r"|seif|trezor|kassaskap|pengeskab|kluis|χρηματοκιβ|сейф|خزنة|כספת|तिजोरी|ตู้เซฟ|金庫|保险箱|금고"
@@ -2283,16 +2313,21 @@ _DIAL_THINGS = re.compile(
 
 def dial_combination(value: Any) -> str | None:
     """The kind of a dial safe's combination in a memory that names a safe, a lock or a code."""
-    texts = [t for t in detectors.record_texts(value) if _DIAL_HINT.search(t)]
+    texts = [
+        t
+        for t in detectors.record_texts(value)
+        if _DIAL_HINT.search(t) or (any(part in t for part in _TURN_PARTS) and _DIAL_WORDS.search(t) is not None)
+    ]
     if not texts:
         return None
     if isinstance(value, Mapping):  # {"Tresor-Kombination": "R22 L48 R47"}
         texts += [f"{k}: {v}" for k, v in value.items() if isinstance(k, str) and isinstance(v, str)]
     for text in texts:
-        if ("R" in text or "L" in text) and _DIAL_THINGS.search(text) or _maybe_code(text):
-            for m in _DIAL.finditer(text):
+        if _DIAL_THINGS.search(text) or _maybe_code(text):
+            for m in [*_DIAL.finditer(text), *_DIAL_WORDS.finditer(text)]:
                 values = (m.group(2), m.group(4), m.group(6))
-                if m.group(1) != m.group(3) != m.group(5) and len(set(values)) > 1:
+                turns = [m.group(i).lower() in _RIGHT or m.group(i) == "R" for i in (1, 3, 5)]
+                if turns[0] != turns[1] != turns[2] and len(set(values)) > 1:
                     return PIN
     return None
 

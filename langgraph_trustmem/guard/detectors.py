@@ -73,7 +73,7 @@ from langgraph_trustmem.guard.fields import (
     sealed,
 )
 from langgraph_trustmem.guard.fields import passphrase as _passphrase
-from langgraph_trustmem.guard.normalize import FORMAT_CHARS, KEYPAD, NATO
+from langgraph_trustmem.guard.normalize import FORMAT_CHARS, KEYPAD, NATO, decodes_to_prose
 
 __all__ = [
     "SECRET_KINDS",
@@ -337,13 +337,23 @@ PW_STATISTICS = re.compile(
     r"\s+(?:like|such as)\b|\bbreach(?:ed)? (?:lists?|dumps?)\b"
     r"|\bno\s+(?:\w+\s+)?(?:sequences|patterns|repeats|repeated digits|birthdays)\s+(?:like|such as)\b"
 )
+# A share of people and a study: "0.025% of people pick 8068 as a PIN, says a DataGenetics study".
+_SHARE_STUDIED = re.compile(
+    r"(?i)\d\s?%\s+of\s+(?:all\s+)?(?:people|users|customers|respondents|accounts|pins|passwords)\b"
+    r"[^\n]{0,80}\b(?:study|survey|analysis|research|datagenetics|dataset|report|breach)\b"
+)
+
+
+def pw_statistics(text: str) -> bool:
+    """Whether ``text`` talks about passwords or PINs people choose (statistics, advice), not one."""
+    return PW_STATISTICS.search(text) is not None or ("%" in text and _SHARE_STUDIED.search(text) is not None)
 
 
 def _passwordish(word: str) -> bool:
     """A single token that reads as a chosen password (``Harbor-Lights-7``, ``Lab2024!!``)
     where no "is" or ":" announces it: letters and a digit or a symbol."""
-    if "`" in word or "=" in word:
-        return False  # code: ``ambiguous_width=2``
+    if "`" in word or ("=" in word and re.search(r"(?:^|[(\[{,;:])[A-Za-z_][\w.\-]*=", word)):
+        return False  # code: ``ambiguous_width=2`` (an "=" among symbols is a password's: "Tz4X$Sv?Ib=x0C")
     word = _strip(word)
     if len(word) < 6 or not _plausible_password(word, strict=True):
         return False
@@ -462,6 +472,8 @@ _PGPASS = re.compile(
 _BASIC_HEADER = re.compile(r"(?i)\bbasic\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
 _CURL_USER = re.compile(r"(?:^|\s)(?:-u|--user)\s+['\"]?([^\s:'\"]+):([^\s'\"]+)")
 _BEARER = re.compile(r"(?i)\bbearer\s+([A-Za-z0-9\-._~+/]{12,}=*)")
+# An Authorization header's bearer value as written, symbols and all ("Bearer %-Tw7Mr2^v^^Yzus_KwUC").
+_AUTH_BEARER = re.compile(r"(?i)\bauthorization\s*[:=]\s*[\"']?bearer\s+([^\s\"'`]{12,})")
 
 # --------------------------------------------------------------------------------------------
 # Our own detectors: passwords, PINs and other secrets stated in prose
@@ -474,11 +486,20 @@ _PW_KEYWORD = re.compile(  # run on lower-cased text
     r"|(?<=wifi\s)pass|(?<=wi-fi\s)pass|(?:wi-?fi|wpa2?|wlan|network|router)\s+(?:key|code)"
     r"|contrase(?:ñ|n)a|mot\s+de\s+passe|mdp|passwort|kennwort|wachtwoord|senha|parola\s+d'ordine"
     r"|clave\s+(?:del?\s+wi-?fi|de\s+acceso)|(?:mi|tu|su)\s+clave|code\s+(?:du\s+|de\s+la\s+)?wi-?fi|jelszav\w*|mật\s+khẩu"
-    r"|has(?:ł|l)(?:o|a|em)|l(?:ö|o)senord(?:et)?|(?:ş|s)ifre(?:si|m|n)?|парол[ьяею]|salasana|adgangskode"
+    r"|has(?:ł|l)(?:o|a|em)|l(?:ö|o)senord(?:et)?|(?:ş|s)ifre(?:si|m|n)?|парол\w*|salasan[a-zäö]*|adgangskode"
     r"|passord(?:et)?|heslo|jelsz(?:ó|o)|κωδικός|סיסמה|סיסמא|كلمة\s+(?:المرور|السر)|पासवर्ड|mật\s+khẩu|kata\s+sandi"
     r"|رمز\s+(?:عبور|ورود|المرور|السري)|পাসওয়ার্ড"
+    # Estonian, Lithuanian, Croatian/Serbian/Bosnian, Macedonian, Slovene, Catalan, Galician, Basque,
+    # Romanian (never a bare "parola": Italian for "word"), Turkish (inflected), Swahili, Malay,
+    # Icelandic, Albanian, Welsh, Danish, Azerbaijani, Persian, Urdu, Tamil, Georgian, Armenian, Kazakh
+    r"|parool\w*|slapta(?:ž|z)od\w*|lozink\w*|лозинк\w*|gesl(?:o|a|om|u)|contrasenya\w*|contrasinal\w*|pasahitz\w*"
+    r"|parol(?:ă|ei)|parola\s+(?:mea|ta|sa|noastr[ăa]|de\s+la|pentru|contului)|parola(?:m|n|s[ıi]|m[ıi]z|n[ıi]z|y[ıi])\w*"
+    r"|nenosiri|nywila|kata\s+laluan|lykilor(?:ð|d)\w*|fjal(?:ë|e)kalim\w*|cyfrinair|kodeord\w*|(?:ş|s)ifr(?:ə|e)(?:m|n|si)?"
+    r"|گذرواژه|کلمه\s+(?:ی\s+)?عبور|پاس\s*ورڈ|கடவுச்சொல்\w*|პაროლ\w*|գաղտնաբառ\w*|құпия\s+сөз"
     r")(?![a-z])"
     r"|パスワード|暗証番号|密码|密碼|비밀번호|암호|รหัสผ่าน"  # no word boundary in these scripts: "WiFi密码"
+    # a Wi-Fi's code in Thai (with the Thai words glued after it: "รหัสไวไฟที่บ้าน") and Persian
+    r"|รหัส\s*(?:ไวไฟ|wi-?fi)[\u0e00-\u0e7f]*|رمز\s+(?:وای[\u200c ]?فای|wi-?fi)"
 )
 _PW_HINTS = _hints(
     "رمز",
@@ -533,6 +554,31 @@ _PW_HINTS = _hints(
     "wlan",
     "network",
     "router",
+    "parool",
+    "slapta",
+    "lozink",
+    "лозинк",
+    "gesl",
+    "contrasinal",
+    "pasahitz",
+    "parol",
+    "nenosiri",
+    "nywila",
+    "laluan",
+    "lykilor",
+    "fjal",
+    "cyfrinair",
+    "kodeord",
+    "şifrə",
+    "گذرواژه",
+    "کلمه",
+    "پاس",
+    "கடவுச்சொல்",
+    "პაროლ",
+    "գաղտնաբառ",
+    "құпия",
+    "ไวไฟ",
+    "وای",
 )
 # a word right after the keyword that makes the sentence about passwords, not one password
 _PW_BLOCKERS = frozenset(
@@ -543,10 +589,13 @@ _PW_BLOCKERS = frozenset(
 )
 _PW_CONNECTOR = re.compile(
     r"(?i)^\s*[,(]?\s*(?:(?P<sym>:=|=>|->|→|⇒|=|[:∶꞉]|\s[-–—](?=\s))|(?P<poss>['’]s)\b"
-    r"|(?P<cjk>[はがも是为為는은이：]|입니다)"
+    r"|(?P<cjk>[はがも是为為는은이：]|입니다|(?:ของ(?:ฉัน|ผม|เรา|ดิฉัน))?คือ)"
     r"|(?P<verb>(?:(?:it|which|that)\s*['’]s|(?:(?:it|which|that)\s+)?(?:is|was|are|were|became|will\s+be)"
     r"|es|est|c['’]est|ist|è|é|era|war|är|jest|je|lautet|lauten|هي|هو|это|er|είναι|là|este|היא|הוא|adalah"
-    r"|é))(?![\w])"
+    r"|é|és|є|ialah))(?![\w])"
+    # copulas that are also common short words elsewhere ("on", "ni", "ay", "ir", "yra", Cyrillic
+    # "е"): a connector only before a value that reads as a password
+    r"|(?P<weak>(?<=\s)(?:on|yra|ir|ni|ay|е))(?=\s)"
     r"|(?P<to>to)\b)"
     r"(?:\s+(?:now|still|currently|just|actually|basically|simply|always|usually|literally|probably|really"
     r"|set\s+to|changed\s+to|now\s+set\s+to)\b)*\s*"
@@ -869,13 +918,21 @@ _SECRET_KEYWORD = re.compile(  # run on lower-cased text
     r"|session[\s_\-]?(?:id|key|secret|cookie)|sessionid|private|x-api-key|webhook"
     # "key" and "token" in other languages
     r"|klucz\w*|sleutel|chave|cl[ée]|clave|schl[üu]ssel|chiave|nyckel\w*|n[øo]gle|avain|anahtar\w*|jeton"
-    r"|ключ\w*|токен\w*|キー|トークン|密钥|密鑰|秘钥|令牌|토큰|api\s*키)(?![a-z0-9|])"
+    r"|ключ\w*|токен\w*|キー|トークン|密钥|密鑰|秘钥|令牌|토큰|api\s*키"
+    # Estonian, Romanian, Hungarian, Czech, Slovak, Croatian/Slovene/Serbian, Greek, Hebrew,
+    # Arabic, Persian, Lithuanian, Latvian, Norwegian, Indonesian/Malay, Vietnamese, Swahili,
+    # Hindi, Thai
+    r"|v(?:õ|o)ti|cheie|kulcs\w*|kl(?:í|i)(?:č|c)\w*|k(?:ľ|l)(?:ú|u)(?:č|c)\w*|klju(?:č|c)\w*|κλειδ\w*|מפתח"
+    r"|مفتاح|کلید|raktas|atsl(?:ē|e)g\w*|n(?:ø|o)kkel\w*|kunci|khóa|ufunguo|कुंजी|คีย์)(?![a-z0-9|])"
 )
 _NOT_SECRET_CONTEXT = re.compile(
     r"(?i)(?<![a-z])(?:commit|sha\d*|hash|checksum|digest|fingerprint|public|publishable|uuid|request(?:\s+id)?"
     r"|trace|order|tracking|idempotency|lock\s+id|serial|docker|image|container|version|build|release|tag"
     r"|object|primary|foreign|partition|sort|cache|redis|s3|path|arn|etag|nonce|key\s+id|kid|isbn|ssh-\w+"
-    r"|ecdsa-[\w-]+|gpg|pgp\s+key\s+id|site[\s_\-]?key|page[\s_\-]?token|pagination|cursor)(?![a-z])"
+    r"|ecdsa-[\w-]+|gpg|pgp\s+key\s+id|site[\s_\-]?key|page[\s_\-]?token|pagination|cursor"
+    # a registry key's class id, an organisation's or a project's id, a value said not to be a key
+    r"|registry\s+key|clsid|guid|organi[sz]ation[\s_\-]?id|org[\s_\-]?id|project[\s_\-]?id"
+    r"|not\s+a\s+(?:key|secret|token|password|credential))(?![a-z])"
 )
 _CANDIDATE = re.compile(r"[A-Za-z0-9+/_\-]{16,}={0,2}")
 # Keys made to be published in a web page: Stripe's publishable keys, PostHog's project keys.
@@ -970,12 +1027,18 @@ def _card_spans(text: str) -> list[tuple[int, int]]:
 
 
 # Runs of digit groups separated by one space or dash; an expiry's "/" may follow.
-_DIGIT_RUN = re.compile(r"(?<![\w\-.])\d{1,19}(?:[ \-]\d{1,19}){0,11}(?!\w|[\-.]\d)")
+# (digits glued to a word of a script written without spaces count: "カード番号3700 309055 94908")
+_DIGIT_RUN = re.compile(
+    r"(?<![A-Za-z0-9_\-.\u00C0-\u024F\u0370-\u03FF\u0400-\u04FF])\d{1,19}(?:[ \-]\d{1,19}){0,11}(?!\w|[\-.]\d)"
+)
 _IBAN_BEFORE = re.compile(r"[A-Z]{2}\d{2}[ \-]?$")
 _EXPIRY_AFTER = re.compile(r"(?<!\d)(?:0[1-9]|1[0-2]) ?/ ?\d{2}(?!\d)")
 _NOT_CARD_LABEL = re.compile(
     r"(?i)\b(?:resi|tracking|awb|waybill|sendungsnummer|sendungs-?nr|imei|iccid|serial|invoice|order|rastreio"
     r"|seguimiento|suivi|colis|paket)\b(?:(?!card|visa|master|amex|karte|tarjeta|carte)[^\d\n]){0,16}$"
+    # the same labels where no space stands before the number: an order's, a parcel's, a member's
+    r"|(?:注文|注文番号|伝票番号|追跡番号|問い合わせ番号|会員番号|订单|订单号|訂單|运单号|快递单号|物流单号|会员号|주문번호|송장번호"
+    r"|운송장번호|회원번호)[^\d\n]{0,6}$"
 )
 _IN_LINK = re.compile(r"(?:https?://|www\.)[^\s]*$")
 
@@ -1246,6 +1309,9 @@ def without_doc_values(text: str, testing: bool = False, masked: bool = True) ->
     if "EXAMPLE" in text or "_test_" in text or "QWxhZGRp" in text:
         for value in DOC_EXAMPLES:
             text = text.replace(value, "EXAMPLE")
+    if ("JBSWY3DP" in text or "GEZDGNBV" in text) and _DOCS_SAID.search(text):
+        for value in DOC_TOTP_EXAMPLES:  # an authenticator's docs' secret, said to be the docs' (a test account may use it)
+            text = text.replace(value, "EXAMPLE")
     if masked:
         text = without_masked(text)
     if "arn:aws" in text:  # a resource's name, unless a token was put in it
@@ -1279,7 +1345,7 @@ def without_doc_values(text: str, testing: bool = False, masked: bool = True) ->
         text = _MINISIGN_PUBLIC.sub(r"\1[public]", text)
     if "<" in text and ">" in text:
         text = _ANGLE_PLACEHOLDER.sub(lambda m: m.group() if _not_placeholder(text, m) else "<placeholder>", text)
-    if "PIN" in text.upper() and PW_STATISTICS.search(text) and not _OWN.search(text.lower()) and not _PIN_GIVEN.search(text):
+    if "PIN" in text.upper() and pw_statistics(text) and not _OWN.search(text.lower()) and not _PIN_GIVEN.search(text):
         if sum(_trivial_pin(m) != m.group() for m in _PIN_RUN.finditer(text)) >= 2:  # a list of them
             text = _PIN_RUN.sub(_trivial_pin, text)
     if ("rint" in text or "pg" in text or "PG" in text or "ith key" in text or "ey id" in text or "ey I" in text or "eyid" in text or "ngkey" in text) and _PGP_ID.search(text) and _pgp_text(text):
@@ -1391,6 +1457,12 @@ def _scan_auth_headers(line: str, low: str, found: set[str]) -> None:
             token = m.group(1)
             if _looks_random(token.replace(".", "")) or JwtTokenDetector.is_formally_valid(token):
                 found.add(BEARER)
+        for m in _AUTH_BEARER.finditer(line):  # whatever an Authorization header carries is a credential
+            token = m.group(1).rstrip(",;")
+            if not (_PLACEHOLDER.match(token) or token.startswith(("$", "{{", "<", "%(")) or "${" in token) and (
+                _passwordish(token) or _looks_random(token)
+            ):
+                found.add(BEARER)
 
 
 # words that may follow a one-word password and start a new clause
@@ -1425,6 +1497,10 @@ def _stated_password(line: str, m: re.Match[str]) -> bool:
             if first and _passwordish(first[0]) and re.search(r"\d", first[0]):
                 return True
             c = None
+        if c and c.group("weak"):
+            first = rest[pos + c.end() :].split(None, 1)
+            if not (first and _passwordish(first[0].rstrip(".,;!?")) and re.search(r"\d", first[0])):
+                c = None  # "Salasana on jääkaapin ovessa": a word of the sentence, read on
         if c:
             after = rest[pos + c.end() :]
             q = _PW_QUOTED.match(after)
@@ -1557,7 +1633,7 @@ _WIFI_QR = re.compile(r"WIFI:(?:[^;\n]*;)*?P:((?:\\.|[^;\\\n])+);")
 def _scan_passwords(line: str, low: str, found: set[str]) -> None:
     if "WIFI:" in line and any(not _PLACEHOLDER.match(m.group(1)) for m in _WIFI_QR.finditer(line)):
         found.add(PASSWORD)
-    if "password" in low and PW_STATISTICS.search(line) and not _OWN.search(low):
+    if "password" in low and pw_statistics(line) and not _OWN.search(low):
         return  # "the most common password was still 123456": statistics, not a secret
     if ("🔑" in line or "🔐" in line or "→" in line or "->" in line or "=>" in line) and _password_aside(line, low):
         found.add(PASSWORD)
@@ -1732,7 +1808,7 @@ def _scan_code_words(line: str, low: str, found: set[str]) -> None:
 def _scan_pins(line: str, low: str, found: set[str]) -> None:
     if not _has(low, _PIN_HINTS) and not _has(low, _OPEN_HINTS):
         return
-    if PW_STATISTICS.search(line) and not _OWN.search(low):
+    if pw_statistics(line) and not _OWN.search(low):
         return  # "Most common PINs are 1234 and 0000", "no sequences like 123456": examples
     if _maybe_spelled(low) and _SPELLED.search(line):
         line = _spelled_digits(line)
@@ -1767,6 +1843,15 @@ _PASSWORD_VARIABLE = re.compile(
 )
 
 
+# A value that names where a secret is kept (a vault path, an environment variable, a file), and
+# a field whose name says its value does ("password_from", "password_file", "secret_ref").
+_STORE_REF = re.compile(
+    r"(?i)[\"'`]?(?:vault|env|file|ssm|secretsmanager|awssm|gcpsm|azurekv|keyvault|op|sops|k8s|kubernetes|secretref"
+    r"|aws-?secrets?|gcp-?secrets?)(?::|://)"
+)
+_STORE_REF_FIELD = re.compile(r"[_\-.](?:from|file|path|ref|env|source|cmd|command|secret[_\-]?name)\b")
+
+
 def _scan_keywords(line: str, low: str, found: set[str]) -> None:
     """detect-secrets' keyword patterns (``password: x``, ``api_key = "x"``), with the
     value checked: a password must not read as prose, a key must look random."""
@@ -1788,6 +1873,8 @@ def _scan_keywords(line: str, low: str, found: set[str]) -> None:
         quoted = bool(re.search(r"[\"'`]\s*$", line[: m.start(group)]))
         first = value if quoted else (value.split(None, 1)[0] if value else "")
         if any(k in keyword for k in ("pass", "pwd", "contrase")):
+            if _STORE_REF.match(first) or _STORE_REF_FIELD.match(low, line.lower().find(keyword, m.start()) + len(keyword)):
+                continue  # where the password is kept, not the password: password_from: vault:db/prod
             if _plausible_password(first) and not (not quoted and _PASSWORD_VARIABLE.fullmatch(_strip(first))):
                 found.add(PASSWORD)
         elif _looks_random(_strip(first), 12) and not _NOT_SECRET_CONTEXT.search(
@@ -2019,6 +2106,8 @@ def _scan_near_keyword(line: str, low: str, found: set[str]) -> None:
             continue  # evt_..., cus_...: a payment provider's object id
         if _json_payload(token) and "." not in line[max(0, m.start() - 1) : m.end() + 1]:
             continue  # a cookie's base64 JSON, alone (a JWT's or a Mapbox token's part is read whole)
+        if decodes_to_prose(token):
+            continue  # "secret message: dHJhaW4g...": words encoded; the decoded words are read on their own
         if any(k.startswith(("pass", "pwd")) for k in keywords):
             found.add(PASSWORD)
         elif len(token) == 40 and "aws" in window:
@@ -2385,7 +2474,18 @@ _SECURITY_Q = re.compile(
     r"|memorable\s+word|verification\s+word"
     r"|sicherheitsfrage|sicherheitsantwort|question\s+secr[èe]te|r[ée]ponse\s+secr[èe]te|pregunta\s+(?:de\s+)?seguridad"
     r"|pregunta\s+secreta|pergunta\s+(?:de\s+)?seguran[çc]a|domanda\s+(?:di\s+)?sicurezza|beveiligingsvraag"
-    r"|pytanie\s+bezpiecze[ńn]stwa|s[äa]kerhetsfr[åa]ga|секретный\s+вопрос|秘密の質問|安全问题|密保问题|보안\s*질문)"
+    r"|pytanie\s+bezpiecze[ńn]stwa|s[äa]kerhetsfr[åa]ga|секретный\s+вопрос|秘密の質問|安全问题|密保问题|보안\s*질문"
+    r"|pregunta\s+de\s+seguretat|turvakysymy\w*|biztons[áa]gi\s+k[ée]rd[ée]s\w*"
+    r"|[îi]ntrebare(?:a)?\s+(?:de\s+securitate|secret[ăa])|sigurnosno\s+pitanje|tajno\s+pitanje|безбедносно\s+питање"
+    r"|bezpe[čc]nostn[áaíi]\s+ot[áa]zk[ay]|kontroln[íi]\s+ot[áa]zk[ay]|контролен\s+въпрос|таен\s+въпрос"
+    r"|въпрос\s+за\s+сигурност|контрольн\w*\s+(?:питання|вопрос)|секретне\s+питання"
+    r"|sikkerhetssp[øo]rsm[åa]l\w*|sikkerhedssp[øo]rgsm[åa]l\w*|swali\s+la\s+(?:usalama|siri)"
+    r"|ερ[ωώ]τηση\s+ασφαλε[ιί]ας|μυστικ[ηή]\s+ερ[ωώ]τηση|שאלת\s+(?:אבטחה|ביטחון)|שאלה\s+סודית"
+    r"|saugumo\s+klausim\w*|slaptas\s+klausim\w*|dro[šs][īi]bas\s+jaut[āa]jum\w*|varnostno\s+vpra[šs]anje"
+    r"|turvak[üu]simus\w*|salak[üu]simus\w*|[öo]ryggisspurning\w*|pyetje\w*\s+sigurie"
+    r"|سؤال\s+(?:الأمان|الأمن)|السؤال\s+السري|سؤال\s+امنیتی|سوال\s+امنیتی|پرسش\s+امنیتی|حفاظتی\s+سوال"
+    r"|सुरक्षा\s+(?:प्रश्न|सवाल)|নিরাপত্তা\s+প্রশ্ন|คำถามความปลอดภัย|คำถามลับ|pertanyaan\s+(?:keamanan|rahasia)"
+    r"|soalan\s+keselamatan|c[âa]u\s+h[ỏo]i\s+b[ảa]o\s+m[ậa]t|tanong\s+pang-?seguridad|セキュリティ質問|安全問題)"
 )
 # What separates a question from its answer: "... pet): Bello", "→ Lefebvre", "Respuesta: Los Pinos".
 # A question asked by its topic, in quotes ("asks 'favourite teacher'", "the question 'first pet'").
@@ -2424,6 +2524,10 @@ _SECURITY_HINTS = _hints(
     "secur", "secret", "secrè", "memorable", "verification", "recovery", "sicherheit", "pregunta", "pergunta", "question",
     "réponse", "reponse", "respuesta", "asks", "asked", "answer to",
     "domanda", "beveilig", "pytanie", "säkerhet", "sakerhet", "секрет", "秘密", "安全", "密保", "보안",
+    "seguretat", "turvakys", "biztons", "securitate", "secret", "pitanje", "питање", "bezpe", "kontroln", "контрол",
+    "таен", "сигурност", "sikkerhe", "swali", "ασφαλ", "μυστικ", "אבטח", "ביטחון", "סודית", "saugumo", "klausim",
+    "drošības", "drosibas", "vprašanje", "vprasanje", "turvak", "salak", "ryggisspurning", "pyetje", "سؤال", "سوال",
+    "پرسش", "السري", "सुरक्षा", "নিরাপত্তা", "คำถาม", "pertanyaan", "soalan", "câu hỏi", "cau hoi", "tanong", "セキュリティ",
 )  # fmt: skip
 
 
@@ -2861,16 +2965,50 @@ _OTP = re.compile(
     r"|c[óo]digo\s+de\s+(?:verificaci[óo]n|verifica[çc][ãa]o|acceso|acesso)[^\d\n]{0,24}?(\d{4,8})(?!\d)"
     r"|(?:best[äa]tigungs|verifizierungs|anmelde|einmal)code[^\d\n]{0,24}?(\d{4,8})(?!\d)"
     r"|код\s+(?:подтверждения|проверки|для\s+входа|підтвердження)[^\d\n]{0,24}?(\d{4,8})(?!\d)"
+    # a verification code named in more languages: Estonian, Hungarian, Romanian, Finnish, Danish,
+    # Norwegian, Swedish, Dutch, Italian, Polish, Czech, Slovak, Croatian/Serbian, Slovene, Turkish,
+    # Indonesian, Malay, Vietnamese, Bulgarian, Greek, Lithuanian, Latvian, Hebrew, Arabic, Persian,
+    # Hindi, Bengali, Thai, Swahili, Catalan, Japanese
+    r"|(?:kinnituskood\w*|ellen[őo]rz[őo]\s+k[óo]d\w*|egyszeri\s+k[óo]d\w*|cod(?:ul)?\s+de\s+verificare"
+    r"|vahvistuskood\w*|varmistuskood\w*|kertak[äa]ytt[öo]kood\w*|engangskode\w*|verifikationskode\w*"
+    r"|verifieringskod\w*|eng(?:å|a)ngskod\w*|verificatiecode|codice\s+di\s+verifica|kod\s+(?:weryfikacyjny|sms)"
+    r"|ov[ěe][řr]ovac[íi]\s+k[óo]d|overovac[íi]\s+k[óo]d|verifikacijsk[iaio]\s+ko[dk]\w*|do[ğg]rulama\s+kodu"
+    r"|kode\s+(?:verifikasi|otp)|kod\s+pengesahan|m[ãa]\s+(?:x[áa]c\s+minh|otp)|код\s+за\s+верификация"
+    r"|κωδικ[όο]ς\s+επαλ[ήη]θευσης|verifik[āa]cijas\s+kods|קוד\s+ה?אימות|رمز\s+التحقق|सत्यापन\s+कोड"
+    r"|वेरिफ़िकेशन\s+कोड|ओटीपी|যাচাইকরণ\s+কোড|รหัสยืนยัน|msimbo\s+wa\s+uthibitisho|nambari\s+ya\s+uthibitisho"
+    r"|codi\s+de\s+verificaci[óo]|ワンタイムパスワード)[^\d\n]{0,24}?(\d{4,8})(?!\d)"
+)
+# A confirmation code is a booking's as often as a login's ("mã xác nhận A6349647" for the
+# dentist): one counts only where the line says it came by SMS.
+_OTP_CONFIRM = re.compile(
+    r"(?i)(?<![a-z])(?:meger[őo]s[íi]t[őo]\s+k[óo]d\w*|cod(?:ul)?\s+de\s+confirmare|bekr(?:æ|ae)ftelseskode\w*"
+    r"|bekreftelseskode\w*|bekr(?:ä|a)ftelsekod\w*|bevestigingscode|codice\s+di\s+conferma"
+    r"|kod\s+potwierdzaj[ąa]cy|potvrzovac[íi]\s+k[óo]d|potrditven[ai]\s+kod[ao]|onay\s+kodu|m[ãa]\s+x[áa]c\s+nh[ậa]n"
+    r"|код\s+за\s+потвърждение|κωδικ[όο]ς\s+επιβεβα[ίι]ωσης|patvirtinimo\s+kod\w*|apstiprin[āa]juma\s+kods"
+    r"|رمز\s+التأكيد|کد\s+(?:تأیید|تایید))[^\d\n]{0,24}?(\d{4,8})(?!\d)"
 )
 _OTP_HINTS = _hints(
     "verif", "vérif", "one-time", "one time", "otp", "login", "log-in", "sign-in", "sign in", "authentication", "2fa", "mfa",
     "sms code", "验证码", "驗證碼", "認証コード", "確認コード", "인증", "connexion", "acceso", "acesso", "bestätigungs",
     "bestatigungs", "anmelde", "einmalcode", "подтвержд", "провер", "для входа", "підтвердж",
+    "kinnitus", "ellenőrz", "ellenorz", "megerősít", "megerosit", "egyszeri", "verificare", "confirmare", "vahvistus",
+    "varmistus", "kertakäyt", "kertakayt", "bekræft", "bekraeft", "bekreft", "engangs", "verifikation", "verifiering",
+    "bekräft", "bekraft", "engångs", "verificatie", "bevestiging", "verifica", "conferma", "weryfik", "potwierdz",
+    "kod sms", "ověřov", "overov", "potvrzov", "verifikacij", "potrditv", "doğrulama", "dogrulama", "onay kodu",
+    "verifikasi", "kode otp", "pengesahan", "xác minh", "xac minh", "xác nhận", "xac nhan", "mã otp", "ma otp",
+    "потвържд", "верификац", "επαλ", "επιβεβ", "patvirtin", "verifikāc", "verifikac", "apstiprin", "אימות",
+    "التحقق", "التأكيد", "تأیید", "تایید", "सत्यापन", "वेरिफ़िकेशन", "ओटीपी", "যাচাই", "ยืนยัน", "uthibitisho",
+    "verificació", "verificacio", "ワンタイム",
 )  # fmt: skip
 
 
+_FOUR_DIGITS = re.compile(r"\d{4}")  # what every one-time code above holds
+
+
 def _scan_one_time_codes(line: str, low: str, found: set[str]) -> None:
-    if _has(low, _OTP_HINTS) and _OTP.search(line):
+    if not _FOUR_DIGITS.search(line):
+        return
+    if _has(low, _OTP_HINTS) and (_OTP.search(line) or ("sms" in low and _OTP_CONFIRM.search(line))):
         found.add(ONE_TIME_CODE)
 
 
@@ -2968,6 +3106,18 @@ def _fold(text: str) -> str:
     return FORMAT_CHARS.sub("", unicodedata.normalize("NFKC", text))
 
 
+# The TOTP secret the authenticator apps' documentation shows, and RFC 6238's test secret in
+# base32: examples where the memory says they are ("the docs use ...", "a sample").
+DOC_TOTP_EXAMPLES = ("JBSWY3DPEHPK3PXP", "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ")
+_DOCS_SAID = re.compile(r"(?i)\b(?:example|sample|docs|documentation|tutorial|rfc\s*6238|demo)\b")
+# What a private key's armour holds: base64 lines (or one run of them), not "...key omitted...".
+_ARMOUR = re.compile(r"-----(?:BEGIN|END)[A-Z ]*PRIVATE KEY-----")
+# a piece of base64 a key could be (even cut short: "MIIEowIBAAKCAQEA7V1d..."), not a word
+_KEY_PIECE = re.compile(
+    r"(?<![A-Za-z0-9+/])(?:(?=[A-Za-z0-9+/]*[0-9+/])|(?=(?:[a-z0-9+/]*[A-Z]){4}))[A-Za-z0-9+/]{10,}|[A-Za-z0-9+/]{24,}"
+)
+
+
 def scan_text(text: str, found: set[str]) -> None:
     """Every detector, line by line, then those that read the whole text: for text as
     written (or decoded)."""
@@ -2977,6 +3127,16 @@ def scan_text(text: str, found: set[str]) -> None:
         for detector in _DETECTORS:
             detector(line, low, found)
     scan_blocks(text, found, had_private_key)
+
+
+def empty_armour(texts: Iterable[str]) -> bool:
+    """Whether the texts hold a private key's armour and nowhere a piece of a key (the
+    armour's lines may stand in other fields or list items than the key's): "-----BEGIN RSA
+    PRIVATE KEY----- ...key omitted... -----END RSA PRIVATE KEY-----"."""
+    texts = list(texts)
+    return any("PRIVATE KEY-----" in t for t in texts) and not any(
+        _PEM_BODY.search(t) or _KEY_PIECE.search(_ARMOUR.sub(" ", t)) for t in texts
+    )  # (scan_blocks drops an empty armour within one text; this reads the whole record)
 
 
 def scan_tokens_text(text: str, found: set[str]) -> None:

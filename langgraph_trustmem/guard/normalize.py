@@ -178,6 +178,33 @@ def _readable(raw: bytes) -> str | None:
     return text if printable >= len(text) * 0.97 else None
 
 
+def decodes_to_prose(token: str) -> bool:
+    """Whether a base64 (standard or URL-safe, maybe compressed) or hex token decodes to a few
+    words of prose ("dHJhaW4gbGVhdmVzIGF0IDg=": "train leaves at 8"). Such a token is words
+    encoded, not a random key; the decoded words are read on their own (see ``full_views``),
+    so a credential encoded inside a sentence is still found there."""
+    if len(token) < 12 or len(token) > _MAX_DECODE:
+        return False
+    raws: list[bytes] = []
+    if re.fullmatch(r"(?:[0-9a-f]{2})+|(?:[0-9A-F]{2})+", token):
+        raws.append(bytes.fromhex(token))
+    body = token.rstrip("=")
+    try:
+        alt = "-" in body or "_" in body
+        raws.append((base64.urlsafe_b64decode if alt else base64.b64decode)(body + "=" * (-len(body) % 4)))
+    except (binascii.Error, ValueError):
+        pass
+    for raw in raws:
+        text = _readable(_inflated(raw, [_MAX_INFLATE]))
+        if text is None:
+            continue
+        words = text.split()
+        letters = sum(ch.isalpha() or ch.isspace() for ch in text)
+        if len(words) >= 2 and letters >= 0.85 * len(text) and max(len(w) for w in words) <= 20:
+            return True
+    return False
+
+
 def _inflated(raw: bytes, budget: list[int]) -> bytes:
     """gzip's or zlib's stream inflated (a compressed payload in base64: "H4sI...",
     "eNr..."), within what is left of ``budget`` (bytes, shared by one text's

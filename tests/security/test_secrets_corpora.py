@@ -4,9 +4,9 @@ The figures are those of ``bench/guard_eval.py`` (recorded in ``bench/README.md`
 record is checked as ``TrustStore.put`` checks it, a refusal or a redaction counts as
 caught for a secret and as a false positive for a benign memory. No server is needed.
 
-Corpora: the four tuning corpora and the first fifteen held-out corpora (``secrets_heldout``
-to ``secrets_heldout15``) have had their misses read and tuned on; the sixteenth
-(``secrets_heldout16``), written by a helper that never saw the guard and committed frozen
+Corpora: the four tuning corpora and the first sixteen held-out corpora (``secrets_heldout``
+to ``secrets_heldout16``) have had their misses read and tuned on; the seventeenth
+(``secrets_heldout17``), written by a helper that never saw the guard and committed frozen
 before it was first run, is the held-out figure of record.
 """
 
@@ -254,19 +254,33 @@ def test_fifteenth_heldout_corpus_is_tuning_data_now(guard):
     assert report.fp_rate <= 0.001, [r.id for r, _ in fps]
 
 
-def test_sixteenth_heldout_corpus(guard):
+def test_sixteenth_heldout_corpus_is_tuning_data_now(guard):
     """Written by a thirteenth helper that never saw the guard or any other corpus, committed
     frozen (af6b324) before it was first run. Measured on the guard before the sixteenth
-    round (6a391a6): 0.784 recall, 0.587 on evasions, 0.025 false positives; after it
-    (a74dbdf): 0.790 / 0.583 / 0.019; after its review's mends (b972329): 0.791 / 0.587 /
-    0.019. The targets are not met. Asserted as measured, so a regression shows; its records
-    are never read to choose rules."""
-    report, _, _ = guard_eval.evaluate("heldout16", guard_eval.heldout16_corpus(), guard, timing=False)
+    round (6a391a6): 0.784 recall, 0.587 on evasions, 0.025 false positives; after it and its
+    review's mends (b972329): 0.791 / 0.587 / 0.019. Its misses and false positives were read
+    in the seventeenth round (passwords, security questions, verification and door codes in
+    more languages; words encoded, an empty key armour, where a password is kept, a registry
+    key's id, a share of people in a study): 0.847 / 0.587 / 0.002. Held to what was measured."""
+    report, misses, fps = guard_eval.evaluate("heldout16", guard_eval.heldout16_corpus(), guard, timing=False)
+    assert report.errors == 0
+    assert report.recall >= 0.845, [r.id for r in misses]
+    assert report.recall_hard >= 0.585, [r.id for r in misses]
+    assert report.fp_rate <= 0.002, [r.id for r, _ in fps]
+
+
+def test_seventeenth_heldout_corpus(guard):
+    """Written by a fourteenth helper that never saw the guard or any other corpus, committed
+    frozen (2f945ba) before it was first run. Measured on the guard before the seventeenth
+    round (d689b7f): 0.847 recall, 0.776 on evasions, 0.021 false positives; after it: 0.854 /
+    0.776 / 0.020. The targets are not met. Asserted as measured, so a regression shows; its
+    records are never read to choose rules."""
+    report, _, _ = guard_eval.evaluate("heldout17", guard_eval.heldout17_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
-    assert report.recall >= 0.785  # target TARGET_RECALL: not met
-    assert report.recall_hard >= 0.58
-    assert report.fp_rate <= 0.02  # target TARGET_FP: not met
+    assert report.recall >= 0.85  # target TARGET_RECALL: not met
+    assert report.recall_hard >= 0.77
+    assert report.fp_rate <= 0.021  # target TARGET_FP: not met
 
 
 def test_fourth_tuning_corpus(guard):
@@ -320,7 +334,7 @@ def test_second_tuning_corpus(guard):
     assert report.fp_rate <= 0.001, [r.id for r, _ in fps]
 
 
-@pytest.mark.parametrize("corpus", ["heldout", "heldout16"])
+@pytest.mark.parametrize("corpus", ["heldout", "heldout17"])
 def test_speed_per_200_char_memory(guard, corpus):
     """A regression guard only, far above the measured figure: the speed
     target (TARGET_MS) is checked by ``bench/guard_eval.py`` on an idle
