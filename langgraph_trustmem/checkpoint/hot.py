@@ -712,9 +712,11 @@ MAX_LANES = 64
 def max_lanes(pool: Any) -> int:
     """How many connections the tier may hold as lanes: at most half of
     the client's pool (redis-py's default is 100 connections), so the
-    client's own commands always find one."""
+    client's own commands always find one; none from a pool of one, whose
+    only connection the client needs (the tier then writes through the
+    client, waiting for each write, as with a cluster client)."""
     limit = getattr(pool, "max_connections", None) or 2 * MAX_LANES
-    return max(1, min(MAX_LANES, limit // 2))
+    return min(MAX_LANES, limit // 2)
 
 
 _BUSY: Any = object()  # _take's answer when every lane stayed busy for Redis's timeout
@@ -771,6 +773,7 @@ class _RedisTierPlans:
         self._lanes_lock = threading.Lock()
         self._open = 0  # lanes taken or idle
         self._max_lanes = max_lanes(self._pool)
+        self._laned = self._pool is not None and self._max_lanes > 0  # else every command goes through the client
 
     @property
     def pending(self) -> int:
@@ -837,13 +840,13 @@ class _RedisTierPlans:
             self._wake()
 
     def _closed(self, n: int) -> None:
-        """``n`` lanes were closed: as many more may be opened."""
+        """``n`` lanes were closed: as many more may be opened (by as many waiters)."""
         with self._lanes_lock:
             self._open -= n
-            self._wake()
+            self._wake(n)
 
-    def _wake(self) -> None:
-        """Wake one caller waiting for a lane (called holding the lock)."""
+    def _wake(self, n: int = 1) -> None:
+        """Wake ``n`` callers waiting for a lane (called holding the lock)."""
         raise NotImplementedError
 
     def _lost(
@@ -946,7 +949,7 @@ class _RedisTierPlans:
         if self.fence.cooling:
             return None
         key = self.codec.key(tk, ns)
-        if self._pool is not None:
+        if self._laned:
             lane = yield from self._ready_lane()  # its earlier writes land before this read
             if lane is None or lane is _BUSY:
                 return None
@@ -966,7 +969,7 @@ class _RedisTierPlans:
     def _mark(self, tk: bytes, ns: str, ttl: float) -> Plan:
         """Mark the entry before a write reaches PostgreSQL (its reply is
         read by ``put``, ``add_writes`` or ``unmark``)."""
-        if self._pool is None or (lane := (yield from self._ready_lane())) is None:
+        if not self._laned or (lane := (yield from self._ready_lane())) is None:
             return None
         if lane is _BUSY:  # no mark: the write deletes the entry instead (see _unmarked)
             return Mark(None, tk, self.codec.key(tk, ns), b"", None)
@@ -1001,7 +1004,12 @@ class _RedisTierPlans:
             return
         if mark is not None:
             if (yield from self._confirmed(mark)):
-                keys, args = encode(mark.epoch, mark)
+                try:
+                    keys, args = encode(mark.epoch, mark)
+                except BaseException:
+                    self._give(mark.lane)
+                    yield from self._unmarked(tk)  # the entry is deleted: readers go to PostgreSQL
+                    raise
                 yield from self._send(mark, "EVAL", lua, len(keys), *keys, *args)
             return
         if not (yield _READY, None, ()):
@@ -1103,9 +1111,9 @@ class RedisHotTier(_RedisTierPlans):
     def _lane_free(self) -> bool:
         return bool(self._lanes) or self._open < self._max_lanes
 
-    def _wake(self) -> None:
-        if self._waiting:
-            self._freed.notify()
+    def _wake(self, n: int = 1) -> None:
+        if self._waiting and n > 0:
+            self._freed.notify(n)
 
     def _run(self, plan: Plan) -> Any:
         try:
@@ -1180,12 +1188,12 @@ class AsyncRedisHotTier(_RedisTierPlans):
         super().__init__(client, keyring, prefix, is_async=True)
         self._waiters: list[asyncio.Future[bool]] = []
 
-    def _wake(self) -> None:
-        while self._waiters:
+    def _wake(self, n: int = 1) -> None:
+        while self._waiters and n > 0:
             waiter = self._waiters.pop(0)
             if not waiter.done():
                 waiter.set_result(True)
-                return
+                n -= 1
 
     async def _run(self, plan: Plan) -> Any:
         try:

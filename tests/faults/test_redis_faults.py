@@ -632,3 +632,46 @@ async def test_a_waiter_cancelled_after_a_lane_was_handed_to_it_passes_the_lane_
     assert getattr(got, "conn", None) is not None and time.monotonic() - started < 0.5
     tier._give(got)
     await tier.aclose()
+
+
+def test_a_pool_of_one_connection_is_left_to_the_client(own_redis):
+    """A client allowed one connection keeps it: the tier holds no lanes and
+    writes and reads through the client (holding the only connection as a
+    lane made every other command wait for it)."""
+    tier = _tier(own_redis.url, max_connections=1)
+    tk = uuid.uuid4().bytes * 2
+    mark = tier.mark(tk, "", 60)
+    assert mark is None  # no lane to mark on: the write waits for its entry instead
+    started = time.monotonic()
+    tier.put(tk, "", _entry("0001"), (), 60, mark=mark)
+    got = tier.get(tk, "")
+    assert got is not None and got.checkpoint_id == "0001"
+    assert time.monotonic() - started < 0.5 and tier._open == 0 and tier.pending == 0
+    tier.close()
+
+
+def test_a_write_whose_entry_cannot_be_encoded_gives_its_lane_back(own_redis, monkeypatch):
+    """An entry that fails to encode after its mark was confirmed raises to the
+    caller, and its lane goes back: the next write on a one-lane tier does not
+    wait for a lane that would never return. The thread's entry is deleted (its
+    checkpoint is in PostgreSQL by then: the entry there is stale), so readers go
+    to PostgreSQL until the next write lands one."""
+    tier = _tier(own_redis.url, max_connections=2)  # one lane
+    tk = uuid.uuid4().bytes * 2
+    mark = tier.mark(tk, "", 60)
+
+    def broken(*args, **kwargs):
+        raise ValueError("cannot encode")
+
+    monkeypatch.setattr(tier.codec, "encode", broken)
+    with pytest.raises(ValueError):
+        tier.put(tk, "", _entry("0001"), (), 60, mark=mark)
+    monkeypatch.undo()
+    assert tier.get(tk, "") is None  # marked: not served
+    started = time.monotonic()
+    again = tier.mark(tk, "", 60)
+    assert time.monotonic() - started < 0.5 and again is not None and again.lane is not None
+    tier.put(tk, "", _entry("0002"), (), 60, mark=again)
+    assert tier.get(tk, "").checkpoint_id == "0002"
+    assert tier._open <= 1 and tier.pending == 0
+    tier.close()
