@@ -1967,7 +1967,11 @@ _POINTER = re.compile(
     # "decode the key", "hex in the key"
     r"|\b(?:encoded|hidden|filed|stored|kept|saved|put|hex|base64)\s+(?:\w+\s+)?in\s+(?:this\s+|the\s+)?"
     r"(?:memory'?s\s+)?(?:(?:third|last|final|extra)\s+)?(?P<e>key|namespace|path)\b(?!\s+(?:box|safe|hook|ring))"
-    r"|\bdecode\s+(?:the\s+)?(?:memory'?s\s+)?(?P<f>key)\b)"
+    r"|\bdecode\s+(?:the\s+)?(?:memory'?s\s+)?(?P<f>key)\b"
+    # "the hex part of this memory's key", "see key of this entry"
+    r"|\b(?:hex|part|digits|chars|characters|rest)\s+(?:\w+\s+)?(?:of|in)\s+(?:this\s+|the\s+)?"
+    r"(?:memory'?s|entry'?s|note'?s|record'?s)\s+(?P<g>key)\b"
+    r"|\b(?:see|check|use)\s+(?:the\s+)?(?P<h>key)\s+of\s+(?:this|the)\s+(?:entry|memory|note|record)\b)"
 )
 # What a pointer in another language names: the key, or the path.
 _POINTED = {"key": "key", "path": "path", "namespace": "namespace", "pfad": "path", "chemin": "path", "ruta": "path",
@@ -1978,6 +1982,13 @@ _LABEL_CODE = re.compile(r"[A-Za-z]?(\d{3,10})[A-Za-z#]?")
 _DIGITS_ONLY = re.compile(r"(\d{3,10})")
 _HEX_ID = re.compile(r"(?i)[0-9a-f]{6,}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}")
 _CJK_AFTER_LATIN = re.compile(r"(?<=[a-z0-9])(?=[\u3040-\u9fff\uac00-\ud7af])")
+
+
+# A credential named beside a pointer to the key (the pointer's own "key" aside): a token, or a
+# service's key, secret or certificate; and the words that say there is none.
+_KEY_NAMED = re.compile(r"(?<![\w-])(?:key|token|secret|certificate|cert)(?![\w-])")
+_NOT_A_KEY = re.compile(r"(?<![\w-])(?:no|not an?|not the|isn'?t an?)\s+(?:\w+\s+)?(?:key|token|secret|credential)")
+_PREFIX_DROPPED = re.compile(r"(?<![\w-])(?:without|minus|dropping|drop|strip|remove)\s+the\s+\S+\s+prefix(?![\w-])")
 
 
 def pointed_secret(value: Any, labels: list[str]) -> str | None:
@@ -2008,8 +2019,8 @@ def pointed_secret(value: Any, labels: list[str]) -> str | None:
     if not (pointers or stub):
         return None
     low = _CJK_AFTER_LATIN.sub(" ", _plain(" ".join(texts)).replace("_", " "))
-    if _NEGATED.search(low):
-        return None  # "door code changed last week; see key"
+    if _NEGATED.search(_PREFIX_DROPPED.sub(" ", low)):
+        return None  # "door code changed last week; see key" (not "without the mem_ prefix")
     targets = {_POINTED.get(next(g for g in m.groups() if g).lower(), "key") for m in pointers}
     candidates: list[tuple[str, bool]] = []  # (label, is the key)
     key = labels[-1].strip()
@@ -2030,6 +2041,15 @@ def pointed_secret(value: Any, labels: list[str]) -> str | None:
         if _HEX_ID.fullmatch(label):
             if bare and is_key and len(label) >= 32 and not detectors._UUID_HEX.fullmatch(label.lower()):
                 return detectors.GENERIC  # only "see key", and the key is a hex token, not a UUID
+            if (
+                pointers
+                and is_key
+                and len(label) >= 16
+                and _KEY_NAMED.search(_POINTER.sub(" ", low))
+                and not _NOT_A_KEY.search(low)
+                and not detectors._UUID_HEX.fullmatch(label.lower())
+            ):
+                return detectors.GENERIC  # "Datadog API key: see key of this entry": the key's hex is the credential
             decoded = _decoded_whole(label, 6) if pointers and is_key else label
             if decoded != label:  # "see key for the OVHcloud token": the key is the hex of one
                 if (digits := _DIGITS_ONLY.fullmatch(decoded)) and named and not _YEAR.fullmatch(digits.group(1)):

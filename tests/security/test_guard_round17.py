@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import pytest
 
+from langgraph_trustmem.errors import SecretRejected
 from langgraph_trustmem.guard import Guard
 
 from .helpers import refused_kinds, stored
@@ -202,3 +203,33 @@ def test_refused(guard, value):
 @pytest.mark.parametrize("value", PASSES)
 def test_passes_unchanged(guard, value):
     assert stored(guard, value) == (value, [])
+
+
+# A credential the memory says is its key ("see key of this entry", "the hex part of this
+# memory's key"): the key is persisted and shown, so it is checked as that credential.
+KEY = "mem_3fa91c0d7e52b8a4c6d1e9f07b2a5c38"
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "Sentry auth token: see key of this entry, without the mem_ prefix",
+        "The Postmark server token is the hex part of this memory's key (after mem_).",
+        "webhook signing secret: 9c1e4b7a02d35f68 + the hex chars in this memory's key",
+    ],
+)
+def test_a_credential_kept_in_the_memory_key_is_refused(guard, value):
+    with pytest.raises(SecretRejected):
+        guard.check(value, namespace=("memories", "u1"), key=KEY)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "Lunch with Ana on Friday; the key of this entry is just an id the app made up",
+        "See key of this entry for the date we met (no secret here)",
+        "Sentry auth token: rotated last week, see the vault",
+    ],
+)
+def test_an_id_key_beside_talk_is_stored(guard, value):
+    assert guard.check(value, namespace=("memories", "u1"), key=KEY) == (value, [])
