@@ -41,7 +41,7 @@ from langgraph_trustmem.guard.fields import (
     parent_kind,
     sibling_secret,
 )
-from langgraph_trustmem.guard.normalize import decodes_to_prose, full_views, token_views
+from langgraph_trustmem.guard.normalize import PIECE_LINE, decodes_to_prose, full_views, token_views
 from langgraph_trustmem.guard.pii import (
     CARD,
     DEFAULT_REDACT,
@@ -380,6 +380,9 @@ class Guard:
         if not self.reject_secrets:
             return
         items = list(items)
+        if sum(isinstance(item, str) and PIECE_LINE.match(item) is not None for item in items) >= 2:
+            # a value given in numbered pieces, one an item: read as lines, where the pieces join
+            check.full.append("\n".join(item for item in items if isinstance(item, str)))
         if len(items) >= 12:  # a recovery phrase kept as a list of words
             words = [item.strip().lower() for item in items if isinstance(item, str)]
             cued = detectors.wallet_cued(" ".join(str(p) for p in path))

@@ -525,6 +525,19 @@ def _numbered_words(text: str) -> str | None:
     return None
 
 
+# A value given in numbered pieces, one a line ("1) tornado-", "2) copper-g", "3) alaxy-93"): read
+# as one, after the line that says what it is.
+PIECE_LINE = re.compile(r"^[ \t]*\(?(\d{1,2})[).:][ \t]*(\S{1,12})[ \t]*$")
+_PIECE_LINES = re.compile(r"(?:\n[ \t]*\(?1[).:][ \t]*\S{1,12}[ \t]*)(?:\n[ \t]*\(?\d{1,2}[).:][ \t]*\S{1,12}[ \t]*){1,11}(?=\n|$)")
+
+
+def _pieces_joined(m: re.Match[str]) -> str:
+    pieces = [PIECE_LINE.match(line) for line in m.group().split("\n")[1:]]
+    if not all(pieces) or [int(p.group(1)) for p in pieces if p] != list(range(1, len(pieces) + 1)):
+        return m.group()
+    return " " + "".join(p.group(2) for p in pieces if p)
+
+
 # A value given as its characters at odd positions, then those at even positions.
 _ODD_EVEN = re.compile(
     r"(?i)\bodd(?:\s+(?:positions?|chars?|characters?|letters?))?\s*[:=]\s*(\S{2,40})\s*[|,;/]?\s*"
@@ -606,6 +619,8 @@ def full_views(text: str, depth: int = 2) -> list[str]:
         # as a wallet shows them where the text names one; else listed, so their checksum must hold
         words = words if _WALLET_WORDS.search(folded) else words.replace(" ", ", ")  # " 1 cable\n 2 tiger\n ...": a wallet's words
         out.append(words)
+    if "\n" in folded and (joined_pieces := _PIECE_LINES.sub(_pieces_joined, folded)) != folded:
+        out.append(joined_pieces)  # "wifi password, in pieces:\n1) tornado-\n2) copper-g\n3) alaxy-93"
     if "odd" in folded and "even" in folded and _ODD_EVEN.search(folded):  # "odd: kC8rL | even: v$*L-"
         out.append(_ODD_EVEN.sub(_interleaved, folded))
     if "\n" in folded and _GROUP_LINES.search(folded) and _CARD_NAMED.search(folded):  # a card's groups one per line

@@ -130,6 +130,9 @@ REFUSED = [
     ['-----BEGIN PRIVATE KEY-----', 'MC4CAQAwBQYDK2VwBCIEIGfWtXxHS8Io5nzHdc4zig5FkBTamlxeOb3PGiD4gJ9X', '-----END PRIVATE KEY-----'],
     'TOTP key JBSWY3DPEHPK3PXP for the staging account',
     'Codeberg API võti: 4f1c9a77d02b5e8e3a6b9c0d1e2f3a4b5c6d7e8f',
+    # a value in numbered pieces, one a line or an item
+    "alarm PIN, split up:\n1) 48\n2) 19\n3) 27",
+    ["Router password in parts:", "1) maple-", "2) rocket-", "3) 77x"],
     'מפתח API של Sentry: 7b3e9f2c4a6d8e0f1a3c5e7b9d1f3a5c',
 ]
 
@@ -187,6 +190,8 @@ PASSES = [
     'Lịch hẹn nha sĩ, mã xác nhận đặt chỗ: A6349647',
     'Codice di conferma della prenotazione: 58812204',
     'Khóa học Python cơ bản: bài 12, lớp PY2024',
+    ["Shopping:", "1) milk", "2) eggs", "3) bread"],
+    "Agenda:\n1) intro\n2) budget\n3) Q&A",
 ]
 
 
