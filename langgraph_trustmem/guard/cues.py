@@ -325,7 +325,11 @@ def _fold(text: str) -> str:
 # Korean, more Japanese readings), folded to no accents; words that are also everyday English
 # ("to" in "3 to 4", "fire", "sex", "due", "ba", "bay") are left out: a run of them
 # with numbers would read as a code.
-_AMBIGUOUS = frozenset("to fire sex due ba bay bon mot nam sau tam hai un en et ni null".split())
+_AMBIGUOUS = frozenset(
+    "to fire sex due ba bay bon mot nam sau tam hai un en et ni null"
+    # words of other languages too: "set", "sis", "u", "du", "pat", "uks" (a door), "moja" (my), Lima, "نه" (no)
+    " set sis u du pat uks moja lima نه".split()
+)
 _DIGIT_WORDS: dict[str, str] = {
     _unaccented(w): d for w, d in detectors._DIGIT_WORDS.items() if _unaccented(w) not in _AMBIGUOUS
 }
@@ -347,6 +351,19 @@ for _lang in (
     "zero unu doi trei patru cinci sase sapte opt noua",
     "nul een twee drie vier vijf zes zeven acht negen",
     "sifir bir iki uc dort bes alti yedi sekiz dokuz",
+    # Bulgarian, Persian, Catalan, Swahili, Tagalog, Croatian/Serbian, Lithuanian, Estonian,
+    # Slovak, Slovene, Thai
+    "нула едно две три четири пет шест седем осем девет",
+    "صفر یک دو سه چهار پنج شش هفت هشت نه",
+    "zero u dos tres quatre cinc sis set vuit nou",
+    "sifuri moja mbili tatu nne tano sita saba nane tisa",
+    "sero isa dalawa tatlo apat lima anim pito walo siyam",
+    "nula jedan dva tri cetiri pet sest sedam osam devet",
+    "nulis vienas du trys keturi penki sesi septyni astuoni devyni",
+    "null uks kaks kolm neli viis kuus seitse kaheksa uheksa",
+    "nula jeden dva tri styri pat sest sedem osem devat",
+    "nic ena dve tri stiri pet sest sedem osem devet",
+    "ศูนย์ หนึ่ง สอง สาม สี่ ห้า หก เจ็ด แปด เก้า",
 ):
     for _i, _w in enumerate(_lang.split()):
         for _form in {_w, _unaccented(_w)}:

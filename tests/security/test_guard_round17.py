@@ -133,6 +133,10 @@ REFUSED = [
     # a value in numbered pieces, one a line or an item
     "alarm PIN, split up:\n1) 48\n2) 19\n3) 27",
     ["Router password in parts:", "1) maple-", "2) rocket-", "3) 77x"],
+    # digits spelled in Bulgarian, Tagalog, Croatian
+    "PIN на картата: пет нула осем две",
+    "PIN ng ATM ko: walo tatlo siyam anim",
+    "Kod PIN-a: osam tri devet sest",
     'מפתח API של Sentry: 7b3e9f2c4a6d8e0f1a3c5e7b9d1f3a5c',
 ]
 
@@ -192,6 +196,9 @@ PASSES = [
     'Khóa học Python cơ bản: bài 12, lớp PY2024',
     ["Shopping:", "1) milk", "2) eggs", "3) bread"],
     "Agenda:\n1) intro\n2) budget\n3) Q&A",
+    "Tatlo kami sa bahay, apat na kwarto, lima ang aso",
+    "Tenim set gats i dos gossos a casa",
+    "Nina watoto tatu na mbwa moja nyumbani",
 ]
 
 
