@@ -216,7 +216,7 @@ def _conversation_kind(msgs: list[tuple[str | None, str]]) -> str | None:
             for m in cue.finditer(low)
         ) or cues.names_code(text):  # a code that opens something ("door code"), not a "zip code" or an "error code"
             code = ONE_TIME_CODE if _OTP_CUE.search(low) else PIN
-        token = _TOKEN_WORD.search(low) is not None and not detectors._NOT_SECRET_CONTEXT.search(low)
+        token = _TOKEN_WORD.search(low) is not None and not detectors.not_secret_context(low)
         if not (password or code or token):
             continue
         kind = _reply_kind(msgs[i + 1 : i + 1 + _REPLY_WINDOW], password, code, token)
@@ -271,7 +271,7 @@ def _named_after(msgs: list[tuple[str | None, str]]) -> str | None:
                 continue
             password = names_password(low)
             code = PIN if any(True for cue in (_CODE_NAMES, _CODE_WORD) for _ in cue.finditer(low)) else None
-            token = _TOKEN_WORD.search(low) is not None and not detectors._NOT_SECRET_CONTEXT.search(low)
+            token = _TOKEN_WORD.search(low) is not None and not detectors.not_secret_context(low)
             if password or code or token:
                 return _value_kind(value, password, code, token)
     return None

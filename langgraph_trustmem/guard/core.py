@@ -127,7 +127,7 @@ def _engine_kinds(texts: Iterable[str]) -> set[str]:
             if lines is None:
                 lines = document.split("\n")
             line = lines[hit.line - 1] if 0 < hit.line <= len(lines) else ""
-            if detectors._NOT_SECRET_CONTEXT.search(line[max(0, hit.start - 41) : hit.end]):
+            if detectors.not_secret_context(line[max(0, hit.start - 41) : hit.end]):
                 continue
             if _ULID_AFTER_ID.search(line[max(0, hit.start - 41) : hit.end]):
                 continue  # "job done id=02K83PDSEFG4YRGJ169M1MY7VH": an id, not a key

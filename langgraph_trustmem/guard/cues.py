@@ -1098,7 +1098,7 @@ def _value_below(cased: str, low: str, spans: list[tuple[int, int]], i: int) -> 
     line = low[start:end]
     cue = _TOKEN_CUE.search(line) or _CRED_WORDS.search(line)
     password = _PASSWORD_CUE.search(line)
-    if (cue is None and password is None) or _PUBLIC.search(line) or detectors._NOT_SECRET_CONTEXT.search(line):
+    if (cue is None and password is None) or _PUBLIC.search(line) or detectors.not_secret_context(line):
         return None
     if _TOKEN_SETTINGS.search(line):
         return None
@@ -1356,7 +1356,7 @@ def _segment_kind(seg: str, low: str, receipt: bool = False) -> str | None:
     for m in (_TOKEN_CUE.finditer(low) if not _PUBLIC.search(low) else ()):
         before = seg[max(0, m.start() - 90) : m.start()]
         vm = _TOKEN_BEFORE.search(before)  # "... 'ldSbvR8EqB...'; // Typesense credential"
-        if vm and not detectors._NOT_SECRET_CONTEXT.search(low[max(0, m.start() - 90) : m.end()]):
+        if vm and not detectors.not_secret_context(low[max(0, m.start() - 90) : m.end()]):
             value = vm.group("val")
             if (
                 detectors._looks_random(value, 20)
@@ -1366,11 +1366,11 @@ def _segment_kind(seg: str, low: str, receipt: bool = False) -> str | None:
             ):
                 return detectors.GENERIC
         vm = _TOKEN_AFTER.match(seg[m.end() : m.end() + 260])
-        if vm and not detectors._NOT_SECRET_CONTEXT.search(low[max(0, m.start() - 40) : m.end() + vm.start("val")]):
+        if vm and not detectors.not_secret_context(low[max(0, m.start() - 40) : m.end() + vm.start("val")]):
             value = vm.group("val").rstrip(".-")
             if (
                 detectors._looks_random(value, 20) or (detectors.generated(value) and detectors._looks_random(value))
-            ) and not decodes_to_prose(value):  # words encoded: read decoded on their own
+            ) and not decodes_to_prose(value):
                 return detectors.GENERIC
     for m in (_WIFI_CUE.finditer(low) if wifi else ()):
         vm = _WIFI_PAIR.match(seg[m.end() : m.end() + 100])
@@ -1818,7 +1818,7 @@ def _record_kind(leaves: list[tuple[str, str]]) -> str | None:
                 code_named.append(low)  # "tablet passcode": a PIN's name, though "passcode" names passwords too
                 continue
             if names and _RECORD_NAMES.search(low) and not _NOT_CREDENTIAL.search(low) and _strongly_named(low):
-                if detectors._NOT_SECRET_CONTEXT.search(low) or _NEGATED.search(low):
+                if detectors.not_secret_context(low) or _NEGATED.search(low):
                     return None  # a hash or an id, or talk about a credential
                 named.append(low)
                 if piece is not None:
@@ -2227,7 +2227,7 @@ _THINGS = (
     # Estonian, Lithuanian, Latvian, Croatian/Serbian/Bosnian, Czech, Bulgarian/Macedonian/Serbian
     # Cyrillic, Persian ("در", a door, is also "in": only with what it is the door of)
     "|uks\\w*|varav\\w*|valvesusteem\\w*|signalisatsioon\\w*|garaaz\\w*|duru|durys|vartai|vartu|signalizacij\\w*"
-    "|seifas|durvis|durvju|varti|ulaz\\w*|dver\\w*|врат\\w*|вход\\w*|аларм\\w*|улаз\\w*"
+    "|seifas|durvis|durvju|varti|ulaz(?!nic)\\w*|dver\\w*|врат(?!ар)\\w*|вход(?!ящ)\\w*|аларм\\w*|улаз(?!ниц)\\w*"
     "|دزدگیر|گاوصندوق|درب|در\u0650? ?(?:ورودی|خانه|ساختمان|حیاط|پارکینگ)"
 )
 _THINGS_CJK = (
@@ -2348,6 +2348,18 @@ _DIAL_THINGS = re.compile(
 )
 
 
+# turns written out count where a safe or a lock is named just before them and nothing is counted after
+_DIAL_NAMED_BEFORE = re.compile(
+    r"(?i)(?:safe|lock|padlock|combination|combo|dial|tresor|sejf|kluis|coffre|caja fuerte|cassaforte|locker)"
+    r"(?:\s+\w+){0,4}\s*[:=\-–—]\s*$"
+)
+_DIAL_ENDS = re.compile(r"\s*(?:[.;,)!]|$|\n|\s+(?:and|then|to open|und|et|y)\b)")
+
+
+def _named_dial(text: str, m: re.Match[str]) -> bool:
+    return bool(_DIAL_NAMED_BEFORE.search(text[max(0, m.start() - 40) : m.start()])) and bool(_DIAL_ENDS.match(text, m.end()))
+
+
 def dial_combination(value: Any) -> str | None:
     """The kind of a dial safe's combination in a memory that names a safe, a lock or a code."""
     texts = [
@@ -2362,6 +2374,8 @@ def dial_combination(value: Any) -> str | None:
     for text in texts:
         if _DIAL_THINGS.search(text) or _maybe_code(text):
             for m in [*_DIAL.finditer(text), *_DIAL_WORDS.finditer(text)]:
+                if m.re is _DIAL_WORDS and not _named_dial(text, m):
+                    continue  # "Salsa combo: right 8, left 6, right 4 counts": a routine's turns
                 values = (m.group(2), m.group(4), m.group(6))
                 turns = [m.group(i).lower() in _RIGHT or m.group(i) == "R" for i in (1, 3, 5)]
                 if turns[0] != turns[1] != turns[2] and len(set(values)) > 1:

@@ -341,12 +341,20 @@ PW_STATISTICS = re.compile(
 _SHARE_STUDIED = re.compile(
     r"(?i)\d\s?%\s+of\s+(?:all\s+)?(?:people|users|customers|respondents|accounts|pins|passwords)\b"
     r"[^\n]{0,80}\b(?:study|survey|analysis|research|datagenetics|dataset|report|breach)\b"
+    r"|\b(?:study|survey|analysis|research|datagenetics|dataset|report|breach)\b[^\n]{0,60}\d\s?%\s+of\s+(?:all\s+)?"
+    r"(?:people|users|customers|respondents|accounts|pins|passwords)\b"
 )
 
 
 def pw_statistics(text: str) -> bool:
     """Whether ``text`` talks about passwords or PINs people choose (statistics, advice), not one."""
-    return PW_STATISTICS.search(text) is not None or ("%" in text and _SHARE_STUDIED.search(text) is not None)
+    return PW_STATISTICS.search(text) is not None or (
+        "%" in text and _SHARE_STUDIED.search(text) is not None and _CODE_GIVEN.search(text) is None
+    )
+
+
+# one code given as the memory's own ("PIN: 9038", "The PIN is 9038", "Card PIN 1793", "passcode: 2580")
+_CODE_GIVEN = re.compile(r"(?i)\b(?:pin|passcode|pin code|password|code)\b\s*(?:is|was|[:=\-–—])?\s*\d{4,}")
 
 
 def _passwordish(word: str) -> bool:
@@ -473,6 +481,11 @@ _BASIC_HEADER = re.compile(r"(?i)\bbasic\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-
 _CURL_USER = re.compile(r"(?:^|\s)(?:-u|--user)\s+['\"]?([^\s:'\"]+):([^\s'\"]+)")
 _BEARER = re.compile(r"(?i)\bbearer\s+([A-Za-z0-9\-._~+/]{12,}=*)")
 # An Authorization header's bearer value as written, symbols and all ("Bearer %-Tw7Mr2^v^^Yzus_KwUC").
+# a template's or a placeholder's value: #{token}, @{variables('t')}, :token:, %VAR% (also as a
+# percent-decoded view shows it), ***REDACTED***, xxxxx.yyyyy.zzzzz, "...-here"
+_TEMPLATED = re.compile(
+    r"(?i)^[#@%]\{|^:\w+:$|\ufffd|redacted|placeholder|(?:^|[-_])(?:here|goes|your|my)(?:[-_]|$)|^x+\.y+\.z+$|^@\w+$"
+)
 _AUTH_BEARER = re.compile(r"(?i)\bauthorization\s*[:=]\s*[\"']?bearer\s+([^\s\"'`]{12,})")
 
 # --------------------------------------------------------------------------------------------
@@ -922,18 +935,38 @@ _SECRET_KEYWORD = re.compile(  # run on lower-cased text
     # Estonian, Romanian, Hungarian, Czech, Slovak, Croatian/Slovene/Serbian, Greek, Hebrew,
     # Arabic, Persian, Lithuanian, Latvian, Norwegian, Indonesian/Malay, Vietnamese, Swahili,
     # Hindi, Thai
-    r"|v(?:õ|o)ti|cheie|kulcs\w*|kl(?:í|i)(?:č|c)\w*|k(?:ľ|l)(?:ú|u)(?:č|c)\w*|klju(?:č|c)\w*|κλειδ\w*|מפתח"
-    r"|مفتاح|کلید|raktas|atsl(?:ē|e)g\w*|n(?:ø|o)kkel\w*|kunci|khóa|ufunguo|कुंजी|คีย์)(?![a-z0-9|])"
+    # (not the languages' "keyword", "course", "answer key": kata kunci, từ khóa, khóa học, cuvânt cheie,
+    # kulcsszó, klíčová slova, ključne riječi, atslēgvārdi, nøkkelord, λέξη-κλειδί)
+    r"|v(?:õ|o)ti|(?<!cuvânt )(?<!cuvinte )(?<!cuvant )cheie|kulcs(?!sz[oó]|szav|rak)\w*|kl(?:í|i)(?:č|c)(?!ov|enk)\w*"
+    r"|k(?:ľ|l)(?:ú|u)(?:č|c)(?!ov)\w*|klju(?:č|c)(?!n)\w*|(?<!λέξη-)(?<!λέξεις-)(?<!λέξη )κλειδ\w*|מפתח"
+    r"|مفتاح|کلید|raktas|atsl(?:ē|e)g(?!v)\w*|n(?:ø|o)kkel(?!ord|fig)\w*|(?<!kata )kunci(?!\s+(?:jawaban|mobil|motor|kamar|rumah|pintu|loker))"
+    r"|(?<!từ )khóa(?!\s+(?:học|luận))|ufunguo|कुंजी|คีย์)(?![a-z0-9|])"
 )
 _NOT_SECRET_CONTEXT = re.compile(
     r"(?i)(?<![a-z])(?:commit|sha\d*|hash|checksum|digest|fingerprint|public|publishable|uuid|request(?:\s+id)?"
     r"|trace|order|tracking|idempotency|lock\s+id|serial|docker|image|container|version|build|release|tag"
     r"|object|primary|foreign|partition|sort|cache|redis|s3|path|arn|etag|nonce|key\s+id|kid|isbn|ssh-\w+"
-    r"|ecdsa-[\w-]+|gpg|pgp\s+key\s+id|site[\s_\-]?key|page[\s_\-]?token|pagination|cursor"
-    # a registry key's class id, an organisation's or a project's id, a value said not to be a key
-    r"|registry\s+key|clsid|guid|organi[sz]ation[\s_\-]?id|org[\s_\-]?id|project[\s_\-]?id"
+    r"|ecdsa-[\w-]+|gpg|pgp\s+key\s+id|site[\s_\-]?key|page[\s_\-]?token|pagination|cursor)(?![a-z])"
+)
+# a registry key's class id, an organisation's or a project's id, a value said not to be a key: they
+# name the value only where no credential is named after them ("org id 4821, token ..." names a token)
+_ID_CONTEXT = re.compile(
+    r"(?i)(?<![a-z])(?:registry\s+key|clsid|guid|organi[sz]ation[\s_\-]?id|org[\s_\-]?id|project[\s_\-]?id"
     r"|not\s+a\s+(?:key|secret|token|password|credential))(?![a-z])"
 )
+_SAID_NOT = re.compile(r"(?i)\(?\s*not\s+a\s+(?:key|secret|token|password|credential)\s*\)?")
+_CREDENTIAL_NOUN = re.compile(r"(?i)(?<![a-z])(?:api|key|token|secret|passw\w*|credential\w*|dsn|auth\w*)(?![a-z])")
+
+
+def not_secret_context(text: str) -> bool:
+    """Whether ``text`` (the words before a value) says the value is a hash, an id or public:
+    an id's words count only where no credential is named after them ("org id 4821, token
+    ..." names a token; "(not a key)" said of the value is no credential named)."""
+    if _NOT_SECRET_CONTEXT.search(text):
+        return True
+    return any(not _CREDENTIAL_NOUN.search(_SAID_NOT.sub(" ", text[m.end() :])) for m in _ID_CONTEXT.finditer(text))
+
+
 _CANDIDATE = re.compile(r"[A-Za-z0-9+/_\-]{16,}={0,2}")
 # Keys made to be published in a web page: Stripe's publishable keys, PostHog's project keys.
 _PUBLIC_TOKEN = PUBLIC_TOKEN
@@ -1311,7 +1344,7 @@ def without_doc_values(text: str, testing: bool = False, masked: bool = True) ->
             text = text.replace(value, "EXAMPLE")
     if ("JBSWY3DP" in text or "GEZDGNBV" in text) and _DOCS_SAID.search(text):
         for value in DOC_TOTP_EXAMPLES:  # an authenticator's docs' secret, said to be the docs' (a test account may use it)
-            text = text.replace(value, "EXAMPLE")
+            text = re.sub(rf"(?<![A-Z2-7]){value}(?![A-Z2-7])", "EXAMPLE", text)  # alone, not the start of a longer secret
     if masked:
         text = without_masked(text)
     if "arn:aws" in text:  # a resource's name, unless a token was put in it
@@ -1460,7 +1493,7 @@ def _scan_auth_headers(line: str, low: str, found: set[str]) -> None:
         for m in _AUTH_BEARER.finditer(line):  # whatever an Authorization header carries is a credential
             token = m.group(1).rstrip(",;")
             if not (_PLACEHOLDER.match(token) or token.startswith(("$", "{{", "<", "%(")) or "${" in token) and (
-                _passwordish(token) or _looks_random(token)
+                _looks_random(token) or (_passwordish(token) and not _TEMPLATED.search(token) and not _is_wordy(token))
             ):
                 found.add(BEARER)
 
@@ -1478,6 +1511,35 @@ _JOINING = frozenset(
 _POINTING = frozenset("it's it’s its that's that’s there's there’s it this that".split())
 
 _NO_PASSWORD = re.compile(r"(?i)(?<![\w-])(?:no|without|kein\w{0,2}|sans|sin|senza|sem|geen|ingen|inget)\s+$")
+
+
+# What may follow a value given after a weak copula: the clause ends, or "and" starts the next one.
+_WEAK_NEXT = frozenset("ja ning ir un и і na at and und et y e i og och -- - – — (".split())
+_LENGTH_WORD = re.compile(r"\d{1,3}-[^\W\d_]+|[^\W\d_]+-\d{1,3}")  # "8-kohaline", "herufi-8": a length
+
+
+def _weak_value(after: str, keyword: str, weak: str) -> bool:
+    """Whether a value after a weak copula ("on", "yra", "е", "ni", "ay") is a password: one
+    token that ends the clause (or is quoted), reading as a password; English "password on X"
+    is a preposition."""
+    if weak == "on" and keyword.lower().startswith(("pass", "pin", "pwd")):
+        return False
+    q = _PW_QUOTED.match(after.lstrip())
+    if q:
+        return not (_PLACEHOLDER.match(q.group(2)) or SAYS_NOT_REAL.fullmatch(q.group(2)))
+    parts = after.split(None, 2)
+    if not parts:
+        return False
+    tok = parts[0]
+    core = tok.rstrip(".,;!?")
+    ends = len(parts) == 1 or tok[-1:] in ".,;" or parts[1].lower() in _WEAK_NEXT
+    if not ends or _LENGTH_WORD.fullmatch(core):
+        return False
+    if core.isdigit():
+        return len(core) >= 6
+    return _passwordish(tok) or (
+        len(core) >= 6 and any(ch.isupper() for ch in core) and not core.isalpha() and not core[0].isdigit()
+    ) or (len(tok) >= 7 and tok.endswith("!") and any(ch.isupper() for ch in core[1:]))
 
 
 def _stated_password(line: str, m: re.Match[str]) -> bool:
@@ -1498,8 +1560,7 @@ def _stated_password(line: str, m: re.Match[str]) -> bool:
                 return True
             c = None
         if c and c.group("weak"):
-            first = rest[pos + c.end() :].split(None, 1)
-            if not (first and _passwordish(first[0].rstrip(".,;!?")) and re.search(r"\d", first[0])):
+            if not _weak_value(rest[pos + c.end() :], m.group(0), c.group("weak")):
                 c = None  # "Salasana on jääkaapin ovessa": a word of the sentence, read on
         if c:
             after = rest[pos + c.end() :]
@@ -1852,6 +1913,27 @@ _STORE_REF = re.compile(
 _STORE_REF_FIELD = re.compile(r"[_\-.](?:from|file|path|ref|env|source|cmd|command|secret[_\-]?name)\b")
 
 
+# A program that reads a secret store (a command that prints a literal, echo or printf, is the literal)
+_READS_STORE = re.compile(
+    r"(?i)[\"'`]?(?:pass|gopass|op|bw|security|secret-tool|gpg|vault|aws|gcloud|az|kubectl|sops|keyring|cat|systemd-creds|doppler)\b"
+)
+
+
+def _reference_value(value: str, after: str) -> bool:
+    """Whether a password field's value names where the password is kept (a store's URI, a
+    path, a variable, a command that reads a store) and nothing after it on the line gives one."""
+    v = value.strip().strip("\"'`")
+    first = v.split(None, 1)[0] if v else ""
+    ok = (
+        bool(_STORE_REF.match(first)) and not first.lower().startswith("literal")
+        or first.startswith(("/", "~/", "./", "$", "${", "%"))
+        or bool(re.fullmatch(r"[A-Z][A-Z0-9_]{2,}", first))
+        or bool(_READS_STORE.match(v))
+    )
+    rest = (v[len(first):] + " " + after).split()
+    return ok and not any(_passwordish(w) and re.search(r"\d", w) for w in rest)
+
+
 def _scan_keywords(line: str, low: str, found: set[str]) -> None:
     """detect-secrets' keyword patterns (``password: x``, ``api_key = "x"``), with the
     value checked: a password must not read as prose, a key must look random."""
@@ -1873,11 +1955,13 @@ def _scan_keywords(line: str, low: str, found: set[str]) -> None:
         quoted = bool(re.search(r"[\"'`]\s*$", line[: m.start(group)]))
         first = value if quoted else (value.split(None, 1)[0] if value else "")
         if any(k in keyword for k in ("pass", "pwd", "contrase")):
-            if _STORE_REF.match(first) or _STORE_REF_FIELD.match(low, line.lower().find(keyword, m.start()) + len(keyword)):
+            if (
+                _STORE_REF.match(first) or _STORE_REF_FIELD.match(low, line.lower().find(keyword, m.start()) + len(keyword))
+            ) and _reference_value(value, line[m.end(group) :]):
                 continue  # where the password is kept, not the password: password_from: vault:db/prod
             if _plausible_password(first) and not (not quoted and _PASSWORD_VARIABLE.fullmatch(_strip(first))):
                 found.add(PASSWORD)
-        elif _looks_random(_strip(first), 12) and not _NOT_SECRET_CONTEXT.search(
+        elif _looks_random(_strip(first), 12) and not not_secret_context(
             line[: m.start(group)][-40:]
         ):
             found.add(GENERIC)
@@ -2067,7 +2151,7 @@ def _scan_prefixed_tokens(line: str, low: str, found: set[str]) -> None:
             continue
         if _PUBLIC_TOKEN.fullmatch(m.group()):
             continue
-        if not _looks_random(body) or _NOT_SECRET_CONTEXT.search(low[max(0, m.start() - 40) : m.start()]):
+        if not _looks_random(body) or not_secret_context(low[max(0, m.start() - 40) : m.start()]):
             continue
         if urls is None:
             urls = [u.span() for u in _URL.finditer(line)] if ("://" in line or "www." in low) else []
@@ -2095,7 +2179,7 @@ def _scan_near_keyword(line: str, low: str, found: set[str]) -> None:
             continue
         window = re.split(r"[.!?;]\s|\n", low[max(0, start - 48) : start])[-1]
         keywords = {k.group(0) for k in _SECRET_KEYWORD.finditer(window)}
-        if not keywords or _NOT_SECRET_CONTEXT.search(window):
+        if not keywords or not_secret_context(window):
             continue
         token = _strip(m.group())
         if not _looks_random(token) or _PUBLIC_TOKEN.fullmatch(token):
@@ -2736,7 +2820,7 @@ _HASH_SHAPE = re.compile(
 def _scan_vendor_tokens(line: str, low: str, found: set[str]) -> None:
     if GENERIC in found or len(line) < 24 or not _LONG_RUN.search(line) or not _VENDORS.search(low):
         return
-    if _NOT_SECRET_CONTEXT.search(line) or _VENDOR_ID_CONTEXT.search(line):
+    if not_secret_context(line) or _VENDOR_ID_CONTEXT.search(line):
         return
     if _has(low, ("example", "placeholder", "sample", "redacted")):
         return
@@ -3008,8 +3092,19 @@ _FOUR_DIGITS = re.compile(r"\d{4}")  # what every one-time code above holds
 def _scan_one_time_codes(line: str, low: str, found: set[str]) -> None:
     if not _FOUR_DIGITS.search(line):
         return
-    if _has(low, _OTP_HINTS) and (_OTP.search(line) or ("sms" in low and _OTP_CONFIRM.search(line))):
+    if not _has(low, _OTP_HINTS):
+        return
+    if any(not _IN_REFERENCE.search(line, max(0, m.start(m.lastindex or 0) - 1), m.end(m.lastindex or 0) + 1) for m in _OTP.finditer(line)):
         found.add(ONE_TIME_CODE)
+    elif "sms" in low and _OTP_CONFIRM.search(line) and not _BOOKED.search(low):
+        found.add(ONE_TIME_CODE)  # a confirmation code by SMS, not a booking's or an order's
+
+
+_IN_REFERENCE = re.compile(r"^/|/$|^\d+/")  # INV/20240512/MPL/4471: a reference's part
+_BOOKED = re.compile(
+    r"(?:booking|reservation|hotel|rezerv|rezerwacj|objedn|κράτησ|đặt chỗ|đặt bàn|đặt phòng|prenotazion|bestilling"
+    r"|bordbestilling|reserv|otel|sipari|pesanan|pedido|commande|bestellung|randevu|lịch hẹn|termin)"
+)
 
 
 # A smart lock's or keypad's code for someone: "keypad: guest code for the cleaner is 391412".
@@ -3109,7 +3204,7 @@ def _fold(text: str) -> str:
 # The TOTP secret the authenticator apps' documentation shows, and RFC 6238's test secret in
 # base32: examples where the memory says they are ("the docs use ...", "a sample").
 DOC_TOTP_EXAMPLES = ("JBSWY3DPEHPK3PXP", "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ")
-_DOCS_SAID = re.compile(r"(?i)\b(?:example|sample|docs|documentation|tutorial|rfc\s*6238|demo)\b")
+_DOCS_SAID = re.compile(r"(?i)(?<![@.\w-])(?:example|sample|docs|documentation|tutorial|rfc\s*6238|demo)(?![\w-]|\.\w)")  # not example.com
 # What a private key's armour holds: base64 lines (or one run of them), not "...key omitted...".
 _ARMOUR = re.compile(r"-----(?:BEGIN|END)[A-Z ]*PRIVATE KEY-----")
 # a piece of base64 a key could be (even cut short: "MIIEowIBAAKCAQEA7V1d..."), not a word
@@ -3134,9 +3229,31 @@ def empty_armour(texts: Iterable[str]) -> bool:
     armour's lines may stand in other fields or list items than the key's): "-----BEGIN RSA
     PRIVATE KEY----- ...key omitted... -----END RSA PRIVATE KEY-----"."""
     texts = list(texts)
-    return any("PRIVATE KEY-----" in t for t in texts) and not any(
-        _PEM_BODY.search(t) or _KEY_PIECE.search(_ARMOUR.sub(" ", t)) for t in texts
-    )  # (scan_blocks drops an empty armour within one text; this reads the whole record)
+    if not any("PRIVATE KEY-----" in t for t in texts):
+        return False
+    if any(_PEM_BODY.search(t) or any(not _PATHLIKE.fullmatch(k.group()) for k in _KEY_PIECE.finditer(_ARMOUR.sub(" ", t))) for t in texts):
+        return False
+    return not _key_material(_ARMOUR.sub(" ", "\n".join(texts)))  # a body cut in short pieces is still one
+
+
+_PATHLIKE = re.compile(r"/?(?:[a-z0-9]{1,24}/)+[a-z0-9]*")  # "/home/deploy/", "2024/05/12": a path or a date
+_SPLIT_PIECES = re.compile(r"[\s|,.;:\-–—()\[\]<>\"'`]+")
+_B64_PIECE = re.compile(r"[A-Za-z0-9+/=]+")
+
+
+def _key_material(text: str) -> bool:
+    """Base64 pieces of any length that together make a key's body (40 characters or more,
+    most of the text): "MC4CAQA wBQYDK2 VwBCIEI ..." or one piece a list item."""
+    total = chars = 0
+    for tok in _SPLIT_PIECES.split(text):
+        if not tok:
+            continue
+        chars += len(tok)
+        if _B64_PIECE.fullmatch(tok) and (
+            re.search(r"[0-9+/]", tok) or (sum(c.isupper() for c in tok) >= 2 and any(c.islower() for c in tok))
+        ):
+            total += len(tok)
+    return total >= 40 and total >= 0.6 * chars
 
 
 def scan_tokens_text(text: str, found: set[str]) -> None:

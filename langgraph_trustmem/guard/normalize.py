@@ -200,9 +200,34 @@ def decodes_to_prose(token: str) -> bool:
             continue
         words = text.split()
         letters = sum(ch.isalpha() or ch.isspace() for ch in text)
-        if len(words) >= 2 and letters >= 0.85 * len(text) and max(len(w) for w in words) <= 20:
+        if (
+            len(words) >= 2
+            and letters >= 0.6 * len(text)
+            and max(len(w) for w in words) <= 20
+            # a sentence's words, or its punctuation or an emoji ("Happy birthday Lena! 🎂", "call
+            # grandma"); not a passphrase's bare words ("orange tiger canoe maple")
+            and (_sentence(words) or (len(words) == 2 and len(text) <= 16) or _SENTENCE_MARK.search(text) is not None)
+        ):
             return True
+        if _NO_SPACES_SCRIPT.search(text) and letters >= 0.6 * len(text):
+            return True  # Chinese, Japanese, Thai: prose without spaces
     return False
+
+
+# Words a sentence has and a passphrase generator's list does not ("train leaves at 8", "dont
+# forget the umbrella"; not "orange tiger canoe maple").
+_FUNCTION_WORDS = frozenset(
+    """the a an at to is are was on in of and or for with from you your me my we our it its be this that not dont
+    don't see at by i he she they them his her de la le les et un une des du est à der die das und ist zu ein eine nicht
+    el los las y es que en con por para il lo di e che per het een van ik je na w z że się jest nie o da je u od za
+    na ne se ja ei ir yra ir un uz ja on ei kas в и не на как что я ты às até em com do da""".split()
+)
+_SENTENCE_MARK = re.compile(r"[!?.…]\W*$|[\U0001F300-\U0001FAFF\u2600-\u27BF]")
+_NO_SPACES_SCRIPT = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\u0e00-\u0e7f\uac00-\ud7af]{4,}")
+
+
+def _sentence(words: list[str]) -> bool:
+    return any(w.strip(".,!?;:'\"()").lower() in _FUNCTION_WORDS for w in words)
 
 
 def _inflated(raw: bytes, budget: list[int]) -> bytes:

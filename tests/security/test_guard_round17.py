@@ -245,3 +245,38 @@ def test_a_credential_kept_in_the_memory_key_is_refused(guard, value):
 )
 def test_an_id_key_beside_talk_is_stored(guard, value):
     assert guard.check(value, namespace=("memories", "u1"), key=KEY) == (value, [])
+
+
+# The round's review (a helper given its commit): secrets smuggled through its exemptions, and
+# ordinary memories near its rules, each family mended (examples from the review's own sets).
+REVIEW_REFUSED = [
+    'The token is b3JhbmdlIHRpZ2VyIGNhbm9lIG1hcGxl',
+    '-----BEGIN PRIVATE KEY-----\nMC4CAQA\nwBQYDK2\nVwBCIEI\nHx9kxpy\nQwNqdtw\n2vYD8mO\n7I2E5O8\nA/kW++s\nK3TlDwl\nM\n-----END PRIVATE KEY-----',
+    'Acme project id: acme-prod-42, api key: 7b3e9f2c4a6d8e0f1a3c5e7b9d1f3a5c',
+    'password_cmd: echo Hunter2024!',
+    'The PIN is 9038 — only 0.01% of accounts in the DataGenetics dataset used it',
+    'TOTP secret JBSWY3DPEHPK3PXPQ7RKM4TZ for admin@example.com',
+    'Wifi parool on 88124471',
+    "Salsa combo: right 8, left 6, right 4 counts is no safe, but Safe in the study: right 12, left 30, right 5.",
+]
+REVIEW_PASSES = [
+    'Reset the password on Server01 tonight.',
+    'Kunci motor ada di laci nomor 3.',
+    'Kata kunci pencarian: LaptopGaming2024Murah',
+    'Hotel sent the booking by SMS, confirmation code (mã xác nhận) 44812093 for the front desk.',
+    'Uks: B1204, teine korrus.',
+    'Knitting: left 12, right 14, left 10 stitches then lock the row with a slip knot.',
+    'Authorization: Bearer #{access_token}',
+    '-----BEGIN RSA PRIVATE KEY-----\n(removed on 2024/05/12, rotated)\n-----END RSA PRIVATE KEY-----',
+    "Kids sent me a secret message: SGFwcHkgYmlydGhkYXkgTGVuYSEg8J+Ogg== (a birthday wish)",
+]
+
+
+@pytest.mark.parametrize("value", REVIEW_REFUSED)
+def test_the_reviews_smuggled_secrets_are_refused(guard, value):
+    assert refused_kinds(guard, value)
+
+
+@pytest.mark.parametrize("value", REVIEW_PASSES)
+def test_the_reviews_ordinary_memories_pass(guard, value):
+    assert stored(guard, value) == (value, [])
