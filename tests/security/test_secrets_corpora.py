@@ -261,20 +261,23 @@ def test_sixteenth_heldout_corpus_is_tuning_data_now(guard):
     review's mends (b972329): 0.791 / 0.587 / 0.019. Its misses and false positives were read
     in the seventeenth round (passwords, security questions, verification and door codes in
     more languages; words encoded, an empty key armour, where a password is kept, a registry
-    key's id, a share of people in a study): 0.847 / 0.587 / 0.002. Held to what was measured."""
+    key's id, a share of people in a study; a value in numbered pieces, kept in the memory's key,
+    spelled in eleven more languages), after the round's review: 0.856 / 0.616 / 0.002. Held to
+    what was measured."""
     report, misses, fps = guard_eval.evaluate("heldout16", guard_eval.heldout16_corpus(), guard, timing=False)
     assert report.errors == 0
-    assert report.recall >= 0.845, [r.id for r in misses]
-    assert report.recall_hard >= 0.585, [r.id for r in misses]
+    assert report.recall >= 0.855, [r.id for r in misses]
+    assert report.recall_hard >= 0.61, [r.id for r in misses]
     assert report.fp_rate <= 0.002, [r.id for r, _ in fps]
 
 
 def test_seventeenth_heldout_corpus(guard):
     """Written by a fourteenth helper that never saw the guard or any other corpus, committed
     frozen (2f945ba) before it was first run. Measured on the guard before the seventeenth
-    round (d689b7f): 0.847 recall, 0.776 on evasions, 0.021 false positives; after it: 0.854 /
-    0.776 / 0.020. The targets are not met. Asserted as measured, so a regression shows; its
-    records are never read to choose rules."""
+    round (d689b7f): 0.847 recall, 0.776 on evasions, 0.021 false positives; after the round
+    as first committed (eb841a3): 0.854 / 0.776 / 0.020; after its extensions and its review's
+    mends (cf94d39): 0.853 / 0.776 / 0.021. The targets are not met. Asserted as measured, so a
+    regression shows; its records are never read to choose rules."""
     report, _, _ = guard_eval.evaluate("heldout17", guard_eval.heldout17_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
