@@ -3037,6 +3037,21 @@ def _scan_door_codes(line: str, low: str, found: set[str]) -> None:
                     return
 
 
+# A verification code named in more languages: Estonian, Hungarian, Romanian, Finnish, Danish,
+# Norwegian, Swedish, Dutch, Italian, Polish, Czech, Slovak, Croatian/Serbian, Slovene, Turkish,
+# Indonesian, Malay, Vietnamese, Bulgarian, Greek, Lithuanian, Latvian, Hebrew, Arabic, Persian,
+# Hindi, Bengali, Thai, Swahili, Catalan, Japanese; German's "Bestätigungscode" and Polish's "kod
+# weryfikacyjny" are read with the code before them too.
+_OTP_WORDS = (
+    r"kinnituskood\w*|ellen[őo]rz[őo]\s+k[óo]d\w*|egyszeri\s+k[óo]d\w*|cod(?:ul)?\s+de\s+verificare"
+    r"|vahvistuskood\w*|varmistuskood\w*|kertak[äa]ytt[öo]kood\w*|engangskode\w*|verifikationskode\w*"
+    r"|verifieringskod\w*|eng(?:å|a)ngskod\w*|verificatiecode|codice\s+di\s+verifica|kod\s+(?:weryfikacyjny|sms)"
+    r"|ov[ěe][řr]ovac[íi]\s+k[óo]d|overovac[íi]\s+k[óo]d|verifikacijsk[iaio]\s+ko[dk]\w*|do[ğg]rulama\s+kodu"
+    r"|kode\s+(?:verifikasi|otp)|kod\s+pengesahan|m[ãa]\s+(?:x[áa]c\s+minh|otp)|код\s+за\s+верификация"
+    r"|κωδικ[όο]ς\s+επαλ[ήη]θευσης|verifik[āa]cijas\s+kods|קוד\s+ה?אימות|رمز\s+التحقق|सत्यापन\s+कोड"
+    r"|वेरिफ़िकेशन\s+कोड|ओटीपी|যাচাইকরণ\s+কোড|รหัสยืนยัน|msimbo\s+wa\s+uthibitisho|nambari\s+ya\s+uthibitisho"
+    r"|codi\s+de\s+verificaci[óo]|ワンタイムパスワード|best[äa]tigungscode|verifizierungscode"
+)
 # A one-time code a service sent: "Your Chase verification code is 759928", "G-341147 is your
 # Google verification code", "您的验证码是240471", "Code de vérification WhatsApp : 400988".
 _OTP = re.compile(
@@ -3049,18 +3064,11 @@ _OTP = re.compile(
     r"|c[óo]digo\s+de\s+(?:verificaci[óo]n|verifica[çc][ãa]o|acceso|acesso)[^\d\n]{0,24}?(\d{4,8})(?!\d)"
     r"|(?:best[äa]tigungs|verifizierungs|anmelde|einmal)code[^\d\n]{0,24}?(\d{4,8})(?!\d)"
     r"|код\s+(?:подтверждения|проверки|для\s+входа|підтвердження)[^\d\n]{0,24}?(\d{4,8})(?!\d)"
-    # a verification code named in more languages: Estonian, Hungarian, Romanian, Finnish, Danish,
-    # Norwegian, Swedish, Dutch, Italian, Polish, Czech, Slovak, Croatian/Serbian, Slovene, Turkish,
-    # Indonesian, Malay, Vietnamese, Bulgarian, Greek, Lithuanian, Latvian, Hebrew, Arabic, Persian,
-    # Hindi, Bengali, Thai, Swahili, Catalan, Japanese
-    r"|(?:kinnituskood\w*|ellen[őo]rz[őo]\s+k[óo]d\w*|egyszeri\s+k[óo]d\w*|cod(?:ul)?\s+de\s+verificare"
-    r"|vahvistuskood\w*|varmistuskood\w*|kertak[äa]ytt[öo]kood\w*|engangskode\w*|verifikationskode\w*"
-    r"|verifieringskod\w*|eng(?:å|a)ngskod\w*|verificatiecode|codice\s+di\s+verifica|kod\s+(?:weryfikacyjny|sms)"
-    r"|ov[ěe][řr]ovac[íi]\s+k[óo]d|overovac[íi]\s+k[óo]d|verifikacijsk[iaio]\s+ko[dk]\w*|do[ğg]rulama\s+kodu"
-    r"|kode\s+(?:verifikasi|otp)|kod\s+pengesahan|m[ãa]\s+(?:x[áa]c\s+minh|otp)|код\s+за\s+верификация"
-    r"|κωδικ[όο]ς\s+επαλ[ήη]θευσης|verifik[āa]cijas\s+kods|קוד\s+ה?אימות|رمز\s+التحقق|सत्यापन\s+कोड"
-    r"|वेरिफ़िकेशन\s+कोड|ओटीपी|যাচাইকরণ\s+কোড|รหัสยืนยัน|msimbo\s+wa\s+uthibitisho|nambari\s+ya\s+uthibitisho"
-    r"|codi\s+de\s+verificaci[óo]|ワンタイムパスワード)[^\d\n]{0,24}?(\d{4,8})(?!\d)"
+    # a verification code named in more languages (above)
+    r"|(?:" + _OTP_WORDS + r")[^\d\n]{0,24}?(\d{4,8})(?!\d)"
+    # and the code first, as the messages in those languages put it ("448812 on sinu kinnituskood",
+    # "123456 to Twój kod weryfikacyjny")
+    r"|(?<![\w-])(?!(?:19|20)\d\d(?!\d))(\d{4,8})\s+(?:[^\s\d]+\s+){0,3}?(?:" + _OTP_WORDS + r")"
 )
 # A confirmation code is a booking's as often as a login's ("mã xác nhận A6349647" for the
 # dentist): one counts only where the line says it came by SMS.

@@ -481,6 +481,9 @@ def _index_schema(field: str):
         return m.PayloadSchemaType.INTEGER
     if field in FLOAT_FIELDS:
         return m.PayloadSchemaType.FLOAT
+    if field == "t":  # the tenant: a Qdrant server (1.11+) keeps each tenant's points together, so
+        # a confined search and a user's erasure touch only theirs (local mode ignores indexes)
+        return m.KeywordIndexParams(type=m.KeywordIndexType.KEYWORD, is_tenant=True)
     return m.PayloadSchemaType.KEYWORD
 
 

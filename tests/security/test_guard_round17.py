@@ -137,6 +137,9 @@ REFUSED = [
     "PIN на картата: пет нула осем две",
     "PIN ng ATM ko: walo tatlo siyam anim",
     "Kod PIN-a: osam tri devet sest",
+    # the code first, as messages in other languages put it
+    "448812 on sinu kinnituskood",
+    "123456 to Twój kod weryfikacyjny. Nie udostępniaj go.",
     'מפתח API של Sentry: 7b3e9f2c4a6d8e0f1a3c5e7b9d1f3a5c',
 ]
 
@@ -199,6 +202,7 @@ PASSES = [
     "Tatlo kami sa bahay, apat na kwarto, lima ang aso",
     "Tenim set gats i dos gossos a casa",
     "Nina watoto tatu na mbwa moja nyumbani",
+    "Saimme 2024 vahvistuskoodit ajoissa.",
 ]
 
 
