@@ -345,16 +345,16 @@ _SHARE_STUDIED = re.compile(
     r"(?:people|users|customers|respondents|accounts|pins|passwords)\b"
 )
 
+# One code given as the memory's own ("PIN: 9038", "The PIN is 9038", "Card PIN 1793", "passcode: 2580").
+_CODE_GIVEN = re.compile(r"(?i)\b(?:pin|passcode|pin code|password|code)\b\s*(?:is|was|[:=\-–—])?\s*\d{4,}")
+
 
 def pw_statistics(text: str) -> bool:
-    """Whether ``text`` talks about passwords or PINs people choose (statistics, advice), not one."""
+    """Whether ``text`` talks about passwords or PINs people choose (statistics, advice), not one
+    of its own."""
     return PW_STATISTICS.search(text) is not None or (
         "%" in text and _SHARE_STUDIED.search(text) is not None and _CODE_GIVEN.search(text) is None
     )
-
-
-# one code given as the memory's own ("PIN: 9038", "The PIN is 9038", "Card PIN 1793", "passcode: 2580")
-_CODE_GIVEN = re.compile(r"(?i)\b(?:pin|passcode|pin code|password|code)\b\s*(?:is|was|[:=\-–—])?\s*\d{4,}")
 
 
 def _passwordish(word: str) -> bool:
@@ -480,12 +480,12 @@ _PGPASS = re.compile(
 _BASIC_HEADER = re.compile(r"(?i)\bbasic\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
 _CURL_USER = re.compile(r"(?:^|\s)(?:-u|--user)\s+['\"]?([^\s:'\"]+):([^\s'\"]+)")
 _BEARER = re.compile(r"(?i)\bbearer\s+([A-Za-z0-9\-._~+/]{12,}=*)")
-# An Authorization header's bearer value as written, symbols and all ("Bearer %-Tw7Mr2^v^^Yzus_KwUC").
-# a template's or a placeholder's value: #{token}, @{variables('t')}, :token:, %VAR% (also as a
+# A template's or a placeholder's value: #{token}, @{variables('t')}, :token:, %VAR% (also as a
 # percent-decoded view shows it), ***REDACTED***, xxxxx.yyyyy.zzzzz, "...-here"
 _TEMPLATED = re.compile(
     r"(?i)^[#@%]\{|^:\w+:$|\ufffd|redacted|placeholder|(?:^|[-_])(?:here|goes|your|my)(?:[-_]|$)|^x+\.y+\.z+$|^@\w+$"
 )
+# An Authorization header's bearer value as written, symbols and all ("Bearer %-Tw7Mr2^v^^Yzus_KwUC").
 _AUTH_BEARER = re.compile(r"(?i)\bauthorization\s*[:=]\s*[\"']?bearer\s+([^\s\"'`]{12,})")
 
 # --------------------------------------------------------------------------------------------

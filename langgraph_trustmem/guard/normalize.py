@@ -179,10 +179,12 @@ def _readable(raw: bytes) -> str | None:
 
 
 def decodes_to_prose(token: str) -> bool:
-    """Whether a base64 (standard or URL-safe, maybe compressed) or hex token decodes to a few
-    words of prose ("dHJhaW4gbGVhdmVzIGF0IDg=": "train leaves at 8"). Such a token is words
-    encoded, not a random key; the decoded words are read on their own (see ``full_views``),
-    so a credential encoded inside a sentence is still found there."""
+    """Whether a base64 (standard or URL-safe, maybe compressed) or hex token decodes to a
+    sentence ("dHJhaW4gbGVhdmVzIGF0IDg=": "train leaves at 8"): a sentence's small words, its
+    punctuation or an emoji, or a script written without spaces; never a passphrase's bare
+    words ("orange tiger canoe maple"). Such a token is words encoded, not a random key; the
+    decoded words are read on their own (see ``full_views``), so a credential encoded inside
+    a sentence is still found there."""
     if len(token) < 12 or len(token) > _MAX_DECODE:
         return False
     raws: list[bytes] = []
@@ -216,18 +218,18 @@ def decodes_to_prose(token: str) -> bool:
 
 # Words a sentence has and a passphrase generator's list does not ("train leaves at 8", "dont
 # forget the umbrella"; not "orange tiger canoe maple").
-_FUNCTION_WORDS = frozenset(
-    """the a an at to is are was on in of and or for with from you your me my we our it its be this that not dont
-    don't see at by i he she they them his her de la le les et un une des du est à der die das und ist zu ein eine nicht
-    el los las y es que en con por para il lo di e che per het een van ik je na w z że się jest nie o da je u od za
-    na ne se ja ei ir yra ir un uz ja on ei kas в и не на как что я ты às até em com do da""".split()
+_SENTENCE_WORDS = frozenset(
+    """the a an at to is are was on in of and or for with from you your me my we our it its be this that
+    not dont don't see by i he she they them his her de la le les et un une des du est à der die das und
+    ist zu ein eine nicht el los las y es que en con por para il lo di e che per het een van ik je na w
+    z że się jest nie o da u od za ne se ja ei ir yra uz kas в и не на как что я ты às até em com do""".split()
 )
 _SENTENCE_MARK = re.compile(r"[!?.…]\W*$|[\U0001F300-\U0001FAFF\u2600-\u27BF]")
 _NO_SPACES_SCRIPT = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\u0e00-\u0e7f\uac00-\ud7af]{4,}")
 
 
 def _sentence(words: list[str]) -> bool:
-    return any(w.strip(".,!?;:'\"()").lower() in _FUNCTION_WORDS for w in words)
+    return any(w.strip(".,!?;:'\"()").lower() in _SENTENCE_WORDS for w in words)
 
 
 def _inflated(raw: bytes, budget: list[int]) -> bytes:

@@ -98,10 +98,6 @@ PASSES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def guard() -> Guard:
-    return Guard()
-
 
 @pytest.mark.parametrize("wrap", [False, True], ids=["list", "in-record"])
 @pytest.mark.parametrize(("value", "kind"), REFUSED)

@@ -304,10 +304,6 @@ PASSES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def guard() -> Guard:
-    return Guard()
-
 
 @pytest.mark.parametrize(("value", "kind"), REFUSED)
 def test_a_named_credential_with_its_value_is_refused(guard, value, kind):

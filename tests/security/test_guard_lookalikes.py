@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import pytest
 
-from langgraph_trustmem.guard import Guard
-
 from .helpers import refused_kinds, stored
 
 PASSES = [
@@ -109,10 +107,6 @@ REFUSED = [
     ("my new Visa for the test trip: 4539 1488 0343 6467", "credit card number"),
 ]
 
-
-@pytest.fixture(scope="module")
-def guard() -> Guard:
-    return Guard()
 
 
 @pytest.mark.parametrize("text", PASSES)

@@ -13,7 +13,6 @@ import binascii
 import pytest
 
 from langgraph_trustmem.errors import SecretRejected
-from langgraph_trustmem.guard import Guard
 
 from .helpers import refused_kinds, stored
 
@@ -185,10 +184,6 @@ RECORDS_PASS = [
     {"office": {"door": "blue", "floor": "2"}},
 ]
 
-
-@pytest.fixture(scope="module")
-def guard() -> Guard:
-    return Guard()
 
 
 @pytest.mark.parametrize(("text", "kind"), REFUSED)

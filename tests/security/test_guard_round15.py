@@ -13,8 +13,6 @@ import json
 
 import pytest
 
-from langgraph_trustmem.guard import Guard
-
 from .helpers import refused_kinds, stored
 
 
@@ -98,10 +96,6 @@ PASSES = [
     'curl https://api.example.com/v1/items -H "Authorization: Bearer YOUR_TOKEN"',
 ]
 
-
-@pytest.fixture(scope="module")
-def guard():
-    return Guard()
 
 
 @pytest.mark.parametrize("value", REFUSED)

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import pytest
 
-from langgraph_trustmem.guard import Guard
-
 from .helpers import refused_kinds, stored
 
 REFUSED = [
@@ -117,10 +115,6 @@ PASSES = [
      "9. canyon", "10. frost", "11. velvet", "12. pulse", "spelling words for Friday"],
 ]
 
-
-@pytest.fixture(scope="module")
-def guard():
-    return Guard()
 
 
 @pytest.mark.parametrize("value", REFUSED)

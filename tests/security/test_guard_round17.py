@@ -20,7 +20,6 @@ from __future__ import annotations
 import pytest
 
 from langgraph_trustmem.errors import SecretRejected
-from langgraph_trustmem.guard import Guard
 
 from .helpers import refused_kinds, stored
 
@@ -205,10 +204,6 @@ PASSES = [
     "Saimme 2024 vahvistuskoodit ajoissa.",
 ]
 
-
-@pytest.fixture(scope="module")
-def guard():
-    return Guard()
 
 
 @pytest.mark.parametrize("value", REFUSED)

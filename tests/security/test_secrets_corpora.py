@@ -22,17 +22,12 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench import guard_eval  # noqa: E402  (after the path setup)
-from langgraph_trustmem.guard import Guard  # noqa: E402
 
 # The targets, on a corpus the guard was not tuned on.
 TARGET_RECALL = 0.97
 TARGET_FP = 0.01
 TARGET_MS = 0.5
 
-
-@pytest.fixture(scope="module")
-def guard() -> Guard:
-    return Guard()
 
 
 def test_tuning_corpus(guard):
