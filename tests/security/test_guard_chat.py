@@ -98,7 +98,6 @@ PASSES = [
 ]
 
 
-
 @pytest.mark.parametrize("wrap", [False, True], ids=["list", "in-record"])
 @pytest.mark.parametrize(("value", "kind"), REFUSED)
 def test_a_credential_given_in_reply_to_a_request_is_refused(guard, value, kind, wrap):

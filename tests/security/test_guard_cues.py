@@ -304,7 +304,6 @@ PASSES = [
 ]
 
 
-
 @pytest.mark.parametrize(("value", "kind"), REFUSED)
 def test_a_named_credential_with_its_value_is_refused(guard, value, kind):
     with pytest.raises(SecretRejected) as err:
@@ -391,7 +390,6 @@ def test_a_memory_key_of_a_word_and_hex_is_an_id_but_a_token_under_it_is_not(gua
     for value, key in refused:
         with pytest.raises(SecretRejected):
             guard.check(value, namespace=("memories", "u1"), key=key)
-
 
 
 @pytest.mark.parametrize(

@@ -108,7 +108,6 @@ REFUSED = [
 ]
 
 
-
 @pytest.mark.parametrize("text", PASSES)
 def test_a_look_alike_passes_unchanged(guard, text):
     assert stored(guard, {"text": text}) == ({"text": text}, [])

@@ -185,7 +185,6 @@ RECORDS_PASS = [
 ]
 
 
-
 @pytest.mark.parametrize(("text", "kind"), REFUSED)
 def test_a_credential_read_where_it_stands_is_refused(guard, text, kind):
     kinds = refused_kinds(guard, {"text": text})

@@ -205,7 +205,6 @@ PASSES = [
 ]
 
 
-
 @pytest.mark.parametrize("value", REFUSED)
 def test_refused(guard, value):
     assert refused_kinds(guard, value)

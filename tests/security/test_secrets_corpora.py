@@ -29,7 +29,6 @@ TARGET_FP = 0.01
 TARGET_MS = 0.5
 
 
-
 def test_tuning_corpus(guard):
     report, misses, fps = guard_eval.evaluate("tuning", guard_eval.tuning_corpus(), guard, timing=False)
     assert report.secrets >= 500 and report.benign >= 500
