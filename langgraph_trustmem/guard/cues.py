@@ -2227,6 +2227,7 @@ _THINGS = (
     # Estonian, Lithuanian, Latvian, Croatian/Serbian/Bosnian, Czech, Bulgarian/Macedonian/Serbian
     # Cyrillic, Persian ("در", a door, is also "in": only with what it is the door of)
     "|uks\\w*|varav\\w*|valvesusteem\\w*|signalisatsioon\\w*|garaaz\\w*|duru|durys|vartai|vartu|signalizacij\\w*"
+    "|trepi\\w*|rappukaytav\\w*|trapphus\\w*|gadedor\\w*|laiptin\\w*|kapnu telp\\w*|zgrad\\w*"
     "|seifas|durvis|durvju|varti|ulaz(?!nic)\\w*|dver\\w*|врат(?!ар)\\w*|вход(?!ящ)\\w*|аларм\\w*|улаз(?!ниц)\\w*"
     "|دزدگیر|گاوصندوق|درب|در\u0650? ?(?:ورودی|خانه|ساختمان|حیاط|پارکینگ)"
 )
@@ -2244,7 +2245,7 @@ _CODE_WORDS = (
 )
 # ("number" is a code only after a key box or a safe: a locker's or an order's number is not)
 _CODE_CJK = "รหัส|密码|密碼|コード|暗証番号|비밀번호|코드|(?<=キーボックス)の?番号|(?<=金庫)の?番号|(?<=금고) ?번호"
-_GLUED = r"(?:tur|garagentor|garage|alarm|tresor|safe|spind|dor|skab|pengeskab|nogleboks|nokkelboks|kassaskap|skap|larm|deur|kluis|poort|hek|garasje|ukse|varava|garaazi|seifi|valve)-?(?:code|kode|koden|kod|koodi|kood)"
+_GLUED = r"(?:tur|garagentor|garage|alarm|tresor|safe|spind|dor|skab|pengeskab|nogleboks|nokkelboks|kassaskap|skap|larm|deur|kluis|poort|hek|garasje|ukse|varava|garaazi|seifi|valve|trepi)-?(?:code|kode|koden|kod|koodi|kood|koda)"
 _NAMED = re.compile(
     # Vietnamese "mã" only before what it opens (Polish "ma" is "has": "Szafka ma 180 cm")
     r"(?<![^\W\d_])ma (?:tu do|tu|hop chia khoa|cua|cong|ket sat|bao dong|o khoa|nha xe|khoa)(?![^\W\d_])|"

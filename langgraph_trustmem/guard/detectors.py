@@ -508,7 +508,7 @@ _PW_KEYWORD = re.compile(  # run on lower-cased text
     r"|parool\w*|slapta(?:ž|z)od\w*|lozink\w*|лозинк\w*|gesl(?:o|a|om|u)|contrasenya\w*|contrasinal\w*|pasahitz\w*"
     r"|parol(?:ă|ei)|parola\s+(?:mea|ta|sa|noastr[ăa]|de\s+la|pentru|contului)|parola(?:m|n|s[ıi]|m[ıi]z|n[ıi]z|y[ıi])\w*"
     r"|nenosiri|nywila|kata\s+laluan|lykilor(?:ð|d)\w*|fjal(?:ë|e)kalim\w*|cyfrinair|kodeord\w*|(?:ş|s)ifr(?:ə|e)(?:m|n|si)?"
-    r"|گذرواژه|کلمه\s+(?:ی\s+)?عبور|پاس\s*ورڈ|கடவுச்சொல்\w*|პაროლ\w*|գաղտնաբառ\w*|құпия\s+сөз"
+    r"|گذرواژه|پسورد|(?:mana|tava)\s+parole|parole(?=\s+ir\s)|کلمه\s+(?:ی\s+)?عبور|پاس\s*ورڈ|கடவுச்சொல்\w*|პაროლ\w*|գաղտնաբառ\w*|құпия\s+сөз"
     r")(?![a-z])"
     r"|パスワード|暗証番号|密码|密碼|비밀번호|암호|รหัสผ่าน"  # no word boundary in these scripts: "WiFi密码"
     # a Wi-Fi's code in Thai (with the Thai words glued after it: "รหัสไวไฟที่บ้าน") and Persian
@@ -584,6 +584,7 @@ _PW_HINTS = _hints(
     "kodeord",
     "şifrə",
     "گذرواژه",
+    "پسورد",
     "کلمه",
     "پاس",
     "கடவுச்சொல்",
@@ -939,7 +940,7 @@ _SECRET_KEYWORD = re.compile(  # run on lower-cased text
     # kulcsszó, klíčová slova, ključne riječi, atslēgvārdi, nøkkelord, λέξη-κλειδί)
     r"|v(?:õ|o)ti|(?<!cuvânt )(?<!cuvinte )(?<!cuvant )cheie|kulcs(?!sz[oó]|szav|rak)\w*|kl(?:í|i)(?:č|c)(?!ov|enk)\w*"
     r"|k(?:ľ|l)(?:ú|u)(?:č|c)(?!ov)\w*|klju(?:č|c)(?!n)\w*|(?<!λέξη-)(?<!λέξεις-)(?<!λέξη )κλειδ\w*|מפתח"
-    r"|مفتاح|کلید|raktas|atsl(?:ē|e)g(?!v)\w*|n(?:ø|o)kkel(?!ord|fig)\w*|(?<!kata )kunci(?!\s+(?:jawaban|mobil|motor|kamar|rumah|pintu|loker))"
+    r"|مفتاح|کلید|გასაღებ\w*|բանալի\w*|விசை\w*|চাবি|raktas|atsl(?:ē|e)g(?!v)\w*|n(?:ø|o)kkel(?!ord|fig)\w*|(?<!kata )kunci(?!\s+(?:jawaban|mobil|motor|kamar|rumah|pintu|loker))"
     r"|(?<!từ )khóa(?!\s+(?:học|luận))|ufunguo|कुंजी|คีย์)(?![a-z0-9|])"
 )
 _NOT_SECRET_CONTEXT = re.compile(

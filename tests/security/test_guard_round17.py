@@ -139,6 +139,14 @@ REFUSED = [
     # the code first, as messages in other languages put it
     "448812 on sinu kinnituskood",
     "123456 to Twój kod weryfikacyjny. Nie udostępniaj go.",
+    # the review's gaps in the new languages: Latvian and Persian password words, stairwell and
+    # building codes, "API key" in Georgian
+    "Mana Gmail parole ir Ruta8812!",
+    "پسورد وای فای: Sara.tak8812",
+    "Trepikoda: 4471",
+    "Laiptinės kodas: 2291",
+    "Kod za zgradu: 7781",
+    "API გასაღები: 7b3e9f2c4a6d8e0f1a3c5e7b9d1f3a5c",
     'מפתח API של Sentry: 7b3e9f2c4a6d8e0f1a3c5e7b9d1f3a5c',
 ]
 
@@ -202,6 +210,9 @@ PASSES = [
     "Tenim set gats i dos gossos a casa",
     "Nina watoto tatu na mbwa moja nyumbani",
     "Saimme 2024 vahvistuskoodit ajoissa.",
+    "Parole ir jāmaina katru mēnesi.",
+    "La parole est à vous, 2024 fois merci",
+    "Trepist üles, korter 12",
 ]
 
 
