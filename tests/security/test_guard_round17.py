@@ -216,16 +216,6 @@ PASSES = [
 ]
 
 
-@pytest.mark.parametrize("value", REFUSED)
-def test_refused(guard, value):
-    assert refused_kinds(guard, value)
-
-
-@pytest.mark.parametrize("value", PASSES)
-def test_passes_unchanged(guard, value):
-    assert stored(guard, value) == (value, [])
-
-
 # A credential the memory says is its key ("see key of this entry", "the hex part of this
 # memory's key"): the key is persisted and shown, so it is checked as that credential.
 KEY = "mem_3fa91c0d7e52b8a4c6d1e9f07b2a5c38"
@@ -281,11 +271,11 @@ REVIEW_PASSES = [
 ]
 
 
-@pytest.mark.parametrize("value", REVIEW_REFUSED)
-def test_the_reviews_smuggled_secrets_are_refused(guard, value):
+@pytest.mark.parametrize("value", REFUSED + REVIEW_REFUSED)
+def test_refused(guard, value):
     assert refused_kinds(guard, value)
 
 
-@pytest.mark.parametrize("value", REVIEW_PASSES)
-def test_the_reviews_ordinary_memories_pass(guard, value):
+@pytest.mark.parametrize("value", PASSES + REVIEW_PASSES)
+def test_passes_unchanged(guard, value):
     assert stored(guard, value) == (value, [])
