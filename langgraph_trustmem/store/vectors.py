@@ -381,6 +381,16 @@ class VectorIndex:
         when the caller just counted them: a count scans in some back ends)."""
         raise NotImplementedError
 
+    def listed(self, tenant: str) -> list[str] | None:
+        """A tenant's point ids where the back end's filters scan every
+        point (an erasure then scans once and deletes by id, :meth:`delete_ids`);
+        None where the back end counts and deletes a tenant's points itself."""
+        return None
+
+    def delete_ids(self, tenant: str, ids: Sequence[str]) -> None:
+        """Erase the points :meth:`listed` returned for ``tenant``."""
+        raise NotImplementedError
+
     def count(self, tenant: str | None = None) -> int:
         raise NotImplementedError
 
@@ -423,6 +433,12 @@ class VectorIndex:
         self, vector: Sequence[float], query: VectorQuery, limit: int
     ) -> list[tuple[str, float]]:
         return await asyncio.to_thread(self.search, vector, query, limit)
+
+    async def alisted(self, tenant: str) -> list[str] | None:
+        return await asyncio.to_thread(self.listed, tenant)
+
+    async def adelete_ids(self, tenant: str, ids: Sequence[str]) -> None:
+        await asyncio.to_thread(self.delete_ids, tenant, ids)
 
     async def acount(self, tenant: str | None = None) -> int:
         return await asyncio.to_thread(self.count, tenant)
@@ -521,6 +537,19 @@ def _reseal_args(points: Sequence[VectorPoint]) -> dict[str, Any]:
 
 
 _FACET_START = 1024
+_LIST_PAGE = 10_000  # ids per page when an erasure lists a tenant's points, and per delete
+
+
+def _listing(collection: str, tenant: str, offset: Any) -> dict[str, Any]:
+    """One page of a tenant's point ids (a scroll's arguments)."""
+    return {"collection_name": collection, "scroll_filter": _client_filter(tenant=tenant), "limit": _LIST_PAGE,
+            "offset": offset, "with_payload": False, "with_vectors": False}
+
+
+def _id_chunks(ids: Sequence[str]):
+    from qdrant_client import models as m  # noqa: PLC0415
+
+    return [m.PointIdsList(points=list(ids[i : i + _LIST_PAGE])) for i in range(0, len(ids), _LIST_PAGE)]
 
 
 def _ref_pairs(records: Any) -> list[tuple[str, str]]:
@@ -621,6 +650,23 @@ class QdrantClientIndex(VectorIndex):
         if self.seal is not None:
             self.seal.forget(tenant)
         return n
+
+    def listed(self, tenant: str) -> list[str]:
+        # local mode scans every point for a count and again for a delete by
+        # filter; listing the ids scans once, and deleting by id is a lookup
+        ids: list[str] = []
+        offset = None
+        while True:
+            records, offset = self.client.scroll(**_listing(self.collection, tenant, offset))
+            ids += [str(r.id) for r in records]
+            if offset is None:
+                return ids
+
+    def delete_ids(self, tenant: str, ids: Sequence[str]) -> None:
+        for chunk in _id_chunks(ids):
+            self.client.delete(self.collection, points_selector=chunk, wait=True)
+        if self.seal is not None:
+            self.seal.forget(tenant)
 
     def count(self, tenant: str | None = None) -> int:
         flt = _client_filter(tenant=tenant) if tenant is not None else None
@@ -744,6 +790,22 @@ class AsyncQdrantClientIndex(VectorIndex):
         if self.seal is not None:
             self.seal.forget(tenant)
         return n
+
+    async def alisted(self, tenant: str) -> list[str]:
+        """Async :meth:`QdrantClientIndex.listed`."""
+        ids: list[str] = []
+        offset = None
+        while True:
+            records, offset = await self.client.scroll(**_listing(self.collection, tenant, offset))
+            ids += [str(r.id) for r in records]
+            if offset is None:
+                return ids
+
+    async def adelete_ids(self, tenant: str, ids: Sequence[str]) -> None:
+        for chunk in _id_chunks(ids):
+            await self.client.delete(self.collection, points_selector=chunk, wait=True)
+        if self.seal is not None:
+            self.seal.forget(tenant)
 
     async def acount(self, tenant: str | None = None) -> int:
         flt = _client_filter(tenant=tenant) if tenant is not None else None

@@ -10,6 +10,7 @@ import uuid
 from pathlib import Path
 
 import psycopg
+import pytest
 import redis
 from langchain_core.messages import HumanMessage
 
@@ -243,8 +244,92 @@ def test_forget_works_with_an_index_written_against_the_older_signature(store, u
         return original(tenant)
 
     store.vectors.delete_tenant = delete_tenant
+    store.vectors.listed = lambda tenant: None  # nor does it list ids (the base class's default)
     try:
         receipt = store.forget(user)
     finally:
-        del store.vectors.delete_tenant
+        del store.vectors.delete_tenant, store.vectors.listed
     assert calls and receipt["removed"]["vectors"] == 1 and receipt["removed"]["memories"] == 1
+
+
+def _client_store(pg_url, redis_url, key, index):
+    return TrustStore.from_conn_string(pg_url, key=key, qdrant=":memory:", redis_url=redis_url, index=index)
+
+
+def test_client_index_erasure_lists_once_and_deletes_by_id(pg_url, redis_url, key, index, store_schema):
+    """qdrant-client's local mode scans every point for a count and for a
+    delete by filter: an erasure lists the tenant's ids once and deletes
+    those, and the other tenant's vectors stay."""
+    gone, kept = f"gone-{uuid.uuid4().hex[:6]}", f"kept-{uuid.uuid4().hex[:6]}"
+    with _client_store(pg_url, redis_url, key, index) as store:
+        store.setup()
+        top = store.bound("sensitive")
+        for u in (gone, kept):
+            for i in range(4):
+                top.put(("memories", u), f"m{i}", {"text": f"fact {i} of {u}"})
+        vectors, calls = store.vectors, []
+
+        def spying(name):
+            method = getattr(vectors, name)
+
+            def spy(*args):
+                calls.append(name)
+                return method(*args)
+
+            return spy
+
+        for name in ("count", "delete_tenant", "listed", "delete_ids"):
+            setattr(vectors, name, spying(name))
+        receipt = store.forget(gone)
+        assert calls == ["listed", "delete_ids"]
+        assert receipt["removed"]["vectors"] == 4 and receipt["removed"]["memories"] == 4
+        assert vectors.client.count(vectors.collection).count == 4
+        assert vectors.count(store.user_key(gone).hex()) == 0
+        assert vectors.count(store.user_key(kept).hex()) == 4
+        assert len(top.search(("memories", kept), query="fact", limit=10)) == 4
+
+
+def test_client_index_erasure_resumes_after_a_crash_after_its_record(pg_url, redis_url, key, index, store_schema):
+    """Killed after recording the vector step and before deleting: the
+    resumed call reports what was there and leaves none."""
+    user = f"crash-{uuid.uuid4().hex[:6]}"
+    with _client_store(pg_url, redis_url, key, index) as store:
+        store.setup()
+        top = store.bound("sensitive")
+        for i in range(3):
+            top.put(("memories", user), f"m{i}", {"text": f"fact {i}"})
+        vectors = store.vectors
+
+        def killed(tenant, ids):
+            raise KeyboardInterrupt  # the process dies here
+
+        vectors.delete_ids = killed
+        with pytest.raises(KeyboardInterrupt):
+            store.forget(user)
+        del vectors.delete_ids
+        assert vectors.count(store.user_key(user).hex()) == 3
+        receipt = store.forget(user)
+        assert receipt["removed"]["vectors"] == 3 and receipt["removed"]["memories"] == 3
+        assert vectors.count(store.user_key(user).hex()) == 0
+
+
+async def test_async_client_index_erasure_lists_and_deletes_by_id(pg_url, redis_url, key, index, store_schema):
+    from qdrant_client import AsyncQdrantClient
+
+    from langgraph_trustmem.store import AsyncTrustStore
+    from langgraph_trustmem.store.vectors import AsyncQdrantClientIndex
+
+    gone, kept = f"agone-{uuid.uuid4().hex[:6]}", f"akept-{uuid.uuid4().hex[:6]}"
+    vectors = AsyncQdrantClientIndex(AsyncQdrantClient(":memory:"))
+    async with AsyncTrustStore.from_conn_string(
+        pg_url, key=key, qdrant=vectors, redis_url=redis_url, index=index
+    ) as store:
+        await store.setup()
+        top = store.bound("sensitive")
+        for u in (gone, kept):
+            for i in range(3):
+                await top.aput(("memories", u), f"m{i}", {"text": f"fact {i} of {u}"})
+        receipt = await store.aforget(gone)
+        assert receipt["removed"]["vectors"] == 3 and receipt["removed"]["memories"] == 3
+        assert await vectors.acount(store.user_key(gone).hex()) == 0
+        assert await vectors.acount(store.user_key(kept).hex()) == 3
