@@ -5,6 +5,7 @@ isolation, write rules, filters and result assembly. No I/O here.
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import re
@@ -117,19 +118,31 @@ def _strings(value: Any) -> Iterable[str]:
             yield from _strings(v)
 
 
+@functools.lru_cache(maxsize=16)
+def _stakes_pattern(stems: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One pattern for a set of stems, run over a text's words joined by
+    spaces: a stem inside any word, a "^" one at a word's start. Words are
+    ``[a-z0-9]+``, so a stem holding anything else can never match, and
+    none can span two words; an empty stem matches any word."""
+    alts = []
+    for stem in stems:
+        start, body = stem.startswith("^"), stem.removeprefix("^").lower()
+        if _WORD.fullmatch(body) or not body:
+            alts.append((" " if start else "") + (re.escape(body) if body else "[a-z0-9]"))
+    return re.compile("|".join(alts)) if alts else None
+
+
 def high_stakes(
     namespace: Sequence[str], key: str, value: Any, stems: Iterable[str] = DEFAULT_HIGH_STAKES
 ) -> bool:
     """Whether a memory states who may do what or how much (by the words of
     its namespace, key and value): the one rule the store and the remember
     tool both apply."""
-    starts = tuple(s[1:].lower() for s in stems if s.startswith("^"))
-    inside = tuple(s.lower() for s in stems if not s.startswith("^"))
-    for text in (*namespace, key, *_strings(value)):
-        for word in _words(text):
-            if word.startswith(starts) or any(stem in word for stem in inside):
-                return True
-    return False
+    pattern = _stakes_pattern(tuple(stems))
+    if pattern is None:
+        return False
+    words = " ".join(w for text in (*namespace, key, *_strings(value)) for w in _words(text))
+    return pattern.search(" " + words) is not None
 
 
 VECTOR_NAMESPACE = uuid.UUID("6f7c3a52-5d0e-4c1a-9b7e-2f1c8d4e9a10")
