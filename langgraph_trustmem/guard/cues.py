@@ -1231,6 +1231,8 @@ def _next_segment_kind(
     if vm and _CHANGED_PASSWORD.search(low, start, end) and _passwordish(_token_at(cased, vm.start("val"))):
         return PASSWORD
     vm = _GIVEN.match(low, nstart, nend)
+    if vm and _given_credential(cased, low, (start, end), _token_at(cased, vm.start("val"))):
+        return detectors.GENERIC  # "can you remember my Spotify client secret? it's 37f6..."
     if vm and _strong(_token_at(cased, vm.start("val"))):
         cue = _PASSWORD_CUE.search(low, start, end)
         if cue and cue.group() not in _WEAK_PW_CUES:
@@ -1238,6 +1240,26 @@ def _next_segment_kind(
             if not _negated(low, cue, 10) or _CHANGED_PASSWORD.search(low, start, end):
                 return PASSWORD
     return None
+
+
+def _given_credential(cased: str, low: str, cur: tuple[int, int], value: str) -> bool:
+    """Whether a question naming a key, a token, a secret or a password ("can you remember my
+    Pusher app secret?") is answered by the next sentence with a value of a generator's shape
+    ("it's a5d7..."): hex, a token, letters cased at random. Not a key said to be public, nor
+    one asked about ("which token do I use?")."""
+    start, end = cur
+    value = value.rstrip(".,;:!?)")
+    cue = _TOKEN_CUE.search(low, start, end) or _PASSWORD_CUE.search(low, start, end)
+    if cue is None or _negated(low, cue, 10) or _PUBLIC.search(low, start, end) or _WH_QUESTION.match(low, start):
+        return False
+    if cue.re is _PASSWORD_CUE and cue.group() in _WEAK_PW_CUES:
+        return False
+    shaped = (
+        detectors._looks_random(value, 12)
+        or detectors._random_letters(value)
+        or (re.fullmatch(r"[0-9a-f]{16,}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}", value) is not None)
+    )
+    return shaped and not decodes_to_prose(value)
 
 
 _WH_QUESTION = re.compile(r"\s*(?:[\w ]{1,20}:\s*)?(?:which|what|where|how|who|when|why)\b|[^?\n]*\bhow (?:much|many)\b")
@@ -1395,7 +1417,37 @@ def _segment_kind(seg: str, low: str, receipt: bool = False) -> str | None:
     for m in _APP_PASSWORD.finditer(low):
         if _APP_PASSWORD_VALUE.search(low[m.end() : m.end() + 90]):
             return PASSWORD
+    for m in _CHANGED_TO.finditer(low) if "to" in low else ():
+        if kind := _changed_to(m, seg[m.start("val") : m.end("val")].rstrip(_PW_TRIM), low[max(0, m.start() - 30) : m.start()]):
+            return kind
     return None
+
+
+# A credential said to have been changed to a value ("the bank app pass changed to quinn2007*",
+# "SIM PUK changed to 40567234", "gift card code changed to XSEDTTY67DNTSLVB").
+_CHANGED_TO = re.compile(
+    r"(?<![\w-])(?P<cue>pass|password|passwd|pwd|passcode|passphrase|login|pin|puk|code)"
+    r"\s+(?:was\s+|has\s+been\s+|got\s+|is\s+now\s+)?(?:changed|updated|reset|set)\s+to\s*:?\s+(?P<val>[^\s,;\"'`()]{4,64})"
+)
+
+
+# What a code opens or proves, named just before "code" (not a zip code, an error code).
+_CODE_THING = re.compile(
+    r"(?:door|gate|alarm|garage|lock|safe|keypad|key ?box|lockbox|locker|sim|voicemail|phone|tablet|bank|card"
+    r"|gift|entry|access|building|wi-?fi|unlock|security|verification|2fa|login)\W+(?:\w+\W+)?$"
+)
+
+
+def _changed_to(m: re.Match[str], value: str, before: str) -> str | None:
+    if m.group("cue") in ("pin", "puk", "code", "passcode"):
+        if m.group("cue") == "code" and not _CODE_THING.search(before):
+            return None
+        if re.fullmatch(r"\d{4,12}#?", value):
+            return PIN
+        if m.group("cue") == "code" and re.fullmatch(r"[A-Z0-9]{4,6}(?:-?[A-Z0-9]{4,6}){1,4}|[A-Z0-9]{10,20}", value):
+            return detectors.GIFT_CARD if re.search(r"\d", value) and re.search(r"[A-Z]", value) else None
+        return None
+    return PASSWORD if _passwordish(value) and _DIGIT.search(value) else None
 
 
 # In Chinese, Japanese and Korean the cue is glued to the words around it and the value

@@ -64,6 +64,7 @@ from langgraph_trustmem.guard.fields import (
     ENCRYPTED_VALUE,
     JWT_SHAPE,
     PUBLIC_TOKEN,
+    SALTED_VALUE,
     SAYS_NOT_REAL,
     SEALED_VALUE,
     SECURITY_ANSWER,
@@ -183,7 +184,8 @@ _PLACEHOLDER = re.compile(
       | \$\{[^}]*\} | \$(?-i:[A-Z_][A-Z0-9_]*|[a-z_]+)         # ${VAR:?x}, $VAR, $pass ($Pa55w0rd is one)
       | %\(?\w*\)?s | %[A-Z_]+%                                # %s, %VAR%
       | (?:redacted|hidden|removed|omitted|masked|none|null|nil|undefined|empty|todo|tbd|n/?a
-         |changeme|change_me|replace[_-]?me|example|sample|dummy|placeholder|secret|password|passwd|token|value
+         |change[_-]?me(?:[_-][a-z0-9]{1,12}){0,3}|replace[_-]?me(?:[_-][a-z0-9]{1,12}){0,3}
+         |example|sample|dummy|placeholder|secret|password|passwd|token|value
          |(?:your|my)[_-]?(?:api[_-]?)?(?:password|passwd|pass|secret|token|key)(?:[_-][a-z]{1,8}){0,2}
          |xyz|abc|foo|bar|baz|test)
     )$""",
@@ -312,6 +314,10 @@ def _plausible_password(value: str, *, strict: bool = False) -> bool:
         return False  # prose in a script written without spaces: "パスワードは定期的に変更すること"
     if value.startswith(("/", "~/", "./", "http://", "https://")) or re.match(r"^[A-Za-z]:\\", value):
         return False  # a path or a link, e.g. "pwd: /home/me"
+    if "://" in value:
+        return False  # a link or a connection string: the URL readers find a password in one
+    if _CREDENTIAL_NAME.fullmatch(low):
+        return False  # the name of the key a password is kept under: "adminPasswordKey: admin-password"
     if _passphrase(low):
         return True  # "wrist-all-all-caught": words joined as a passphrase generator joins them
     if re.fullmatch(r"[A-Za-z][a-z]+(?:-[a-z]+)*", value) and (strict or low.endswith(_ADJ_SUFFIXES)):
@@ -322,6 +328,9 @@ def _plausible_password(value: str, *, strict: bool = False) -> bool:
     return not (re.fullmatch(r"[A-Z][A-Z0-9_]{2,}", value) and "_" in value)
 
 
+# An identifier that names a credential ("admin-password", "db_password", "smtp.secret"): a
+# key's or a variable's name where a password is kept, not the password.
+_CREDENTIAL_NAME = re.compile(r"(?:[a-z]+[-_.])+(?:password|passwd|pwd|secret|credentials?|token)")
 # A word with an elided article or preposition ("sull'etichetta", "l'étiquette"): prose.
 _ELIDED = re.compile(r"[^\W\d_]{1,5}['’][a-zà-ÿ]{3,}")
 _OWN = re.compile(r"\b(?:mine|my|our|ours|i (?:chose|picked|use|set)|\w+'s (?:card |bank |phone )?(?:pin|password|code)|\w+'s is)\b")
@@ -1068,7 +1077,7 @@ _DIGIT_RUN = re.compile(
 _IBAN_BEFORE = re.compile(r"[A-Z]{2}\d{2}[ \-]?$")
 _EXPIRY_AFTER = re.compile(r"(?<!\d)(?:0[1-9]|1[0-2]) ?/ ?\d{2}(?!\d)")
 _NOT_CARD_LABEL = re.compile(
-    r"(?i)\b(?:resi|tracking|awb|waybill|sendungsnummer|sendungs-?nr|imei|iccid|serial|invoice|order|rastreio"
+    r"(?i)\b(?:resi|tracking|awb|waybill|sendungsnummer|sendungs-?nr|imei|iccid|serial|invoice|order|rastreio|pixel"
     r"|seguimiento|suivi|colis|paket)\b(?:(?!card|visa|master|amex|karte|tarjeta|carte)[^\d\n]){0,16}$"
     # the same labels where no space stands before the number: an order's, a parcel's, a member's
     r"|(?:注文|注文番号|伝票番号|追跡番号|問い合わせ番号|会員番号|订单|订单号|訂單|运单号|快递单号|物流单号|会员号|주문번호|송장번호"
@@ -1205,7 +1214,7 @@ _PGP_ID = re.compile(
 _GOOGLE_CLIENT_ID = re.compile(r"(?<![\w-])\d{6,14}-[a-z0-9]{32}\.apps\.googleusercontent\.com(?![\w-])")
 _MINISIGN_PUBLIC = re.compile(r"(?i)(public key[^\n]{0,12}?[:=]?\s*)RW[A-Za-z0-9+/]{54}(?![A-Za-z0-9+/=])")
 _ANGLE_PLACEHOLDER = re.compile(
-    r"<(?:(?:your|my|the|a|an)[-_ ])?[a-z_-]{0,30}(?:key|token|password|passwd|pwd|secret|user|username|pass|id)"
+    r"<(?:(?:your|my|the|a|an)[-_ ])?[a-z0-9_-]{0,30}(?:key|token|password|passwd|pwd|secret|user|username|pass|id|value)"
     r"(?:[-_ ][a-z]{1,12}){0,3}>"
 )
 # The PINs statistics name ("1234 is the most common PIN, then 1111"): one digit repeated,
@@ -1299,8 +1308,10 @@ def _pgp_named(text: str, m: re.Match[str]) -> bool:
 def without_sealed(text: str) -> str:
     """``text`` with the values sealed for storage by design (SOPS, Ansible Vault, a Sealed
     Secret's ciphertext) replaced: read whole, before the text is cut into lines."""
-    if "ENC[" in text or "$ANSIBLE_VAULT" in text:
+    if "ENC[" in text or "$ANSIBLE_VAULT" in text or "!vault" in text:
         text = ENCRYPTED_VALUE.sub(lambda m: "[encrypted]" if sealed(m.group()) else m.group(), text)
+    if "U2FsdGVkX1" in text:
+        text = SALTED_VALUE.sub("[encrypted]", text)
     if "SealedSecret" in text or "encryptedData" in text:
         text = SEALED_VALUE.sub("[encrypted]", text)
     return text
@@ -1328,6 +1339,34 @@ _COMMAND_VALUE = re.compile(
 # A word and the digits a phone's keypad gives it, taught as a game ("GOLF = 4653 (just a game)").
 _KEYPAD_GAME = re.compile(r"\b([A-Z]{3,10})\s*=\s*(\d{3,10})\b")
 _LOCK_WORDS = re.compile(r"(?i)code|pin\b|safe|door|alarm|lock|combination|passw|passcode|gate|garage")
+# A Firebase web app's config (its apiKey is public by design: it ships in the page, and the
+# project's security rules hold the access).
+_FIREBASE_WEB = re.compile(r"firebaseConfig|authDomain\W{1,4}[\w-]+\.firebaseapp\.com")
+_FIREBASE_KEY = re.compile(r"((?i:api_?key)\W{1,4})AIza[\w-]{35}(?![\w-])")
+_CHANGE_ME = re.compile(r"(?i)(?<![\w-])(?:change|replace)[_-]?me(?:[_-][a-z0-9]{1,12}){0,3}(?![\w-])")
+# A Twilio Account SID, named: an identifier (the account's name in its API), not a key.
+_ACCOUNT_SID = re.compile(r"((?i:account[ _]?sid|\bsid\b)[^\n]{0,40}?)\bAC[0-9a-f]{32}\b")
+# A secret manager's address of a value ("vault:secret/data/shop/db#password",
+# "op://Private/GitHub/password"): where a password is kept. Only addresses whose every part is a
+# plain name (no part that reads as a password or a random token) are references.
+_STORE_URI = re.compile(
+    r"(?<![\w/:])(?:vault|op|ssm|secretsmanager|awssm|gcpsm|azurekv|keyvault|doppler|infisical|bws|sops)"
+    r":(?://)?[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)+(?:#[A-Za-z_][\w.-]*)?(?![\w/#])"
+)
+
+
+def _store_uri(text: str, m: re.Match[str]) -> str:
+    """The address replaced, unless a part of it, or a word after it on its line, reads as a
+    password ("vault:db/prod  # fallback literal Zebra!Cactus9")."""
+    parts = re.split(r"[:/#]+", m.group())[1:]
+    rest = text[m.end() :].split("\n", 1)[0].split()
+    if any(_passwordish(p) or _looks_random(p) for p in parts) or any(
+        _passwordish(w) and re.search(r"\d", w) for w in rest
+    ):
+        return m.group()
+    return "<secret>"
+
+
 def without_doc_values(text: str, testing: bool = False, masked: bool = True) -> str:
     """``text`` with what is no one's secret replaced before the scan: the documentation's
     well-known example values (jwt.io's sample token, AWS's example key pair, a gateway's
@@ -1348,6 +1387,14 @@ def without_doc_values(text: str, testing: bool = False, masked: bool = True) ->
             text = re.sub(rf"(?<![A-Z2-7]){value}(?![A-Z2-7])", "EXAMPLE", text)  # alone, not the start of a longer secret
     if masked:
         text = without_masked(text)
+    if "AIza" in text and "firebase" in text.lower() and _FIREBASE_WEB.search(text):
+        text = _FIREBASE_KEY.sub(r"\1[public]", text)  # a Firebase web app's config ships in its page
+    if "AC" in text and _ACCOUNT_SID.search(text):
+        text = _ACCOUNT_SID.sub(r"\1[account id]", text)  # Twilio's account id: its auth token is the secret
+    if ("hange" in text or "eplace" in text) and _CHANGE_ME.search(text):
+        text = _CHANGE_ME.sub("<placeholder>", text)  # "MYSQL_PASSWORD=change-me-before-prod"
+    if ":" in text and _STORE_URI.search(text):
+        text = _STORE_URI.sub(lambda m: _store_uri(text, m), text)
     if "arn:aws" in text:  # a resource's name, unless a token was put in it
         text = _ARN.sub(_arn, text)
     if "${" in text or "!secret" in text or "get_password(" in text or "getpass(" in text or "os." in text:
@@ -1587,6 +1634,8 @@ def _stated_password(line: str, m: re.Match[str]) -> bool:
                 return False  # a word the sentence goes on from: "Passwort ist sicher genug"
             if strict:  # "c'est important", "είναι σημαντικό": a word, unless it reads as a password
                 return _passwordish(value)
+            if (c.group("sym") or "").strip() in ("-", "–", "—") and re.fullmatch(r"[a-z]+[,;]", value):
+                return False  # a dash, then prose: "adminPasswordKey: admin-password — anyway, how was..."
             return bool(value) and _plausible_password(value)
         w = _PW_WORD.match(rest[pos:])
         if not w or words >= 6:

@@ -420,13 +420,18 @@ def passphrase(low: str) -> bool:
 # Keys made to ship in a web page: Stripe's publishable keys, PostHog's project keys,
 # Mapbox's public tokens.
 # Values encrypted for storage by design, their key kept elsewhere: SOPS's ENC[...] (its iv and
-# tag included), an Ansible Vault block (its "!vault |" tag too), and where the text is a Sealed
-# Secret, its ciphertext (always "Ag..." and long). No one's secret; a value in the clear beside
+# tag included), an Ansible Vault block (its "!vault |" tag too), OpenSSL's salted output, and
+# where the text is a Sealed Secret, its ciphertext (always "Ag..." and long). No one's secret; a value in the clear beside
 # them is read.
 ENCRYPTED_VALUE = re.compile(
     r"ENC\[AES256_GCM,data:[A-Za-z0-9+/=]*,iv:[A-Za-z0-9+/=]{16,},tag:[A-Za-z0-9+/=]{16,}(?:,type:\w+)?\]"
     r"|(?:!vault\s*\|\s*)?\$ANSIBLE_VAULT;1\.[12];AES256(?:;[\w.\-]+)?(?:\s*[0-9a-f]{32,})+"
+    # cut short where a title or a preview shows it ("ENC[AES256_GCM,data:UZOr..."), and the
+    # vault tag ending its line, the block on the lines (or list items) after it
+    r"|ENC\[AES256_GCM,data:[A-Za-z0-9+/=]{0,64}(?:\.\.\.|…)|!vault\s*\|[ \t]*$"
 )
+# OpenSSL's "enc" output in base64: it always starts with "Salted__" ("U2FsdGVkX1...").
+SALTED_VALUE = re.compile(r"(?<![A-Za-z0-9+/])U2FsdGVkX1[A-Za-z0-9+/]{20,}={0,2}(?![A-Za-z0-9+/=])")
 SEALED_VALUE = re.compile(r"(?<![A-Za-z0-9+/])Ag[A-Za-z0-9+/]{100,}={0,2}(?![A-Za-z0-9+/=])")
 _SOPS_DATA = re.compile(r"data:([A-Za-z0-9+/=]*)")
 _VAULT_BODY = re.compile(r"AES256(?:;[\w.\-]+)?\s*([0-9a-f\s]+)$")

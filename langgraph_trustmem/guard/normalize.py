@@ -618,6 +618,10 @@ def full_views(text: str, depth: int = 2) -> list[str]:
         out.append(unescaped)
     if "<key>" in folded and _PLIST_PAIR.search(folded):
         out.append(_PLIST_PAIR.sub(r'\1 = "\2"', folded))
+    if "name" in folded and "value" in folded and _NAME_VALUE.search(folded):
+        out.append(_NAME_VALUE.sub(r'\1: "\2"', folded))  # a container's env: "- name: X_SECRET / value: ..."
+    if "variable" in folded and "default" in folded and _TF_DEFAULT.search(folded):
+        out.append(_TF_DEFAULT.sub(r'\1 = "\2"', folded))  # variable "x_secret" { default = "..." }
     if "=" in folded and "</" in folded and _TITLED.search(folded):
         out.append(_TITLED.sub(r"\2: \3", html.unescape(folded) if "&" in folded else folded))
     if "<![CDATA[" in folded:
@@ -709,6 +713,13 @@ _ALPHABETS = re.compile(r"abcdefghij|0123456789")
 _RLO_RUN = re.compile("\u202e([^\u202c\n]*)\u202c?")
 _CDATA = re.compile(r"<!\[CDATA\[(.*?)\]\]>", re.S)
 _PLIST_PAIR = re.compile(r"<key>([^<]{1,80})</key>\s*<string>([^<]{1,500})</string>")
+# A variable named in one field and valued in the next: Kubernetes' and ECS's env lists
+# (YAML "- name: X" then "value: ...", or JSON {"name": "X", "value": "..."}).
+_NAME_VALUE = re.compile(
+    r"""["']?name["']?\s*:\s*["']?([A-Za-z_][\w.-]{1,80})["']?\s*(?:,\s*|\n[ \t]*)["']?value["']?\s*:\s*["']?([^"'\s,}]{1,500})["']?"""
+)
+# A Terraform variable and its default, a few lines apart in its block.
+_TF_DEFAULT = re.compile(r'variable\s+"([\w-]{1,80})"\s*\{[^{}]{0,200}?\bdefault\s*=\s*"([^"\n]{1,500})"')
 _TITLED = re.compile(
     r"<(\w+)[^>]*?\b(?:title|aria-label|data-label|alt)=\"([^\"]{1,80})\"[^>]*>([^<]{1,300})</\1>"
 )
