@@ -275,6 +275,7 @@ class Guard:
                     or cues.named_code(probe)
                     or cues.dial_combination(probe)
                     or cues.code_sheet(probe)
+                    or cues.noted_secret(probe)
                     or (cues.cued_secret(undone) if undone else None)  # its disguise undone (morse, rot13...)
                 )
                 if kind and not (kind in detectors.PUBLIC_KINDS and detectors.only_public_key(value)):

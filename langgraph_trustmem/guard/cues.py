@@ -446,7 +446,7 @@ _KEYPAD_LEAD = re.compile(r"(?<!\w)([#*])[-.](?=\d)")
 
 # Things a code opens, arms or pays with, in the languages the guard reads (folded: no accents).
 _OPENS = (
-    r"door|front door|back door|side door|gate|back gate|garage|alarm|security system|keypad|lock ?box"
+    r"door|front door|back door|side door|gate|back gate|garage|alarm|adt|security system|keypad|lock ?box"
     r"|key ?box|key ?safe|safe|vault|locker|padlock|bike lock|lock|building|entry|entrance|lobby|buzzer"
     r"|intercom|storage unit|suitcase|debit card|credit card|bank card|atm card|sim|sim card|phone unlock"
     r"|iphone|unlock|disarm|porte|portail|digicode|alarme|coffre|cadenas|boite a cles|carte bleue"
@@ -613,7 +613,7 @@ _PW_BEFORE = re.compile(
 _WIFI_CUE = re.compile(r"(?<![\w-])(?:wifi|wi-fi|wlan|wlan-netz|ssid|network|netzwerk|reseau|red wifi|rede)(?![\w-])")
 # Security questions: the answer is a plain word, so only a strong cue and a stated answer count.
 _ANSWER_CUE = re.compile(
-    r"(?<!\w)(?:security (?:question|answer)s?|secret (?:question|answer)|recovery questions?|memorable word"
+    r"(?<!\w)(?:security (?:question|answer|q)s?|secret (?:question|answer)|recovery questions?|memorable word"
     r"|سؤال الأمان|سؤال الامان|السؤال السري"
     r"|respuesta (?:de seguridad|secreta)|pregunta de seguridad|resposta (?:secreta|de seguranca)"
     r"|pergunta secreta|pregunta secreta|domanda segreta|geheimfrage|vraag van de bank"
@@ -843,6 +843,7 @@ _SPELLED = frozenset(
     losenord losenordet sifre sifrem sifresi sifremi salasana jelszo heslo geslo lozinka kodeord adgangskode
     passord sicurezza sicherheit schlussel alarmcode alarmkod larmkoden larmkod portkod portkoden turcode torcode
     pinkoden pinkod pincode verificatiecode verifizierungscode bestatigungscode credential credentials codice codigo
+    keypad keysafe lockbox keybox
     """.split()
 )
 # Slips of those that are words or names: checked against the word lists of eleven
@@ -860,6 +861,7 @@ def _slips(word: str) -> set[str]:
     out = {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1) if word[i] != word[i + 1]}
     if len(word) >= 7:
         out.update(word[:i] + word[i + 1 :] for i in range(len(word)))
+    if len(word) >= 6:  # a letter doubled ("keeypad")
         out.update(word[:i] + word[i] + word[i:] for i in range(len(word)))
     return out
 
@@ -2370,6 +2372,80 @@ def named_code(value: Any, labels: Iterable[str] = ()) -> str | None:
     return None
 
 
+# Notes people jot: a credential's name on a line of its own and the value alone on the next
+# ("NAS admin password\nWehateParis340?", "modem admin login\ninjury-stairs-fresh-40"), a
+# device's login with its value after it ("modem admin login Snowboardlighthouse1965"), or
+# the value first and its name after ("893459 is the phone passcode", "8276 then # -> lockbox
+# code", "bacalhau0770 = Hulu login", "<64 hex> is the private key for the old eth wallet").
+_PW_NAMES = r"password|passwd|passphrase|pwd|pw|login|lgoin|community string"
+_NAME_LINE = re.compile(rf"(?:[^\n\d:=]{{0,40}}\s)?(?:{_PW_NAMES})\b[^\n\d:=]{{0,50}}")
+_DEVICE_LOGIN = re.compile(
+    r"(?<!\w)(?:admin|router|modem|nas|wi-?fi|network|nvr|camera|printer)\s+(?:login|password|pass|pw)"
+    r"\s+(?P<val>\S{6,64})\s*$"
+)
+_VALUE_FIRST = re.compile(
+    r"(?:^|(?<=[\s:>]))(?P<val>[^\s:=<>←]{3,80})\s*(?:then\s+[#*]\s*)?"
+    r"(?:=|->|→|←|<-|\bis\s+(?:the|my|our)\b|\bis\s+for\s+(?:the|my|our)\b)\s*"
+    r"(?P<what>(?:[\w.&'’-]+\s+){0,4}?)(?P<name>passcode|pin|puk|code|combo|combination|login|lgoin|password|passwd"
+    r"|private key)\b"
+)
+_CODE_OWNERS = re.compile(
+    r"phone|tablet|ipad|iphone|laptop|lock ?box|key ?box|key ?safe|keypad|door|gate|garage|alarm|safe|locker"
+    r"|padlock|bike|sim|voicemail|bank|card|debit|atm|building|entry|unlock"
+)
+
+
+def _credential_value(value: str) -> bool:
+    """A value that reads as a password a person chose or a generator made."""
+    v = value.strip(".,;:!?()[]\"'`")
+    return (
+        (detectors._passwordish(v) and _DIGIT.search(v) is not None and not detectors._is_wordy(v))
+        or (passphrase(v.lower()) and v.lower() == v and (_DIGIT.search(v) is not None or v.count("-") >= 3))
+        or re.fullmatch(r"[a-z]{3,10}(?:-[a-z]{3,10}){2,5}-\d{1,4}", v) is not None  # "injury-stairs-fresh-40"
+        or detectors._random_letters(v)
+        or detectors._looks_random(v, 14)
+    )
+
+
+def noted_secret(value: Any) -> str | None:
+    """The kind of a credential jotted as a note (see above)."""
+    for text in detectors.record_texts(value):
+        if len(text) > 2000 or not _DIGIT.search(text) and "-" not in text and not any(c.isupper() for c in text):
+            continue
+        lines = [line.strip(" \t*•-") for line in text.splitlines()]
+        for i, line in enumerate(lines):
+            low = respelled(_plain(line))
+            if len(low) != len(line):
+                continue  # offsets must agree to read the value as written
+            nxt = next((x for x in lines[i + 1 :] if x), "") if i + 1 < len(lines) else ""
+            words = [w for w in nxt.split() if any(c.isalnum() for c in w)]  # (an emoji after it aside)
+            nxt = words[0] if len(words) == 1 else ""
+            if (
+                nxt
+                and "," not in low + nxt  # not a table's header and row
+                and _NAME_LINE.fullmatch(low)
+                and not _NEGATED.search(low)
+                and _credential_value(nxt)
+            ):
+                return PASSWORD
+            if (m := _DEVICE_LOGIN.search(low)) and _credential_value(line[m.start("val") : m.end("val")]):
+                return PASSWORD
+            for m in _VALUE_FIRST.finditer(low):
+                if low[: m.start()].rstrip()[-1:].isalnum():
+                    continue  # the value starts its clause ("save this: 8276 ..."): not "Flight 4412 -> gate"
+                val = line[m.start("val") : m.end("val")].strip("*#")
+                name = m.group("name")
+                if name == "private key":
+                    if re.fullmatch(r"(?:0x)?[0-9a-fA-F]{64}", val):
+                        return detectors.CRYPTO_KEY
+                elif name in ("login", "lgoin", "password", "passwd"):
+                    if _credential_value(val):
+                        return PASSWORD
+                elif re.fullmatch(r"\d{4,10}", val) and (name != "code" or _CODE_OWNERS.search(m.group("what"))):
+                    return PIN
+    return None
+
+
 def names_code(text: str) -> bool:
     """Whether a message names a code in one of the languages above ("Kan du sende
     skabskode?", "ما هو رمز الكراج؟"), for the chat reader to find its value in a reply."""
@@ -2383,7 +2459,7 @@ def names_code(text: str) -> bool:
 # pace notes, a physio's reps or a hearing test ("R10 L10 R10", "R 20 L 25 R 20 dB").
 _DIAL = re.compile(
     r"(?<![\w-])([RL]) ?(\d{1,2})(?:[ ,/]|\s*-\s*)+([RL]) ?(\d{1,2})(?:[ ,/]|\s*-\s*)+([RL]) ?(\d{1,2})"
-    r"(?![\w.]|\s?(?:db|mm|cm|kg|%|°|mmhg|reps|x\b))"
+    r"(?!\w|\.\w|\s?(?:db|mm|cm|kg|%|°|mmhg|reps|x\b))"  # a full stop may end the sentence
 )
 _DIAL_HINT = re.compile(r"[RL] ?\d")
 _TURN_PARTS = ("ight", "eft", "echts", "inks", "roite", "auche", "erecha", "zquierda", "estra")  # of _TURN's words
@@ -2425,7 +2501,7 @@ def dial_combination(value: Any) -> str | None:
     if isinstance(value, Mapping):  # {"Tresor-Kombination": "R22 L48 R47"}
         texts += [f"{k}: {v}" for k, v in value.items() if isinstance(k, str) and isinstance(v, str)]
     for text in texts:
-        if _DIAL_THINGS.search(text) or _maybe_code(text):
+        if _DIAL_THINGS.search(text) or _maybe_code(text) or _DIAL_THINGS.search(respelled(_plain(text))):
             for m in [*_DIAL.finditer(text), *_DIAL_WORDS.finditer(text)]:
                 if m.re is _DIAL_WORDS and not _named_dial(text, m):
                     continue  # "Salsa combo: right 8, left 6, right 4 counts": a routine's turns
