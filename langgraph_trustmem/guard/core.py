@@ -455,6 +455,9 @@ class Guard:
                             n += 1
                         new_key = f"{new_key} ({n})"
                     out[new_key] = self._walk(v, check, (*path, k) if isinstance(k, str) else path, seen)
+                labelled = _labelled(value)
+                if labelled is not None and self.reject_secrets:
+                    check.full.append(labelled)  # {"label": "garage code", "value": "*3402"}: one line
                 rest = {k: v for k, v in value.items() if not (public and k in _JWK_PUBLIC)}
                 if not had_code and _PAYMENT_RECORD.intersection(str(k).lower() for k in value):
                     check.secrets.discard(detectors.ONE_TIME_CODE)  # found in this payment's own fields only
@@ -489,6 +492,17 @@ class Guard:
             return type(value)(items)
         finally:
             seen.discard(id(value))
+
+
+def _labelled(record: Mapping[Any, Any]) -> str | None:
+    """A form's field kept as a record, its name in one key and its value in another, read
+    as one line ("garage code: *3402")."""
+    keys = {str(k).lower(): k for k in record}
+    name = next((keys[k] for k in ("label", "name", "field", "title") if k in keys), None)
+    if name is None or "value" not in keys:
+        return None
+    label, val = record[name], record[keys["value"]]
+    return f"{label}: {val}" if isinstance(label, str) and isinstance(val, (str, int)) and not isinstance(val, bool) else None
 
 
 _DEFAULT: dict[bool, Guard] = {}

@@ -619,7 +619,13 @@ _ANSWER_CUE = re.compile(
     r"|pergunta secreta|pregunta secreta|domanda segreta|geheimfrage|vraag van de bank"
     r"|pergunta de seguranca|reponse (?:secrete|de securite)|question secrete|sicherheitsfrage|sicherheitsantwort"
     r"|geheime antwort|risposta (?:segreta|di sicurezza)|domanda di sicurezza|beveiligingsvraag|geheime vraag"
-    r"|pytanie (?:pomocnicze|bezpieczenstwa)|odpowiedz (?:pomocnicza|na pytanie)|sakerhetsfraga|guvenlik sorusu"
+    r"|pytanie (?:pomocnicze|bezpieczenstwa)|odpowiedz (?:pomocnicza|na pytanie)|sakerhetsfraga\w*|guvenlik sorusu\w*"
+    # inflected, and in more languages ("svar pa sakerhetsfragan", "sikkerhetssporsmalet",
+    # "bezpecnostni otazku", "sigurnosno pitanje", "soalan keselamatan", "intrebarea de securitate")
+    r"|sikkerhetssporsmal\w*|sikkerhedssporgsmal\w*|turvakysymy\w*|bezpecnostn\w* otazk\w*|sigurnosn\w* pitanj\w*"
+    r"|varnostn\w* vprasanj\w*|biztonsagi kerdes\w*|soalan keselamatan|pertanyaan keamanan|intrebarea de securitate"
+    r"|pregunta de seguretat|resposta de seguretat|respuesta de seguridad|cau tra loi bao mat|ερωτηση\w* ασφαλειας"
+    r"|тайни\w* въпрос|контролни\w* въпрос|питання безпеки|سؤال امنیتی|שאלת האבטחה|सुरक्षा प्रश्न|คำถามความปลอดภัย"
     r"|pertanyaan keamanan|cau hoi bao mat|контрольн\w* (?:вопрос|ответ|слово)|秘密の質問|安全问题|보안 질문"
     r"|(?:(?:mother'?s )?maiden name|first pet'?s name|name of (?:my|your|the) first (?:pet|car|school|teacher)"
     r"|city of birth|city (?:where|i was) born|first school|favou?rite teacher)"
@@ -799,7 +805,9 @@ _TRIGGERS = frozenset(
     klucze nokkelboks avainboksi anahtar creds mima bimilbeonho pasuwado ramz-e puk puk2 login logon
     קוד הקוד κωδικος κωδικός συνδυασμος συνδυασμός
     zugangsdaten credenciales credenciais credenziali identifiants dostepowe inloggegevens доступы
-    segredo verisure simplisafe
+    segredo verisure simplisafe adt sakerhetsfragan sakerhetsfragor sikkerhetssporsmal sikkerhetssporsmalet
+    sikkerhedssporgsmal sikkerhedssporgsmalet turvakysymys turvakysymykseen otazku otazka pitanje keselamatan
+    cevabi sorusunun sorusu securitate seguretat
     """.split()
 )
 _TRIGGER_ENDINGS = (
@@ -1018,7 +1026,11 @@ _PW_FAR = re.compile(
     rf"^\s+(?:{_W},?\s+|\([^()\n]{{1,30}}\)\s+){{0,8}}?(?:{_IS}{_NOW}|{_NOW_WORDS})\s*:?\s+(?P<val>[^\s,;\"'`]{{8,64}})"
 )
 # An answer stated: "= Bruno", ": Sapporo", "is 'Escort'".
-_ANSWER = re.compile(rf"^[^:=\n]{{0,50}}?(?:[:=]\s*['\"‘“]?|\b{_IS}\s+['\"‘“])(?P<val>[^\W\d_][\w'’ -]{{1,30}})")
+_ANSWER = re.compile(
+    rf"^[^:=\n]{{0,50}}?(?:[:=]\s*['\"‘“]?|\b{_IS}\s+['\"‘“])(?P<val>[^\W\d_][\w'’ -]{{1,30}})"
+    # the question in brackets, then the answer ("svar pa sakerhetsfragan (mammas flicknamn) Fatima")
+    rf"|^[^:=\n()]{{0,50}}?\([^()\n]{{3,60}}\)\s*(?:[:=→-]\s*|\b{_IS}\s+|lautet\s+|\n\s*)?['\"‘“]?(?P<after>[^\W\d_][\w'’ .-]{{1,30}})"
+)
 _WIFI_PAIR = re.compile(r"^[^/\n]{0,40}?\S\s*/\s*(?P<val>[^\s,;\"'`]{6,64})")
 
 
@@ -1404,12 +1416,18 @@ def _segment_kind(seg: str, low: str, receipt: bool = False) -> str | None:
     for m in _ANSWER_CUE.finditer(low):
         after = seg[m.end() : m.end() + 90]
         vm = _ANSWER.match(after)
+        answer = (vm.group("val") or vm.group("after") or "") if vm else ""
+        if vm and vm.group("after") and answer[:1].islower():
+            answer = ""  # after the question in brackets, a name: "(mammas flicknamn) Fatima", not "(...) veranderd"
+        if vm and after[vm.end() : vm.end() + 12].split("\n", 1)[0].rstrip().endswith("?"):
+            answer = ""  # the question itself: "Întrebarea de securitate: numele primului animal de companie?"
         if (
             vm
+            and answer.split()
             and not _negated(low, m)
-            and vm.group("val").split()[0].lower() not in _NOT_ANSWERS
+            and answer.split()[0].lower().strip(".") not in _NOT_ANSWERS
             # the questions offered ("first pet, maiden name."), not one answered ("city of birth = Pune")
-            and not (detectors.topics_only(vm.group("val")) and not re.match(r"\s*[:=→]", after[vm.end() :]))
+            and not (detectors.topics_only(answer) and not re.match(r"\s*[:=→]", after[vm.end() :]))
         ):
             return SECURITY_ANSWER
     for m in _WORD_CUE.finditer(low):
@@ -1419,12 +1437,13 @@ def _segment_kind(seg: str, low: str, receipt: bool = False) -> str | None:
     for m in _APP_PASSWORD.finditer(low):
         if _APP_PASSWORD_VALUE.search(low[m.end() : m.end() + 90]):
             return PASSWORD
-    for m in _CHANGED_TO.finditer(low) if "to" in low else ():
+    for m in _CHANGED_TO.finditer(low) if " to" in low and _CHANGE_VERB.search(low) else ():
         if kind := _changed_to(m, seg[m.start("val") : m.end("val")].rstrip(_PW_TRIM), low[max(0, m.start() - 30) : m.start()]):
             return kind
     return None
 
 
+_CHANGE_VERB = re.compile(r"changed|updated|reset|\bset\b")
 # A credential said to have been changed to a value ("the bank app pass changed to quinn2007*",
 # "SIM PUK changed to 40567234", "gift card code changed to XSEDTTY67DNTSLVB").
 _CHANGED_TO = re.compile(
@@ -1570,7 +1589,8 @@ _APP_PASSWORD_VALUE = re.compile(
 
 _NOT_ANSWERS = frozenset(
     "a an the my your his her their our it this that what which who where when how why not no none yes set "
-    "asked ask saved stored kept changed updated reset required needed in on at for from to of and or".split()
+    "asked ask saved stored kept changed updated reset required needed in on at for from to of and or "
+    "i i'll i’ll i'm i’m i've we we'll will would should must need needs todo tbd pending unknown later".split()
 )
 
 
@@ -2315,7 +2335,7 @@ _NAMED = re.compile(
 _NAMED_SEP = r"(?:[:=→>\-–—]+|[ \t](?:is|ist|er|es|est|on|je|e|este|ni|ay|adalah|la|ja|har|yra|ir|е|є)[ \t])"
 _NAMED_VALUE = re.compile(
     rf"(?:[ \t]*\([^()\n]{{0,30}}\))?(?:[ \t]*{_NAMED_SEP}?|(?:[ \t]+[^\W\d_]+(?:['’][^\W\d_]+)?){{1,4}}?[ \t]*[:=→>\-–—]+)[ \t]*"
-    r"(?P<val>[#*]?\d{3,10}[#*]?[A-Za-z✓]?|[a-d]\d{4,6}|\d{1,2}-\d{1,2}-\d{1,2})(?![\w/:.,-]\d|[\w/])"
+    r"(?P<val>[#*]?\d{3,10}[#*]?[A-Za-z✓]?|[a-z]\d{4,6}#?|\d{1,2}-\d{1,2}-\d{1,2})(?![\w/:.,-]\d|[\w/])"
     r"(?!\s?(?:%|€|\$|£|zł|zl|kr|kg|km|cm|mm|m2|m²|m\b|l\b|litr\w*|liter\w*|g\b|min\b|h\b|lei|lira|tl\b))"
 )
 
@@ -2395,6 +2415,10 @@ _CODE_OWNERS = re.compile(
 )
 
 
+# What every note above names (or a slip of it): texts without any are not read.
+_NOTED_HINT = re.compile(r"(?i)p\w?a\w?s|pwd|pw\b|l\w?o\w?g\w?in|lgoin|pin|puk|code|combo|combination|private key|community")
+
+
 def _credential_value(value: str) -> bool:
     """A value that reads as a password a person chose or a generator made."""
     v = value.strip(".,;:!?()[]\"'`")
@@ -2410,7 +2434,7 @@ def _credential_value(value: str) -> bool:
 def noted_secret(value: Any) -> str | None:
     """The kind of a credential jotted as a note (see above)."""
     for text in detectors.record_texts(value):
-        if len(text) > 2000 or not _DIGIT.search(text) and "-" not in text and not any(c.isupper() for c in text):
+        if len(text) > 2000 or not _NOTED_HINT.search(text):
             continue
         lines = [line.strip(" \t*•-") for line in text.splitlines()]
         for i, line in enumerate(lines):

@@ -1355,6 +1355,9 @@ _STORE_URI = re.compile(
 )
 
 
+_STORE_SCHEMES = ("vault:", "op:", "ssm:", "sm:", "kv:", "keyvault:", "doppler:", "infisical:", "bws:", "sops:")
+
+
 def _store_uri(text: str, m: re.Match[str]) -> str:
     """The address replaced, unless a part of it, or a word after it on its line, reads as a
     password ("vault:db/prod  # fallback literal Zebra!Cactus9")."""
@@ -1389,11 +1392,11 @@ def without_doc_values(text: str, testing: bool = False, masked: bool = True) ->
         text = without_masked(text)
     if "AIza" in text and "firebase" in text.lower() and _FIREBASE_WEB.search(text):
         text = _FIREBASE_KEY.sub(r"\1[public]", text)  # a Firebase web app's config ships in its page
-    if "AC" in text and _ACCOUNT_SID.search(text):
+    if "AC" in text and ("SID" in text or "sid" in text or "Sid" in text) and _ACCOUNT_SID.search(text):
         text = _ACCOUNT_SID.sub(r"\1[account id]", text)  # Twilio's account id: its auth token is the secret
     if ("hange" in text or "eplace" in text) and _CHANGE_ME.search(text):
         text = _CHANGE_ME.sub("<placeholder>", text)  # "MYSQL_PASSWORD=change-me-before-prod"
-    if ":" in text and _STORE_URI.search(text):
+    if ":" in text and any(scheme in text for scheme in _STORE_SCHEMES) and _STORE_URI.search(text):
         text = _STORE_URI.sub(lambda m: _store_uri(text, m), text)
     if "arn:aws" in text:  # a resource's name, unless a token was put in it
         text = _ARN.sub(_arn, text)
@@ -3055,7 +3058,9 @@ _DOOR_CODE_HINTS = _hints(
     "code", "kod", "код", "códig", "codig", "codice", "mã", "κωδικ", "קוד", "رمز", "کد", "कोड", "কোড", "รหัส", "番号",
     "暗証",
 )  # fmt: skip
-_KEYPAD_VALUE = re.compile(r"^[^\d\n.!?;]{0,30}?(?<![A-Za-z0-9_-])([#*]?)(\d{4,8})([#*]?)(?![\d.,/:-]?\d)")
+_KEYPAD_VALUE = re.compile(
+    r"^[^\d\n.!?;]{0,30}?(?<![A-Za-z0-9_-])([#*]?|[A-Za-z](?=\d{4,6}(?!\d)))(\d{4,8})([#*]?)(?![\d.,/:-]?\d)"
+)  # a keypad's letter first too: "kod do bramy: K5683"
 _POSTAL = re.compile(r"(?:post|zip|plz|cep|cap|почтов|indeks)\w*\W{0,3}$")
 # a code word qualified as anything but a door's: "código postal", "код товара", "ürün kodu"
 _NOT_A_DOOR_CODE = re.compile(

@@ -618,8 +618,9 @@ def full_views(text: str, depth: int = 2) -> list[str]:
         out.append(unescaped)
     if "<key>" in folded and _PLIST_PAIR.search(folded):
         out.append(_PLIST_PAIR.sub(r'\1 = "\2"', folded))
-    if "name" in folded and "value" in folded and _NAME_VALUE.search(folded):
-        out.append(_NAME_VALUE.sub(r'\1: "\2"', folded))  # a container's env: "- name: X_SECRET / value: ..."
+    if ("name" in folded or "label" in folded) and "value" in folded and _NAME_VALUE.search(folded):
+        # a container's env ("- name: X_SECRET / value: ..."), a form's field ("label=PIN; value=...")
+        out.append(_NAME_VALUE.sub(lambda m: f"{m.group(1) or m.group(3)}: {m.group(2) or m.group(4)}", folded))
     if "variable" in folded and "default" in folded and _TF_DEFAULT.search(folded):
         out.append(_TF_DEFAULT.sub(r'\1 = "\2"', folded))  # variable "x_secret" { default = "..." }
     if "=" in folded and "</" in folded and _TITLED.search(folded):
@@ -717,6 +718,8 @@ _PLIST_PAIR = re.compile(r"<key>([^<]{1,80})</key>\s*<string>([^<]{1,500})</stri
 # (YAML "- name: X" then "value: ...", or JSON {"name": "X", "value": "..."}).
 _NAME_VALUE = re.compile(
     r"""["']?name["']?\s*:\s*["']?([A-Za-z_][\w.-]{1,80})["']?\s*(?:,\s*|\n[ \t]*)["']?value["']?\s*:\s*["']?([^"'\s,}]{1,500})["']?"""
+    # a form's field: "label=mã két sắt; value=12-29-10", {"label": "...", "value": "..."}
+    r"""|["']?label["']?\s*[:=]\s*["']?([^"'\n;]{1,80}?)["']?\s*(?:[,;]\s*|\n[ \t]*)["']?value["']?\s*[:=]\s*["']?([^"'\n;}]{1,200}?)["']?\s*(?=[;,}\n]|$)"""
 )
 # A Terraform variable and its default, a few lines apart in its block.
 _TF_DEFAULT = re.compile(r'variable\s+"([\w-]{1,80})"\s*\{[^{}]{0,200}?\bdefault\s*=\s*"([^"\n]{1,500})"')
