@@ -498,7 +498,7 @@ def _labelled(record: Mapping[Any, Any]) -> str | None:
     """A form's field kept as a record, its name in one key and its value in another, read
     as one line ("garage code: *3402")."""
     keys = {str(k).lower(): k for k in record}
-    name = next((keys[k] for k in ("label", "name", "field", "title") if k in keys), None)
+    name = next((keys[k] for k in ("label", "field") if k in keys), None)
     if name is None or "value" not in keys:
         return None
     label, val = record[name], record[keys["value"]]

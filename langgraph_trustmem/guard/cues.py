@@ -1245,8 +1245,8 @@ def _next_segment_kind(
     if vm and _CHANGED_PASSWORD.search(low, start, end) and _passwordish(_token_at(cased, vm.start("val"))):
         return PASSWORD
     vm = _GIVEN.match(low, nstart, nend)
-    if vm and _given_credential(cased, low, (start, end), _token_at(cased, vm.start("val"))):
-        return detectors.GENERIC  # "can you remember my Spotify client secret? it's 37f6..."
+    if vm and (kind := _given_credential(cased, low, (start, end), _token_at(cased, vm.start("val")))):
+        return kind  # "can you remember my Spotify client secret? it's 37f6..."
     if vm and _strong(_token_at(cased, vm.start("val"))):
         cue = _PASSWORD_CUE.search(low, start, end)
         if cue and cue.group() not in _WEAK_PW_CUES:
@@ -1256,24 +1256,26 @@ def _next_segment_kind(
     return None
 
 
-def _given_credential(cased: str, low: str, cur: tuple[int, int], value: str) -> bool:
-    """Whether a question naming a key, a token, a secret or a password ("can you remember my
-    Pusher app secret?") is answered by the next sentence with a value of a generator's shape
-    ("it's a5d7..."): hex, a token, letters cased at random. Not a key said to be public, nor
-    one asked about ("which token do I use?")."""
+def _given_credential(cased: str, low: str, cur: tuple[int, int], value: str) -> str | None:
+    """The kind of credential a question names ("can you remember my Pusher app secret?") when
+    the next sentence answers it with a value of a generator's shape ("it's a5d7..."): hex, a
+    token, letters cased at random. Not a key said to be public, nor one asked about ("which
+    token do I use?")."""
     start, end = cur
     value = value.rstrip(".,;:!?)")
     cue = _TOKEN_CUE.search(low, start, end) or _PASSWORD_CUE.search(low, start, end)
     if cue is None or _negated(low, cue, 10) or _PUBLIC.search(low, start, end) or _WH_QUESTION.match(low, start):
-        return False
+        return None
     if cue.re is _PASSWORD_CUE and cue.group() in _WEAK_PW_CUES:
-        return False
+        return None
     shaped = (
         detectors._looks_random(value, 12)
         or detectors._random_letters(value)
         or (re.fullmatch(r"[0-9a-f]{16,}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}", value) is not None)
     )
-    return shaped and not decodes_to_prose(value)
+    if not shaped or decodes_to_prose(value):
+        return None
+    return PASSWORD if _PASSWORD_CUE.search(low, start, end) else detectors.GENERIC
 
 
 _WH_QUESTION = re.compile(r"\s*(?:[\w ]{1,20}:\s*)?(?:which|what|where|how|who|when|why)\b|[^?\n]*\bhow (?:much|many)\b")
