@@ -502,7 +502,9 @@ def _labelled(record: Mapping[Any, Any]) -> str | None:
     if name is None or "value" not in keys:
         return None
     label, val = record[name], record[keys["value"]]
-    return f"{label}: {val}" if isinstance(label, str) and isinstance(val, (str, int)) and not isinstance(val, bool) else None
+    if not isinstance(label, str) or not label.strip() or " " not in label.strip():
+        return None  # a label of one word is the field rules' to read ({"label": "combination", ...})
+    return f"{label}: {val}" if isinstance(val, (str, int)) and not isinstance(val, bool) else None
 
 
 _DEFAULT: dict[bool, Guard] = {}
