@@ -1245,7 +1245,7 @@ def _next_segment_kind(
     if vm and _CHANGED_PASSWORD.search(low, start, end) and _passwordish(_token_at(cased, vm.start("val"))):
         return PASSWORD
     vm = _GIVEN.match(low, nstart, nend)
-    if vm and (kind := _given_credential(cased, low, (start, end), _token_at(cased, vm.start("val")))):
+    if vm and (kind := _given_credential(low, (start, end), _token_at(cased, vm.start("val")))):
         return kind  # "can you remember my Spotify client secret? it's 37f6..."
     if vm and _strong(_token_at(cased, vm.start("val"))):
         cue = _PASSWORD_CUE.search(low, start, end)
@@ -1256,7 +1256,7 @@ def _next_segment_kind(
     return None
 
 
-def _given_credential(cased: str, low: str, cur: tuple[int, int], value: str) -> str | None:
+def _given_credential(low: str, cur: tuple[int, int], value: str) -> str | None:
     """The kind of credential a question names ("can you remember my Pusher app secret?") when
     the next sentence answers it with a value of a generator's shape ("it's a5d7..."): hex, a
     token, letters cased at random. Not a key said to be public, nor one asked about ("which
@@ -2443,7 +2443,7 @@ def noted_secret(value: Any) -> str | None:
             low = respelled(_plain(line))
             if len(low) != len(line):
                 continue  # offsets must agree to read the value as written
-            nxt = next((x for x in lines[i + 1 :] if x), "") if i + 1 < len(lines) else ""
+            nxt = next((x for x in lines[i + 1 :] if x), "")
             words = [w for w in nxt.split() if any(c.isalnum() for c in w)]  # (an emoji after it aside)
             nxt = words[0] if len(words) == 1 else ""
             if (
