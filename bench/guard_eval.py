@@ -181,6 +181,12 @@ def tuning4_corpus() -> list[Record]:
     return _jsonl(DATA / "secrets_tuning4" / "tuning4.jsonl")
 
 
+def suite_corpus() -> list[Record]:
+    """What the guard's own tests check, labelled by the verdicts they hold
+    (``bench/train_guard.py --collect`` writes it): training data for the learned reader."""
+    return _jsonl(DATA / "secrets_suite" / "suite.jsonl")
+
+
 def heldout_corpus() -> list[Record]:
     """The first held-out corpus (frozen; tuned on since its misses were read)."""
     return _jsonl(DATA / "secrets_heldout" / "heldout.jsonl")
@@ -276,6 +282,7 @@ CORPORA = {
     "tuning2": tuning2_corpus,
     "tuning3": tuning3_corpus,
     "tuning4": tuning4_corpus,
+    "suite": suite_corpus,
     "heldout": heldout_corpus,
     "heldout2": heldout2_corpus,
     "heldout3": heldout3_corpus,
@@ -295,6 +302,8 @@ CORPORA = {
     "heldout17": heldout17_corpus,
     "heldout18": heldout18_corpus,
 }
+# Never tuned on, and never seen by the learned reader's training (bench/train_guard.py).
+HELD_OUT = ("heldout18",)
 
 
 def outcome(guard: Guard, rec: Record) -> tuple[bool, list[str]]:

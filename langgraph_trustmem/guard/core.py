@@ -41,6 +41,8 @@ from langgraph_trustmem.guard.fields import (
     parent_kind,
     sibling_secret,
 )
+from langgraph_trustmem.guard.learned import KIND as LEARNED_KIND
+from langgraph_trustmem.guard.learned import shipped
 from langgraph_trustmem.guard.normalize import PIECE_LINE, decodes_to_prose, full_views, token_views
 from langgraph_trustmem.guard.pii import (
     CARD,
@@ -189,6 +191,8 @@ class Guard:
     ``engine``: run the betterleaks rule engine under our detectors (default). Without
     it only the built-in rules run; a missing engine raises :class:`ConfigurationError`
     here rather than silently weakening the check.
+    ``learned``: after every rule passed, refuse what the learned reader
+    (:mod:`.learned`) scores as a credential (kind ``learned-credential``).
 
     Instances are immutable and can be shared between threads.
     """
@@ -199,6 +203,7 @@ class Guard:
     extra_pii: Mapping[str, str | Pattern[str]] = field(default_factory=dict)
     phone_regions: Collection[str] = ("US",)
     engine: bool = True
+    learned: bool = True
     _kinds: frozenset[str] = field(init=False, repr=False, compare=False)
     _extra: tuple[tuple[Pattern[str], str], ...] = field(init=False, repr=False, compare=False)
     _extra_pii: tuple[tuple[Pattern[str], str], ...] = field(init=False, repr=False, compare=False)
@@ -280,6 +285,8 @@ class Guard:
                 )
                 if kind and not (kind in detectors.PUBLIC_KINDS and detectors.only_public_key(value)):
                     found = {kind}
+                elif not kind and self.learned and shipped().flags(value):
+                    found = {LEARNED_KIND}
             if found:
                 raise SecretRejected(sorted(found))
         return out, sorted(check.redacted)

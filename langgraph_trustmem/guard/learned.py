@@ -1,0 +1,139 @@
+"""The learned reader: the guard's last line, a linear model over hashed n-grams.
+
+Rules refuse what someone thought to write down; a new author phrases a PIN, a door code or
+a pasted key in a way no rule names, in a language no cue list holds. This reader scores the
+whole memory with a logistic model over its character n-grams (2 to 5, lower-cased, every
+digit read as 0), its words and word pairs, and the shapes of its tokens ("Aa0|4": mixed
+letters and digits, 16 to 31 long), hashed into ``DIMS`` slots.
+
+It only adds refusals: it runs after every rule passed, and refuses at a probability set in
+leave-one-corpus-out validation (each of the newest tuning corpora, by another author, left
+out in turn) so that it adds at most one false positive in 1,000 benign memories on any of
+them. Its weights are trained by ``bench/train_guard.py`` on the tuning corpora and on the
+values the guard's own tests check (never on a held-out corpus) and ship with the package
+(``data/guard/learned.npz``): nothing is downloaded, and the same input always gets the
+same verdict.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+import zlib
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import numpy as np
+
+__all__ = ["DIMS", "KIND", "LearnedModel", "features", "text_of"]
+
+#: The kind a refusal by this reader reports.
+KIND = "learned-credential"
+DIMS = 1 << 20
+NGRAMS = (2, 3, 4, 5)
+
+_DIGIT = re.compile(r"\d")
+_WORD = re.compile(r"\w+|[^\w\s]")
+_MASK = DIMS - 1
+_PRIME = np.uint64(1_000_003)
+_MIX = np.uint64(29)
+
+
+def text_of(value: Any) -> str:
+    """The memory as the reader sees it: a string as it is, anything else as its JSON."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+@functools.lru_cache(maxsize=8192)  # words recur: a bounded cache, a few hundred KB
+def _shape(token: str) -> str:
+    """A token's classes of characters, runs collapsed, and a length band."""
+    out: list[str] = []
+    last = ""
+    for ch in token[:64]:
+        c = "0" if ch.isdigit() else "A" if ch.isupper() else "a" if ch.isalpha() else ch
+        if c != last:
+            out.append(c)
+            last = c
+    n = len(token)
+    band = "1" if n < 4 else "2" if n < 8 else "3" if n < 16 else "4" if n < 32 else "5"
+    return "".join(out)[:12] + "|" + band
+
+
+@functools.lru_cache(maxsize=8192)
+def _crc(prefix: bytes, text: str) -> int:
+    return zlib.crc32(prefix + text.encode("utf-8", "surrogatepass")) & _MASK
+
+
+def features(text: str) -> tuple[np.ndarray, np.ndarray]:
+    """The hashed feature slots of ``text`` and their values (log counts, unit length)."""
+    low = _DIGIT.sub("0", text.lower())
+    points = np.frombuffer(low.encode("utf-32-le", "surrogatepass"), dtype=np.uint32).astype(np.uint64)
+    slots: list[np.ndarray] = []
+    size = len(points)
+    for n in NGRAMS:
+        if size < n:
+            continue
+        h = np.full(size - n + 1, n * 7919, dtype=np.uint64)
+        for j in range(n):
+            h = h * _PRIME + points[j : size - n + 1 + j]
+        slots.append((h ^ (h >> _MIX)) & np.uint64(_MASK))
+    words = [_DIGIT.sub("0", w.lower()) for w in _WORD.findall(text)]
+    extra = [_crc(b"w:", w) for w in words]
+    extra += [_crc(b"b:", f"{a} {b}") for a, b in zip(words, words[1:], strict=False)]
+    extra += [_crc(b"s:", _shape(t)) for t in text.split()]
+    slots.append(np.asarray(extra, dtype=np.uint64))
+    every = np.concatenate(slots).astype(np.int64)
+    idx, counts = np.unique(every, return_counts=True)
+    values = np.log1p(counts).astype(np.float32)
+    norm = float(np.sqrt(float(values @ values))) or 1.0
+    return idx, values / norm
+
+
+@dataclass(frozen=True)
+class LearnedModel:
+    """Weights, bias and refusal threshold; ``meta`` says how they were trained."""
+
+    weights: np.ndarray  # DIMS float32
+    bias: float
+    threshold: float
+    meta: dict[str, Any]
+
+    def score(self, text: str) -> float:
+        """The probability the model gives ``text`` holding a credential."""
+        idx, values = features(text)
+        z = float(self.weights[idx] @ values) + self.bias
+        return 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
+
+    def flags(self, value: Any) -> bool:
+        return self.score(text_of(value)) >= self.threshold
+
+    @staticmethod
+    def save(path: Any, weights: np.ndarray, bias: float, threshold: float, meta: dict[str, Any]) -> None:
+        np.savez_compressed(
+            path,
+            weights=weights.astype(np.float16),
+            bias=np.float64(bias),
+            threshold=np.float64(threshold),
+            meta=np.frombuffer(json.dumps(meta, sort_keys=True).encode(), dtype=np.uint8),
+        )
+
+    @classmethod
+    def from_file(cls, path: Any) -> LearnedModel:
+        with np.load(path) as z:
+            weights = z["weights"].astype(np.float32)
+            if weights.shape != (DIMS,):
+                raise ValueError("the learned reader's weights do not match its feature space")
+            return cls(weights, float(z["bias"]), float(z["threshold"]), json.loads(bytes(z["meta"]).decode()))
+
+
+@functools.cache
+def shipped() -> LearnedModel:
+    """The model shipped with the package, loaded once per process."""
+    with resources.as_file(resources.files("langgraph_trustmem") / "data" / "guard" / "learned.npz") as path:
+        return LearnedModel.from_file(path)
+
