@@ -14,7 +14,8 @@ weights.
 Threshold: the reader only refuses what every rule passed, so what it costs is the benign
 memories it adds to the rules' refusals. Each of the ``FOLDS`` (the newest tuning corpora,
 each by another author) is left out in turn, the model fitted on the rest, and the rules'
-verdicts on the left-out corpus (``Guard(learned=False)``) combined with the model's; the
+verdicts on the left-out corpus combined with the model's (on the memory and on the
+disguises the rules undid in it, as the guard reads it); the
 threshold is the lowest on the grid whose added false-positive rate is at most ``FP_BUDGET``
 on every fold: a new author's look-alikes vary, and the average understated what the first
 model added on heldout18 (0.15% in validation, 0.24% there; 0.72% for a model chosen by its
@@ -35,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import guard_eval  # noqa: E402
-from langgraph_trustmem.guard import Guard  # noqa: E402
+from langgraph_trustmem.guard import Guard, learned  # noqa: E402
 from langgraph_trustmem.guard.learned import DIMS, NGRAMS, LearnedModel, features, text_of  # noqa: E402
 
 OUT = ROOT / "langgraph_trustmem" / "data" / "guard" / "learned.npz"
@@ -96,18 +97,47 @@ def load(names: list[str]) -> dict[str, tuple[Any, np.ndarray, list[guard_eval.R
     return out
 
 
+def rule_views(recs: list[guard_eval.Record]) -> tuple[np.ndarray, list[list[str]]]:
+    """The rules' verdict on each record, and the disguises they undid in it (what the
+    reader scores beside the memory): read off the guard as it runs, the reader muted."""
+    seen: list[list[str]] = []
+
+    def spy(value: Any, undone: Any = ()) -> bool:
+        seen[-1] = list(undone)
+        return False
+
+    guard, refuses = Guard(), learned.refuses
+    learned.refuses = spy
+    try:
+        verdicts = []
+        for r in recs:
+            seen.append([])
+            verdicts.append(guard_eval.outcome(guard, r)[0])
+    finally:
+        learned.refuses = refuses
+    return np.array(verdicts), seen
+
+
+def combined(x: Any, undone: list[list[str]], w: np.ndarray, b: float) -> np.ndarray:
+    """The probability the guard acts on: the memory's, or its disguises undone's."""
+    p = probabilities(x, w, b)
+    idx = [i for i, u in enumerate(undone) if u]
+    if idx:
+        p[idx] = np.maximum(p[idx], probabilities(matrix(["\n".join(undone[i]) for i in idx]), w, b))
+    return p
+
+
 def validate(data: dict[str, Any]) -> tuple[float, list[dict[str, Any]]]:
     """Leave each fold out: (threshold, per-threshold table of added recall / false positives)."""
     import scipy.sparse as sp
 
-    rules = Guard(learned=False)
     folds = []
     for f in FOLDS:
         rest = [n for n in data if n != f]
         w, b = fit(sp.vstack([data[n][0] for n in rest]).tocsr(), np.concatenate([data[n][1] for n in rest]))
         x, y, recs = data[f]
-        ruled = np.array([guard_eval.outcome(rules, r)[0] for r in recs])
-        folds.append((probabilities(x, w, b), y, ruled))
+        ruled, undone = rule_views(recs)
+        folds.append((combined(x, undone, w, b), y, ruled))
         print(f"fold {f} fitted", flush=True)
     table = []
     for th in GRID:

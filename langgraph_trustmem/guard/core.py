@@ -25,6 +25,7 @@ from typing import Any
 
 from langgraph_trustmem.errors import ConfigurationError, SecretRejected
 from langgraph_trustmem.guard import chat, cues, detectors
+from langgraph_trustmem.guard import learned as learned_reader
 from langgraph_trustmem.guard.detectors import (
     card_spans,
     compile_patterns,
@@ -41,8 +42,6 @@ from langgraph_trustmem.guard.fields import (
     parent_kind,
     sibling_secret,
 )
-from langgraph_trustmem.guard.learned import KIND as LEARNED_KIND
-from langgraph_trustmem.guard.learned import shipped
 from langgraph_trustmem.guard.normalize import PIECE_LINE, decodes_to_prose, full_views, token_views
 from langgraph_trustmem.guard.pii import (
     CARD,
@@ -285,8 +284,8 @@ class Guard:
                 )
                 if kind and not (kind in detectors.PUBLIC_KINDS and detectors.only_public_key(value)):
                     found = {kind}
-                elif not kind and self.learned and shipped().flags(value):
-                    found = {LEARNED_KIND}
+                elif not kind and self.learned and learned_reader.refuses(value, undone):
+                    found = {learned_reader.KIND}
             if found:
                 raise SecretRejected(sorted(found))
         return out, sorted(check.redacted)

@@ -6,7 +6,9 @@ whole memory with a logistic model over its character n-grams (2 to 5, lower-cas
 digit read as 0), its words and word pairs, and the shapes of its tokens ("Aa0|4": mixed
 letters and digits, 16 to 31 long), hashed into ``DIMS`` slots.
 
-It only adds refusals: it runs after every rule passed, and refuses at a probability set in
+It reads the memory as stored and, where the rules undid a disguise (base64, hex, rot13,
+look-alike letters...), the text undone. It only adds refusals: it runs after every rule
+passed, and refuses at a probability set in
 leave-one-corpus-out validation (each of the newest tuning corpora, by another author, left
 out in turn) so that it adds at most one false positive in 1,000 benign memories on any of
 them. Its weights are trained by ``bench/train_guard.py`` on the tuning corpora and on the
@@ -22,13 +24,14 @@ import json
 import math
 import re
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
 import numpy as np
 
-__all__ = ["DIMS", "KIND", "LearnedModel", "features", "text_of"]
+__all__ = ["DIMS", "KIND", "LearnedModel", "features", "refuses", "shipped", "text_of"]
 
 #: The kind a refusal by this reader reports.
 KIND = "learned-credential"
@@ -109,8 +112,14 @@ class LearnedModel:
         z = float(self.weights[idx] @ values) + self.bias
         return 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
 
-    def flags(self, value: Any) -> bool:
-        return self.score(text_of(value)) >= self.threshold
+    def probability(self, value: Any, undone: Sequence[str] = ()) -> float:
+        """The memory's probability, or that of its disguises undone (base64 decoded,
+        look-alike letters folded, ...), whichever is higher."""
+        p = self.score(text_of(value))
+        return max(p, self.score("\n".join(undone))) if undone else p
+
+    def flags(self, value: Any, undone: Sequence[str] = ()) -> bool:
+        return self.probability(value, undone) >= self.threshold
 
     @staticmethod
     def save(path: Any, weights: np.ndarray, bias: float, threshold: float, meta: dict[str, Any]) -> None:
@@ -129,6 +138,11 @@ class LearnedModel:
             if weights.shape != (DIMS,):
                 raise ValueError("the learned reader's weights do not match its feature space")
             return cls(weights, float(z["bias"]), float(z["threshold"]), json.loads(bytes(z["meta"]).decode()))
+
+
+def refuses(value: Any, undone: Sequence[str] = ()) -> bool:
+    """Whether the shipped model refuses ``value`` (``undone``: its disguises undone)."""
+    return shipped().flags(value, undone)
 
 
 @functools.cache

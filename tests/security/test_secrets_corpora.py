@@ -288,15 +288,16 @@ def test_eighteenth_heldout_corpus(guard):
     (tuned on heldout17 only): 0.835 / 0.773 / 0.027. Never trained on by the learned reader;
     its aggregates were read three times while the reader was built (a first model 0.857 /
     0.822 / 0.029; with the suite's cases in training and a threshold by the folds' average
-    0.858 / 0.827 / 0.034, which set the threshold's rule to the worst fold; as shipped
-    0.851 / 0.810 / 0.029), so it is no longer the held-out figure of record for the reader.
+    0.858 / 0.827 / 0.034, which set the threshold's rule to the worst fold: 0.851 / 0.810 /
+    0.029; reading the disguises the rules undid too, 0.852 / 0.815 / 0.029), so it is no
+    longer the held-out figure of record for the reader.
     The targets are not met. Asserted as measured, so a regression shows; its records are
     never read to choose rules."""
     report, _, _ = guard_eval.evaluate("heldout18", guard_eval.heldout18_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
-    assert report.recall >= 0.850  # target TARGET_RECALL: not met
-    assert report.recall_hard >= 0.809
+    assert report.recall >= 0.852  # target TARGET_RECALL: not met
+    assert report.recall_hard >= 0.814
     assert report.fp_rate <= 0.0288  # target TARGET_FP: not met
 
 
