@@ -52,7 +52,6 @@ def text_of(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, default=str)
 
 
-@functools.lru_cache(maxsize=8192)  # words recur: a bounded cache, a few hundred KB
 def _shape(token: str) -> str:
     """A token's classes of characters, runs collapsed, and a length band."""
     out: list[str] = []
@@ -67,8 +66,9 @@ def _shape(token: str) -> str:
     return "".join(out)[:12] + "|" + band
 
 
-@functools.lru_cache(maxsize=8192)
 def _crc(prefix: bytes, text: str) -> int:
+    # not cached: a cache of recent words would keep memories' text (and refused secrets)
+    # in the process after their check
     return zlib.crc32(prefix + text.encode("utf-8", "surrogatepass")) & _MASK
 
 
