@@ -219,6 +219,8 @@ class Guard:
         object.__setattr__(self, "_regions", _normalize_regions(self.phone_regions))
         if self.engine and self.reject_secrets:
             require_engine()
+        if self.learned and self.reject_secrets:
+            learned_reader.require_model()
 
     # -- public ----------------------------------------------------------------------------
 

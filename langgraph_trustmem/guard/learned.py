@@ -31,7 +31,9 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["DIMS", "KIND", "LearnedModel", "features", "refuses", "shipped", "text_of"]
+from langgraph_trustmem.errors import ConfigurationError
+
+__all__ = ["DIMS", "KIND", "LearnedModel", "features", "refuses", "require_model", "shipped", "text_of"]
 
 #: The kind a refusal by this reader reports.
 KIND = "learned-credential"
@@ -138,6 +140,18 @@ class LearnedModel:
             if weights.shape != (DIMS,):
                 raise ValueError("the learned reader's weights do not match its feature space")
             return cls(weights, float(z["bias"]), float(z["threshold"]), json.loads(bytes(z["meta"]).decode()))
+
+
+def require_model() -> None:
+    """Load the shipped model now, so a broken install fails when a guard is made, with
+    :class:`ConfigurationError`, not at a user's first put."""
+    try:
+        shipped()
+    except (OSError, ValueError, KeyError) as exc:
+        raise ConfigurationError(
+            f"the guard's learned reader cannot be loaded ({type(exc).__name__}); reinstall "
+            "langgraph-trustmem, or pass Guard(learned=False) to rely on the rules only"
+        ) from None
 
 
 def refuses(value: Any, undone: Sequence[str] = ()) -> bool:

@@ -115,7 +115,24 @@ def test_saved_weights_round_trip(tmp_path):
     m = LearnedModel.from_file(tmp_path / "m.npz")
     assert m.threshold == 0.9 and m.meta == {"note": "test"}
     assert m.flags("door code 1234") and not m.flags("weather is mild")
+    np.savez(tmp_path / "bad.npz", weights=np.zeros(10, np.float16), bias=0.0, threshold=0.5,
+             meta=np.frombuffer(b"{}", dtype=np.uint8))
     with pytest.raises(ValueError):
-        np.savez(tmp_path / "bad.npz", weights=np.zeros(10, np.float16), bias=0.0, threshold=0.5,
-                 meta=np.frombuffer(b"{}", dtype=np.uint8))
         LearnedModel.from_file(tmp_path / "bad.npz")
+
+
+def test_a_broken_install_fails_when_the_guard_is_made(monkeypatch):
+    """Weights missing or cut short: a typed error naming the way out, at Guard(), not at a
+    user's first put; a guard without the reader still works."""
+    from langgraph_trustmem.errors import ConfigurationError
+    from langgraph_trustmem.guard import learned
+
+    def missing() -> LearnedModel:
+        raise FileNotFoundError("/site-packages/langgraph_trustmem/data/guard/learned.npz")
+
+    monkeypatch.setattr(learned, "shipped", missing)
+    with pytest.raises(ConfigurationError, match="learned=False") as caught:
+        Guard()
+    assert "site-packages" not in str(caught.value)
+    Guard(learned=False).check({"text": "weather is mild"})
+    Guard(reject_secrets=False)  # nothing refused: the reader is not needed
