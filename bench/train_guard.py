@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench import guard_eval  # noqa: E402
 from langgraph_trustmem.guard import Guard, learned  # noqa: E402
-from langgraph_trustmem.guard.learned import DIMS, NGRAMS, LearnedModel, features, text_of  # noqa: E402
+from langgraph_trustmem.guard.learned import DIMS, NGRAMS, LearnedModel, features, text_of, views  # noqa: E402
 
 OUT = ROOT / "langgraph_trustmem" / "data" / "guard" / "learned.npz"
 FOLDS = ("heldout12", "heldout13", "heldout14", "heldout15", "heldout16", "heldout17")
@@ -120,10 +120,11 @@ def rule_views(recs: list[guard_eval.Record]) -> tuple[np.ndarray, list[list[str
 
 def combined(x: Any, undone: list[list[str]], w: np.ndarray, b: float) -> np.ndarray:
     """The probability the guard acts on: the memory's, or its disguises undone's."""
-    p = probabilities(x, w, b)
+    p = probabilities(x, w, b)  # x holds each memory's first view
     idx = [i for i, u in enumerate(undone) if u]
     if idx:
-        p[idx] = np.maximum(p[idx], probabilities(matrix(["\n".join(undone[i]) for i in idx]), w, b))
+        second = [views(None, undone[i])[1] for i in idx]
+        p[idx] = np.maximum(p[idx], probabilities(matrix(second), w, b))
     return p
 
 

@@ -33,7 +33,7 @@ import numpy as np
 
 from langgraph_trustmem.errors import ConfigurationError
 
-__all__ = ["DIMS", "KIND", "LearnedModel", "features", "refuses", "require_model", "shipped", "text_of"]
+__all__ = ["DIMS", "KIND", "LearnedModel", "features", "refuses", "require_model", "shipped", "text_of", "views"]
 
 #: The kind a refusal by this reader reports.
 KIND = "learned-credential"
@@ -99,6 +99,12 @@ def features(text: str) -> tuple[np.ndarray, np.ndarray]:
     return idx, values / norm
 
 
+def views(value: Any, undone: Sequence[str] = ()) -> list[str]:
+    """What the reader scores: the memory, and its disguises undone (base64 decoded,
+    look-alike letters folded, ...) as one text when the rules undid any."""
+    return [text_of(value), "\n".join(undone)] if undone else [text_of(value)]
+
+
 @dataclass(frozen=True)
 class LearnedModel:
     """Weights, bias and refusal threshold; ``meta`` says how they were trained."""
@@ -115,10 +121,8 @@ class LearnedModel:
         return 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
 
     def probability(self, value: Any, undone: Sequence[str] = ()) -> float:
-        """The memory's probability, or that of its disguises undone (base64 decoded,
-        look-alike letters folded, ...), whichever is higher."""
-        p = self.score(text_of(value))
-        return max(p, self.score("\n".join(undone))) if undone else p
+        """The highest probability of the memory's :func:`views`."""
+        return max(self.score(t) for t in views(value, undone))
 
     def flags(self, value: Any, undone: Sequence[str] = ()) -> bool:
         return self.probability(value, undone) >= self.threshold
