@@ -1216,10 +1216,13 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
         empty_len = len(self._seal_typed((_EMPTY, None), b""))  # a sealed "no value" blob's length
         seeds: dict[str, Any] = {}
         remaining = set(channels)
+        held = self.decoded.held(tk, ns)
+        known = BytesArray(n for _, _, n in held)
         while start is not None and remaining:
             wanted = sorted(remaining)
             params = {"tk": tk, "ns": ns, "start": start, "branch": branch, "page": sql.DELTA_PAGE,
-                      "channels": wanted, "empty_len": empty_len, **{f"ch{n}": ch for n, ch in enumerate(wanted)}}
+                      "channels": wanted, "empty_len": empty_len, "known": known,
+                      **{f"ch{n}": ch for n, ch in enumerate(wanted)}}
             rows = yield sql.delta_chain_sql(len(wanted)), params, True
             if not rows:
                 break  # the previous page ended at its branch's root
@@ -1233,7 +1236,7 @@ class TrustSaverBase(BaseCheckpointSaver[str]):
                 for ch, version, blob in blob_rows or ():
                     channel = bytes(ch).decode()
                     if channel in remaining:
-                        present, value = self._open_blob(tk, ns, channel, bytes(version).decode(), bytes(blob))
+                        present, value = self._open_blob(tk, ns, channel, bytes(version).decode(), bytes(blob), held)
                         if present:
                             seeds[channel] = value
                             remaining.discard(channel)

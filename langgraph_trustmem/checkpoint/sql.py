@@ -206,11 +206,12 @@ SELECT c.checkpoint_ns, c.checkpoint_id, c.parent_checkpoint_id, c.branch, c.ver
 FROM trustmem_threads t
 JOIN trustmem_checkpoints c ON c.thread_key = t.thread_key
 """
-_SELECT_COLUMNS = _SELECT_TEMPLATE.format(blob="b.blob")
-_SELECT_UNLESS_KNOWN = _SELECT_TEMPLATE.format(
-    blob="CASE WHEN substring(b.blob FROM 9 FOR 12) = ANY(%(known)s::bytea[]) "
+_BLOB_UNLESS_KNOWN = (
+    "CASE WHEN substring(b.blob FROM 9 FOR 12) = ANY(%(known)s::bytea[]) "
     "THEN substring(b.blob FROM 1 FOR 20) ELSE b.blob END"
 )
+_SELECT_COLUMNS = _SELECT_TEMPLATE.format(blob="b.blob")
+_SELECT_UNLESS_KNOWN = _SELECT_TEMPLATE.format(blob=_BLOB_UNLESS_KNOWN)
 
 GET_LATEST_SQL = (
     _SELECT_UNLESS_KNOWN
@@ -426,7 +427,9 @@ SEALED_SAMPLE_SQL = "SELECT substring(payload from 1 for 20) FROM trustmem_check
 # past the newest snapshot fetched every older one too). A version the
 # checkpoint did not store a value for has a sealed "empty" blob, which is
 # told apart by its length (``empty_len``) without opening it; the caller
-# opens what the page holds and decides.
+# opens what the page holds and decides. A seed the decoded cache holds
+# (named in ``known``, as reads name them) comes back as its header only: a
+# long chat's snapshot is read once, not on every turn until the next one.
 DELTA_PAGE = 1024
 
 
@@ -452,7 +455,7 @@ def delta_chain_sql(channels: int) -> str:
         )
         return f"(SELECT count(*) FROM ({found}) AS seeds)"
 
-    blob = "array[convert_to(b.channel, 'UTF8'), convert_to(b.version, 'UTF8'), b.blob]"
+    blob = f"array[convert_to(b.channel, 'UTF8'), convert_to(b.version, 'UTF8'), {_BLOB_UNLESS_KNOWN}]"
     blobs = " UNION ALL ".join(_delta_blob(n, "chain", blob) for n in range(channels))
     return f"""
 WITH RECURSIVE chain AS (

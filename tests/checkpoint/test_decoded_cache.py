@@ -341,6 +341,56 @@ def test_a_delta_channel_reducing_in_place_never_changes_the_cache(pg_url, key, 
         assert len(saver.decoded) > 0  # the snapshots were cached, as copies
 
 
+def test_a_delta_channels_cached_snapshot_is_read_as_its_header_only(pg_url, key, schema):
+    """A long DeltaChannel history starts at the same stored snapshot turn
+    after turn: once the decoded cache holds it, PostgreSQL sends its header
+    only (here the rest of the row is overwritten and the history still
+    reads), and a saver that never decoded it reads the whole row and
+    refuses the edited bytes."""
+    from langgraph_trustmem.crypto import HEADER_SIZE
+    from langgraph_trustmem.errors import TamperedDataError
+
+    b = StateGraph(Log)
+    b.add_node("n", lambda s: {"log": ["r" * 3000]})
+    b.add_edge(START, "n")
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key, local_hot=True) as saver:
+        graph = b.compile(checkpointer=saver)
+        cfg = {"configurable": {"thread_id": str(uuid.uuid4())}}
+        for i in range(4):
+            graph.invoke({"log": [f"q{i}" + "y" * 3000]}, cfg, durability="sync")
+        before = [x[:2] for x in graph.get_state(cfg).values["log"]]
+        graph.get_state(cfg)  # decoded a second time: kept
+        tk = saver.thread_key(cfg["configurable"]["thread_id"])
+        held = saver.decoded.held(tk, "")
+        assert held
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            edited = 0
+            for version, blob in conn.execute(
+                "SELECT version, blob FROM trustmem_blobs WHERE thread_key = %s AND channel = 'log'", (tk,)
+            ).fetchall():
+                if ("log", version, bytes(blob)[8:20]) in held:
+                    conn.execute(
+                        "UPDATE trustmem_blobs SET blob = substring(blob FROM 1 FOR 20) || %s"
+                        " WHERE thread_key = %s AND channel = 'log' AND version = %s",
+                        (b"x" * (len(blob) - 20), tk, version),
+                    )
+                    edited += 1
+            assert edited >= 1
+        sizes = []
+        opened = saver._open_blob
+
+        def recording(tk, ns, channel, version, blob, held=None):
+            sizes.append(len(blob))
+            return opened(tk, ns, channel, version, blob, held)
+
+        saver._open_blob = recording
+        assert [x[:2] for x in graph.get_state(cfg).values["log"]] == before
+        assert HEADER_SIZE in sizes  # the snapshot came as its header
+    with TrustCheckpointSaver.from_conn_string(pg_url, key=key) as fresh:
+        with pytest.raises(TamperedDataError):
+            b.compile(checkpointer=fresh).get_state(cfg)
+
+
 class Visit(NamedTuple):
     clinic: str
     note: str
