@@ -72,6 +72,22 @@ def test_envelopes_bind_place_and_key():
     assert ring.hash_id("user", "u1") != ring.hash_id("thread", "u1")
 
 
+def test_associated_data_keeps_its_byte_layout():
+    """Every stored envelope was sealed with these bytes: each part after its
+    4-byte length, integers (booleans too) as decimal text, any str or bytes
+    type as its bytes. A change here would make every stored value fail
+    authentication."""
+
+    class Name(str):
+        pass
+
+    assert aad("blob", b"t1", "", "messages", 7, True) == (
+        b"\x00\x00\x00\x04blob\x00\x00\x00\x02t1\x00\x00\x00\x00"
+        b"\x00\x00\x00\x08messages\x00\x00\x00\x017\x00\x00\x00\x04True"
+    )
+    assert aad(Name("é"), bytearray(b"k"), memoryview(b"v")) == b"\x00\x00\x00\x02\xc3\xa9\x00\x00\x00\x01k\x00\x00\x00\x01v"
+
+
 def test_harden_process_disables_core_dumps():
     code = (
         "import resource; from langgraph_trustmem import harden_process; r = harden_process(); "
