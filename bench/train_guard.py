@@ -12,8 +12,8 @@ reader's hashed features of each memory; deterministic, so the same corpora give
 weights.
 
 Threshold: the reader only refuses what every rule passed, so what it costs is the benign
-memories it adds to the rules' refusals. Each of the ``FOLDS`` (the newest tuning corpora,
-each by another author) is left out in turn, the model fitted on the rest, and the rules'
+memories it adds to the rules' refusals. Each of the ``FOLDS`` (the newest corpora, each by
+another author) is left out in turn, the model fitted on the rest, and the rules'
 verdicts on the left-out corpus combined with the model's (on the memory and on the
 disguises the rules undid in it, as the guard reads it); the
 threshold is the lowest on the grid whose added false-positive rate is at most ``FP_BUDGET``
@@ -40,7 +40,9 @@ from langgraph_trustmem.guard import Guard, learned  # noqa: E402
 from langgraph_trustmem.guard.learned import DIMS, NGRAMS, LearnedModel, features, text_of, views  # noqa: E402
 
 OUT = ROOT / "langgraph_trustmem" / "data" / "guard" / "learned.npz"
-FOLDS = ("heldout12", "heldout13", "heldout14", "heldout15", "heldout16", "heldout17")
+# The newest six corpora, each by another author; heldout18 and heldout19 were never tuned on
+# by rules, so on them the rules pass a new author's look-alikes as they will on the next one.
+FOLDS = ("heldout14", "heldout15", "heldout16", "heldout17", "heldout18", "heldout19")
 LAMBDA = 2e-7
 ITERATIONS = 300
 FP_BUDGET = 0.001  # on the worst fold

@@ -7,8 +7,10 @@ caught for a secret and as a false positive for a benign memory. No server is ne
 Corpora: the four tuning corpora and the first seventeen held-out corpora (``secrets_heldout``
 to ``secrets_heldout17``) have had their misses read and tuned on; the eighteenth
 (``secrets_heldout18``) had its totals read while the learned reader was built and trains
-it now; the nineteenth (``secrets_heldout19``), written by a helper that never saw the guard
-and committed frozen before it was first run, is the held-out figure of record.
+it now, as do the nineteenth (measured once first) and two corpora written for training
+(``secrets_train20a``, ``secrets_train20b``); the twentieth (``secrets_heldout20``), written
+by a helper that never saw the guard and committed frozen before it was first run, is the
+held-out figure of record.
 """
 
 from __future__ import annotations
@@ -289,28 +291,44 @@ def test_eighteenth_heldout_corpus_is_training_data_now(guard):
     (tuned on heldout17 only): 0.835 / 0.773 / 0.027. Its totals were read while the learned
     reader was built (0.857 / 0.822 / 0.029 for a first model; 0.852 / 0.815 / 0.029 for the
     model shipped before heldout19 came), and it is the reader's training data now: 0.852 /
-    0.810 / 0.027. Its records are never read to choose rules."""
+    0.810 / 0.027 with the model trained with it; 0.850 / 0.805 / 0.027 with the one trained on
+    heldout19, train20a and train20b too. Its records are never read to choose rules."""
     report, _, _ = guard_eval.evaluate("heldout18", guard_eval.heldout18_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
-    assert report.recall >= 0.852
-    assert report.recall_hard >= 0.809
+    assert report.recall >= 0.850
+    assert report.recall_hard >= 0.804
     assert report.fp_rate <= 0.0271
 
 
-def test_nineteenth_heldout_corpus(guard):
+def test_nineteenth_heldout_corpus_is_training_data_now(guard):
     """Written by a sixteenth helper that never saw the guard or any other corpus, committed
     frozen (0c3a562) before it was first run, and measured once, after the learned reader was
     retrained with heldout18 as planned before it arrived: rules alone 0.850 recall, 0.667 on
-    evasions, 0.0325 false positives; with the reader 0.877 / 0.749 / 0.0355. Never tuned on,
-    never trained on: the held-out figure of record. The targets are not met. Asserted as
-    measured, so a regression shows; its records are never read."""
+    evasions, 0.0325 false positives; with the reader 0.877 / 0.749 / 0.0355. Never tuned on
+    by rules before; the reader's training data since heldout20 came: 0.879 / 0.749 / 0.0325."""
     report, _, _ = guard_eval.evaluate("heldout19", guard_eval.heldout19_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
-    assert report.recall >= 0.876  # target TARGET_RECALL: not met
+    assert report.recall >= 0.878
     assert report.recall_hard >= 0.749
-    assert report.fp_rate <= 0.0355  # target TARGET_FP: not met
+    assert report.fp_rate <= 0.0325
+
+
+def test_twentieth_heldout_corpus(guard):
+    """Written by a helper that never saw the guard or any other corpus, committed frozen
+    (2bfdca0) before it was first run, and measured once, after the learned reader was
+    retrained with heldout19, train20a and train20b as planned before it arrived: rules alone
+    0.837 recall, 0.737 on evasions, 0.0309 false positives; with the reader 0.867 / 0.817 /
+    0.0309 (the reader shipped before, trained without those three: 0.870 / 0.829 / 0.0324).
+    Never tuned on, never trained on: the held-out figure of record. The targets are not met.
+    Asserted as measured, so a regression shows; its records are never read."""
+    report, _, _ = guard_eval.evaluate("heldout20", guard_eval.heldout20_corpus(), guard, timing=False)
+    assert report.secrets >= 300 and report.benign >= 300
+    assert report.errors == 0
+    assert report.recall >= 0.867  # target TARGET_RECALL: not met
+    assert report.recall_hard >= 0.817
+    assert report.fp_rate <= 0.0309  # target TARGET_FP: not met
 
 
 def test_fourth_tuning_corpus(guard):
@@ -364,7 +382,7 @@ def test_second_tuning_corpus(guard):
     assert report.fp_rate <= 0.001, [r.id for r, _ in fps]
 
 
-@pytest.mark.parametrize("corpus", ["heldout", "heldout19"])
+@pytest.mark.parametrize("corpus", ["heldout", "heldout20"])
 def test_speed_per_200_char_memory(guard, corpus):
     """A regression guard only, far above the measured figure: the speed
     target (TARGET_MS) is checked by ``bench/guard_eval.py`` on an idle
