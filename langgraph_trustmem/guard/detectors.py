@@ -1308,7 +1308,7 @@ def _pgp_named(text: str, m: re.Match[str]) -> bool:
 def without_sealed(text: str) -> str:
     """``text`` with the values sealed for storage by design (SOPS, Ansible Vault, a Sealed
     Secret's ciphertext) replaced: read whole, before the text is cut into lines."""
-    if "ENC[" in text or "$ANSIBLE_VAULT" in text or "!vault" in text:
+    if "ENC[" in text or "$ANSIBLE_VAULT" in text or "!vault" in text or "encrypted:" in text or "ENC(" in text:
         text = ENCRYPTED_VALUE.sub(lambda m: "[encrypted]" if sealed(m.group()) else m.group(), text)
     if "U2FsdGVkX1" in text:
         text = SALTED_VALUE.sub("[encrypted]", text)
@@ -1317,11 +1317,20 @@ def without_sealed(text: str) -> str:
     return text
 
 
-# A password's hash as bcrypt, argon2, scrypt or crypt(3) print it ("$2b$12$...").
+# A password's hash as bcrypt, argon2, crypt(3) (MD5, SHA-256/512, Apache's MD5, yescrypt),
+# Cisco's types 8 and 9, Django and LDAP store it ("$2b$12$...", "pbkdf2_sha256$870000$...",
+# "{SSHA}..."), with the user it belongs to in an htpasswd line ("admin:$2b$..."): the hash
+# is not the password, and "admin:[hash]" must not read as a user and a password either.
 _PASSWORD_HASH = re.compile(
-    r"\$2[abxy]?\$\d\d\$[./A-Za-z0-9]{53}(?![\w$,=./+])"
-    r"|\$argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]{16,}\$[A-Za-z0-9+/]{32,}(?![\w$,=./+])"
-    r"|\$[156]\$(?:rounds=\d+\$)?[./A-Za-z0-9]{8,16}\$[./A-Za-z0-9]{22,86}(?![\w$,=./+])"
+    r"(?:(?<![\w.@-])[\w.@-]{1,64}:(?=[${]))?(?:"
+    r"\$2[abxy]?\$\d\d\$[./A-Za-z0-9]{53}"
+    r"|\$argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]{16,}\$[A-Za-z0-9+/]{32,}"
+    r"|\$(?:[156]|apr1)\$(?:rounds=\d+\$)?[./A-Za-z0-9]{8,16}\$[./A-Za-z0-9]{22,86}"
+    r"|\$y\$[./A-Za-z0-9]{3,12}\$[./A-Za-z0-9]{8,86}\$[./A-Za-z0-9]{43}"
+    r"|\$[89]\$[./A-Za-z0-9]{14}\$[./A-Za-z0-9]{43}"
+    r"|(?<![\w$])(?:pbkdf2_sha(?:1|256)|bcrypt_sha256\$|argon2\$argon2(?:id|i|d)|scrypt)\$[^\s\"'`,;]{24,200}"
+    r"|\{(?:S?SHA(?:256|384|512)?|S?MD5|PBKDF2(?:-SHA(?:1|256|512))?|ARGON2|CRYPT)\}[A-Za-z0-9+/.$=]{16,}"
+    r")(?![\w$,=./+])"
 )
 # A request's signature header (a webhook's HMAC of one body): "x-slack-signature: v0=<hex>".
 _SIGNATURE_HEADER = re.compile(
@@ -1411,7 +1420,7 @@ def without_doc_values(text: str, testing: bool = False, masked: bool = True) ->
     if "-----BEGIN" in text:  # a private key's body under a certificate's header stays
         text = _PUBLIC_PEM.sub(lambda m: m.group() if _DER_PRIVATE.search(m.group()) else "[public]", text)
     text = without_sealed(text)
-    if "$2" in text or "$argon2" in text:  # a password's hash is not the password
+    if "$" in text or "}" in text:  # a password's hash is not the password
         text = _PASSWORD_HASH.sub("[hash]", text)
     if "ignature" in text and not _KEY_TALK.search(text):
         text = _SIGNATURE_HEADER.sub(r"\1[signature]", text)

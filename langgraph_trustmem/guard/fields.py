@@ -429,21 +429,25 @@ ENCRYPTED_VALUE = re.compile(
     # cut short where a title or a preview shows it ("ENC[AES256_GCM,data:UZOr..."), and the
     # vault tag ending its line, the block on the lines (or list items) after it
     r"|ENC\[AES256_GCM,data:[A-Za-z0-9+/=]{0,64}(?:\.\.\.|…)|!vault\s*\|[ \t]*$"
+    # dotenvx's values ("encrypted:BD9p..."), Jasypt's ("ENC(9+E9...)")
+    r"|(?<![\w:])encrypted:[A-Za-z0-9+/]{40,}={0,2}(?![A-Za-z0-9+/=])|(?<!\w)ENC\([A-Za-z0-9+/]{16,}={0,2}\)"
 )
 # OpenSSL's "enc" output in base64: it always starts with "Salted__" ("U2FsdGVkX1...").
 SALTED_VALUE = re.compile(r"(?<![A-Za-z0-9+/])U2FsdGVkX1[A-Za-z0-9+/]{20,}={0,2}(?![A-Za-z0-9+/=])")
 SEALED_VALUE = re.compile(r"(?<![A-Za-z0-9+/])Ag[A-Za-z0-9+/]{100,}={0,2}(?![A-Za-z0-9+/=])")
-_SOPS_DATA = re.compile(r"data:([A-Za-z0-9+/=]*)")
+_SOPS_DATA = re.compile(r"data:([A-Za-z0-9+/=]*)|^encrypted:([A-Za-z0-9+/=]*)|^ENC\(([A-Za-z0-9+/=]*)\)")
 _VAULT_BODY = re.compile(r"AES256(?:;[\w.\-]+)?\s*([0-9a-f\s]+)$")
 
 
 def sealed(value: str) -> bool:
-    """Whether a value shaped as SOPS's or Ansible Vault's really is ciphertext: SOPS's data
-    decodes to bytes, not to readable text, and a Vault body to the hex lines Vault writes
-    (salt, HMAC, ciphertext), not to a password ("ENC[AES256_GCM,data:SHVudGVy...]")."""
+    """Whether a value shaped as SOPS's, dotenvx's, Jasypt's or Ansible Vault's really is
+    ciphertext: the base64 decodes to bytes, not to readable text, and a Vault body to the hex
+    lines Vault writes (salt, HMAC, ciphertext), not to a password
+    ("ENC[AES256_GCM,data:SHVudGVy...]", "encrypted:SHVudGVy...")."""
     if (m := _SOPS_DATA.search(value)) is not None:
+        b64 = next(g for g in m.groups() if g is not None)
         try:
-            data = base64.b64decode(m.group(1) + "=" * (-len(m.group(1)) % 4))
+            data = base64.b64decode(b64 + "=" * (-len(b64) % 4))
         except (ValueError, binascii.Error):
             return True
         return len(data) < 4 or sum(32 <= b < 127 for b in data) < 0.9 * len(data)

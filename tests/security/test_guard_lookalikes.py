@@ -298,3 +298,41 @@ def test_masked_values_pass_and_a_token_with_stars_appended_does_not(guard):
     ):
         assert stored(guard, {"text": text}) == ({"text": text}, [])
     refused_kinds(guard, {"text": "token ghp_BnCS5cMOcUbd0UOSWjXlDEAIBAjcS0RbhObo******"})
+
+
+# Password hashes as the stores that keep them print them, and values dotenvx and Jasypt
+# encrypted (from the reader's training corpora): each passes; the htpasswd line's user
+# too. A password written beside one, or shaped only partly like one, is still refused.
+PASSWORD_HASHES = [
+    'basic_auth_htpasswd: "admin:$2b$12$asoz3Sl9GDJ03XAhM.YaBXZ2V2GBkayvhxOOenmxlyNRDP2lz/G7g"',
+    "ok so auth_user.password = pbkdf2_sha256$870000$LYDaV8hn7WSvSYWCPyblbD$EfJaHvJ8gr+q8lFU7pb2Cjvg+DL2Hg5Ex8MzRKgW6PU=",
+    "enable secret 8 $8$YHxxxcc4bW3Ech$mg0/EYnN3h/1sWyVLf4hCaSuOMtfZTaqXfUIN2Zx16s",
+    "enable secret 9 $9$nhEmQVczB7dqsO$X.HsgL6x1il0RxkOSSvyQYwucySCt7qFm4v7pqCxkKM",
+    "userPassword: {SSHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g/0sleWmsIbw==",
+    "deploy:$apr1$Tx8gQ1Zl$XjBrbu3gG3Lr1dT8Iqzfy0",
+    "root password hash: $y$j9T$F5Jx5fExrKuPp53xLKQ..1$X3DX6M94c7o.9agCG9G317fhZg9SqC.5i5rd.RhAtQ7",
+]
+SEALED_BY_TOOLS = [
+    'API_KEY="encrypted:BD9paBaun2284WcqdFQZUlDKapPiuE/ruoLY7rINtQPXKWcfqI4Bd6pnq+DDqN0ooiFhvPkH9MQiJAf8HDHBQgdbNoLw8ffw'
+    'H5FgVKVUpG+NLm8oa2D+6Tg3/GYtgXMVuYJfv8LSOxOLcL9TcJ8i5A=="',
+    "spring.datasource.password=ENC(9+E939zK6khjl2LdkeSAC5H+fUetyOwnSVIMGmsfz9Y=)\n"
+    "jasypt.encryptor.algorithm=PBEWITHHMACSHA512ANDAES_256",
+]
+BESIDE_HASHES = [
+    # a password base64-encoded behind an encryption tool's prefix is not ciphertext
+    'API_KEY="encrypted:c2tfbGl2ZV81MUh4WXpBYkNkRWZHaElqS2xNbk9wUXJTdFV2V3hZejAxMjM0NTY3ODk="',
+    "db.password=ENC(VHIwdWI0ZG9yJjN4LWh1bnRlcjIh)",
+    'DB_PASSWORD="S3cr3t$2bPass!xyz"',
+    'basic_auth: "admin:Tr0ub4dor&3xQ"',
+    "admin_password_hash: $2b$12$etOLmGOmnCiSduJBvWkBRTBzyMO.bO0KBFDPcYWNQEyFCFK.eA53T\nadmin_password: Qv7#mLp2!zR9",
+]
+
+
+@pytest.mark.parametrize("text", [*PASSWORD_HASHES, *SEALED_BY_TOOLS])
+def test_password_hashes_and_values_sealed_by_tools_pass(guard, text):
+    assert stored(guard, {"text": text}) == ({"text": text}, [])
+
+
+@pytest.mark.parametrize("text", BESIDE_HASHES)
+def test_a_password_beside_or_shaped_like_a_hash_is_refused(guard, text):
+    refused_kinds(guard, {"text": text})

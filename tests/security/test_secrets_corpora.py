@@ -306,13 +306,15 @@ def test_nineteenth_heldout_corpus_is_training_data_now(guard):
     frozen (0c3a562) before it was first run, and measured once, after the learned reader was
     retrained with heldout18 as planned before it arrived: rules alone 0.850 recall, 0.667 on
     evasions, 0.0325 false positives; with the reader 0.877 / 0.749 / 0.0355. Never tuned on
-    by rules before; the reader's training data since heldout20 came: 0.879 / 0.749 / 0.0325."""
+    by rules before; the reader's training data since heldout20 came: 0.879 / 0.749 / 0.0325;
+    its false positives were read in the twentieth round (password hashes as stores print
+    them, values dotenvx and Jasypt encrypted): 0.879 / 0.749 / 0.0207."""
     report, _, _ = guard_eval.evaluate("heldout19", guard_eval.heldout19_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
     assert report.recall >= 0.878
     assert report.recall_hard >= 0.749
-    assert report.fp_rate <= 0.0325
+    assert report.fp_rate <= 0.0207
 
 
 def test_twentieth_heldout_corpus(guard):
@@ -321,6 +323,8 @@ def test_twentieth_heldout_corpus(guard):
     retrained with heldout19, train20a and train20b as planned before it arrived: rules alone
     0.837 recall, 0.737 on evasions, 0.0309 false positives; with the reader 0.867 / 0.817 /
     0.0309 (the reader shipped before, trained without those three: 0.870 / 0.829 / 0.0324).
+    After the twentieth round (false positives of heldout19 and train20a read: password
+    hashes, values encrypted by dotenvx and Jasypt) measured again: 0.867 / 0.817 / 0.0281.
     Never tuned on, never trained on: the held-out figure of record. The targets are not met.
     Asserted as measured, so a regression shows; its records are never read."""
     report, _, _ = guard_eval.evaluate("heldout20", guard_eval.heldout20_corpus(), guard, timing=False)
@@ -328,7 +332,7 @@ def test_twentieth_heldout_corpus(guard):
     assert report.errors == 0
     assert report.recall >= 0.867  # target TARGET_RECALL: not met
     assert report.recall_hard >= 0.817
-    assert report.fp_rate <= 0.0309  # target TARGET_FP: not met
+    assert report.fp_rate <= 0.0281  # target TARGET_FP: not met
 
 
 def test_fourth_tuning_corpus(guard):
