@@ -1323,13 +1323,18 @@ def without_sealed(text: str) -> str:
 # is not the password, and "admin:[hash]" must not read as a user and a password either.
 _PASSWORD_HASH = re.compile(
     r"(?:(?<![\w.@-])[\w.@-]{1,64}:(?=[${]))?(?:"
+    r"(?:\{CRYPT\})?(?:"
     r"\$2[abxy]?\$\d\d\$[./A-Za-z0-9]{53}"
     r"|\$argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]{16,}\$[A-Za-z0-9+/]{32,}"
     r"|\$(?:[156]|apr1)\$(?:rounds=\d+\$)?[./A-Za-z0-9]{8,16}\$[./A-Za-z0-9]{22,86}"
     r"|\$y\$[./A-Za-z0-9]{3,12}\$[./A-Za-z0-9]{8,86}\$[./A-Za-z0-9]{43}"
-    r"|\$[89]\$[./A-Za-z0-9]{14}\$[./A-Za-z0-9]{43}"
-    r"|(?<![\w$])(?:pbkdf2_sha(?:1|256)|bcrypt_sha256\$|argon2\$argon2(?:id|i|d)|scrypt)\$[^\s\"'`,;]{24,200}"
-    r"|\{(?:S?SHA(?:256|384|512)?|S?MD5|PBKDF2(?:-SHA(?:1|256|512))?|ARGON2|CRYPT)\}[A-Za-z0-9+/.$=]{16,}"
+    r"|\$[89]\$[./A-Za-z0-9]{14}\$[./A-Za-z0-9]{43})"
+    # Django's, each scheme's fields exactly, so nothing written after one is taken in
+    r"|(?<![\w$])(?:pbkdf2_sha(?:1|256)\$\d{4,7}\$[A-Za-z0-9./+]{4,64}\$[A-Za-z0-9+/]{20,88}={0,2}"
+    r"|bcrypt_sha256\$\$2[abxy]?\$\d\d\$[./A-Za-z0-9]{53}"
+    r"|argon2\$argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]{16,}\$[A-Za-z0-9+/]{22,}"
+    r"|scrypt\$\d+\$[A-Za-z0-9./+]{4,64}\$\d+\$\d+\$[A-Za-z0-9+/]{20,88}={0,2})"
+    r"|\{S?(?:SHA(?:256|384|512)?|MD5)\}[A-Za-z0-9+/]{20,}={0,2}"
     r")(?![\w$,=./+])"
 )
 # A request's signature header (a webhook's HMAC of one body): "x-slack-signature: v0=<hex>".

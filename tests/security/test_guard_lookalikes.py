@@ -311,6 +311,7 @@ PASSWORD_HASHES = [
     "userPassword: {SSHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g/0sleWmsIbw==",
     "deploy:$apr1$Tx8gQ1Zl$XjBrbu3gG3Lr1dT8Iqzfy0",
     "root password hash: $y$j9T$F5Jx5fExrKuPp53xLKQ..1$X3DX6M94c7o.9agCG9G317fhZg9SqC.5i5rd.RhAtQ7",
+    "userPassword: {CRYPT}$6$saltsalt$" + "a" * 86,
 ]
 SEALED_BY_TOOLS = [
     'API_KEY="encrypted:BD9paBaun2284WcqdFQZUlDKapPiuE/ruoLY7rINtQPXKWcfqI4Bd6pnq+DDqN0ooiFhvPkH9MQiJAf8HDHBQgdbNoLw8ffw'
@@ -322,6 +323,10 @@ BESIDE_HASHES = [
     # a password base64-encoded behind an encryption tool's prefix is not ciphertext
     'API_KEY="encrypted:c2tfbGl2ZV81MUh4WXpBYkNkRWZHaElqS2xNbk9wUXJTdFV2V3hZejAxMjM0NTY3ODk="',
     "db.password=ENC(VHIwdWI0ZG9yJjN4LWh1bnRlcjIh)",
+    # what follows a hash with no space between is not taken in with it
+    "pbkdf2_sha256$260000$abcdEFGH1234$EfJaHvJ8gr+q8lFU7pb2Cjvg+DL2Hg5Ex8MzRKgW6PU=|apikey=sk_live_51HxYzAbCdEfGhIjKlMnOpQrSt",
+    "pbkdf2_sha256$1$a$b,password=Hunter2Secret!x",
+    "{SSHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g/0sleWmsIbw==sk_live_51HxYzAbCdEfGhIjKlMnOpQr",
     'DB_PASSWORD="S3cr3t$2bPass!xyz"',
     'basic_auth: "admin:Tr0ub4dor&3xQ"',
     "admin_password_hash: $2b$12$etOLmGOmnCiSduJBvWkBRTBzyMO.bO0KBFDPcYWNQEyFCFK.eA53T\nadmin_password: Qv7#mLp2!zR9",
