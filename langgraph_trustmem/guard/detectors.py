@@ -63,6 +63,7 @@ from langgraph_trustmem.guard.fields import (
     DOC_VALUES,
     ENCRYPTED_VALUE,
     JWT_SHAPE,
+    PASSWORD_HASH,
     PUBLIC_TOKEN,
     SALTED_VALUE,
     SAYS_NOT_REAL,
@@ -1307,7 +1308,8 @@ def _pgp_named(text: str, m: re.Match[str]) -> bool:
 
 def without_sealed(text: str) -> str:
     """``text`` with the values sealed for storage by design (SOPS, Ansible Vault, a Sealed
-    Secret's ciphertext) replaced: read whole, before the text is cut into lines."""
+    Secret's ciphertext, dotenvx, Jasypt) replaced: read whole, before the text is cut into
+    lines."""
     if "ENC[" in text or "$ANSIBLE_VAULT" in text or "!vault" in text or "encrypted:" in text or "ENC(" in text:
         text = ENCRYPTED_VALUE.sub(lambda m: "[encrypted]" if sealed(m.group()) else m.group(), text)
     if "U2FsdGVkX1" in text:
@@ -1317,26 +1319,6 @@ def without_sealed(text: str) -> str:
     return text
 
 
-# A password's hash as bcrypt, argon2, crypt(3) (MD5, SHA-256/512, Apache's MD5, yescrypt),
-# Cisco's types 8 and 9, Django and LDAP store it ("$2b$12$...", "pbkdf2_sha256$870000$...",
-# "{SSHA}..."), with the user it belongs to in an htpasswd line ("admin:$2b$..."): the hash
-# is not the password, and "admin:[hash]" must not read as a user and a password either.
-_PASSWORD_HASH = re.compile(
-    r"(?:(?<![\w.@-])[\w.@-]{1,64}:(?=[${]))?(?:"
-    r"(?:\{CRYPT\})?(?:"
-    r"\$2[abxy]?\$\d\d\$[./A-Za-z0-9]{53}"
-    r"|\$argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]{16,}\$[A-Za-z0-9+/]{32,}"
-    r"|\$(?:[156]|apr1)\$(?:rounds=\d+\$)?[./A-Za-z0-9]{8,16}\$[./A-Za-z0-9]{22,86}"
-    r"|\$y\$[./A-Za-z0-9]{3,12}\$[./A-Za-z0-9]{8,86}\$[./A-Za-z0-9]{43}"
-    r"|\$[89]\$[./A-Za-z0-9]{14}\$[./A-Za-z0-9]{43})"
-    # Django's, each scheme's fields exactly, so nothing written after one is taken in
-    r"|(?<![\w$])(?:pbkdf2_sha(?:1|256)\$\d{4,7}\$[A-Za-z0-9./+]{4,64}\$[A-Za-z0-9+/]{20,88}={0,2}"
-    r"|bcrypt_sha256\$\$2[abxy]?\$\d\d\$[./A-Za-z0-9]{53}"
-    r"|argon2\$argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]{16,}\$[A-Za-z0-9+/]{22,}"
-    r"|scrypt\$\d+\$[A-Za-z0-9./+]{4,64}\$\d+\$\d+\$[A-Za-z0-9+/]{20,88}={0,2})"
-    r"|\{S?(?:SHA(?:256|384|512)?|MD5)\}[A-Za-z0-9+/]{20,}={0,2}"
-    r")(?![\w$,=./+])"
-)
 # A request's signature header (a webhook's HMAC of one body): "x-slack-signature: v0=<hex>".
 _SIGNATURE_HEADER = re.compile(
     r"(?im)((?<![\w-])x-(?![\w-]{0,40}(?:key|secret|token|signing|auth|credential))(?:[a-z0-9]+-){0,3}signature(?:-\d+)?"
@@ -1426,7 +1408,7 @@ def without_doc_values(text: str, testing: bool = False, masked: bool = True) ->
         text = _PUBLIC_PEM.sub(lambda m: m.group() if _DER_PRIVATE.search(m.group()) else "[public]", text)
     text = without_sealed(text)
     if "$" in text or "}" in text:  # a password's hash is not the password
-        text = _PASSWORD_HASH.sub("[hash]", text)
+        text = PASSWORD_HASH.sub("[hash]", text)
     if "ignature" in text and not _KEY_TALK.search(text):
         text = _SIGNATURE_HEADER.sub(r"\1[signature]", text)
     if "$(" in text:  # DB_PASSWORD=$(aws secretsmanager ...): fetched, not written

@@ -432,6 +432,26 @@ ENCRYPTED_VALUE = re.compile(
     # dotenvx's values ("encrypted:BD9p..."), Jasypt's ("ENC(9+E9...)")
     r"|(?<![\w:])encrypted:[A-Za-z0-9+/]{40,}={0,2}(?![A-Za-z0-9+/=])|(?<!\w)ENC\([A-Za-z0-9+/]{16,}={0,2}\)"
 )
+# A password's hash as bcrypt, argon2, crypt(3) (MD5, SHA-256/512, Apache's MD5, yescrypt),
+# Cisco's types 8 and 9, Django and LDAP store it ("$2b$12$...", "pbkdf2_sha256$870000$...",
+# "{SSHA}..."), with the user it belongs to in an htpasswd line ("admin:$2b$..."): the hash
+# is not the password, and "admin:[hash]" must not read as a user and a password either.
+PASSWORD_HASH = re.compile(
+    r"(?:(?<![\w.@-])[\w.@-]{1,64}:(?=[${]))?(?:"
+    r"(?:\{CRYPT\})?(?:"
+    r"\$2[abxy]?\$\d\d\$[./A-Za-z0-9]{53}"
+    r"|\$argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]{16,}\$[A-Za-z0-9+/]{32,}"
+    r"|\$(?:[156]|apr1)\$(?:rounds=\d+\$)?[./A-Za-z0-9]{8,16}\$[./A-Za-z0-9]{22,86}"
+    r"|\$y\$[./A-Za-z0-9]{3,12}\$[./A-Za-z0-9]{8,86}\$[./A-Za-z0-9]{43}"
+    r"|\$[89]\$[./A-Za-z0-9]{14}\$[./A-Za-z0-9]{43})"
+    # Django's, each scheme's fields exactly, so nothing written after one is taken in
+    r"|(?<![\w$])(?:pbkdf2_sha(?:1|256)\$\d{4,7}\$[A-Za-z0-9./+]{4,64}\$[A-Za-z0-9+/]{20,88}={0,2}"
+    r"|bcrypt_sha256\$\$2[abxy]?\$\d\d\$[./A-Za-z0-9]{53}"
+    r"|argon2\$argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]{16,}\$[A-Za-z0-9+/]{22,}"
+    r"|scrypt\$\d+\$[A-Za-z0-9./+]{4,64}\$\d+\$\d+\$[A-Za-z0-9+/]{20,88}={0,2})"
+    r"|\{S?(?:SHA(?:256|384|512)?|MD5)\}[A-Za-z0-9+/]{20,}={0,2}"
+    r")(?![\w$,=./+])"
+)
 # OpenSSL's "enc" output in base64: it always starts with "Salted__" ("U2FsdGVkX1...").
 SALTED_VALUE = re.compile(r"(?<![A-Za-z0-9+/])U2FsdGVkX1[A-Za-z0-9+/]{20,}={0,2}(?![A-Za-z0-9+/=])")
 SEALED_VALUE = re.compile(r"(?<![A-Za-z0-9+/])Ag[A-Za-z0-9+/]{100,}={0,2}(?![A-Za-z0-9+/=])")
@@ -531,8 +551,12 @@ def field_secret(kind: str | None, value: object, looks_random: object) -> str |
     v = value.strip().strip("\"'`")
     if not v or _PLACEHOLDER.match(v) or _SSH_PUBLIC.match(v) or PUBLIC_TOKEN.fullmatch(v) or v in DOC_EXAMPLES:
         return None  # (an SSH public key: "ssh-ed25519 AAAA... ci@host" is public by design)
-    if (ENCRYPTED_VALUE.fullmatch(v) and sealed(v)) or (v.startswith("eyJ") and (anon_jwt(v) or DOC_VALUES.fullmatch(v))):
-        return None  # sealed for storage, or public by design
+    if (
+        (ENCRYPTED_VALUE.fullmatch(v) and sealed(v))
+        or PASSWORD_HASH.fullmatch(v)
+        or (v.startswith("eyJ") and (anon_jwt(v) or DOC_VALUES.fullmatch(v)))
+    ):
+        return None  # sealed for storage, a password's hash, or public by design
     if len(v) > 512:
         return None  # a public key, a certificate
     digits = "".join(_DIGITS.findall(v))

@@ -341,3 +341,15 @@ def test_password_hashes_and_values_sealed_by_tools_pass(guard, text):
 @pytest.mark.parametrize("text", BESIDE_HASHES)
 def test_a_password_beside_or_shaped_like_a_hash_is_refused(guard, text):
     refused_kinds(guard, {"text": text})
+
+
+def test_a_record_holding_a_password_hash_passes_and_one_holding_a_password_does_not(guard):
+    """A record's field is read by the same rule as text: a user table's row with its hash
+    passes; with a password, or something only partly hash-shaped, it is refused."""
+    for value in (
+        {"username": "bob", "password": "pbkdf2_sha256$870000$LYDaV8hn7WSvSYWCPyblbD$EfJaHvJ8gr+q8lFU7pb2Cjvg+DL2Hg5Ex8MzRKgW6PU="},
+        {"user": "admin", "htpasswd": "admin:$2b$12$etOLmGOmnCiSduJBvWkBRTBzyMO.bO0KBFDPcYWNQEyFCFK.eA53T"},
+    ):
+        assert stored(guard, value) == (value, [])
+    for value in ({"username": "bob", "password": "Tr0ub4dor&3x!"}, {"password": "$2b$12$short"}):
+        refused_kinds(guard, value)
