@@ -72,6 +72,7 @@ from langgraph_trustmem.guard.fields import (
     anon_jwt,
     field_kind,
     field_secret,
+    hash_ok,
     sealed,
 )
 from langgraph_trustmem.guard.fields import passphrase as _passphrase
@@ -1366,6 +1367,20 @@ def _store_uri(text: str, m: re.Match[str]) -> str:
     return "<secret>"
 
 
+_ACCOUNT = re.compile(r"[a-z][a-z0-9._@-]{0,63}")
+
+
+def _hash_replaced(m: re.Match[str]) -> str:
+    """A password's hash as "[hash]", with an htpasswd line's account name ("admin",
+    "alice@example.com"). Anything else before the colon stays for the detectors to read
+    ("my PIN is 4821:{SHA}..." still shows 4821), and what reads as a password or a token
+    is no account: the text is left as it is ("ghp_...:$2b$...")."""
+    user = m.group("user")
+    if not hash_ok(m) or (user and (_looks_random(user, 12) or _passwordish(user))):
+        return m.group()
+    return f"{user} [hash]" if user and not _ACCOUNT.fullmatch(user) else "[hash]"
+
+
 def without_doc_values(text: str, testing: bool = False, masked: bool = True) -> str:
     """``text`` with what is no one's secret replaced before the scan: the documentation's
     well-known example values (jwt.io's sample token, AWS's example key pair, a gateway's
@@ -1408,7 +1423,7 @@ def without_doc_values(text: str, testing: bool = False, masked: bool = True) ->
         text = _PUBLIC_PEM.sub(lambda m: m.group() if _DER_PRIVATE.search(m.group()) else "[public]", text)
     text = without_sealed(text)
     if "$" in text or "}" in text:  # a password's hash is not the password
-        text = PASSWORD_HASH.sub("[hash]", text)
+        text = PASSWORD_HASH.sub(_hash_replaced, text)
     if "ignature" in text and not _KEY_TALK.search(text):
         text = _SIGNATURE_HEADER.sub(r"\1[signature]", text)
     if "$(" in text:  # DB_PASSWORD=$(aws secretsmanager ...): fetched, not written

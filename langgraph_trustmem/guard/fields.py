@@ -430,33 +430,84 @@ ENCRYPTED_VALUE = re.compile(
     # vault tag ending its line, the block on the lines (or list items) after it
     r"|ENC\[AES256_GCM,data:[A-Za-z0-9+/=]{0,64}(?:\.\.\.|…)|!vault\s*\|[ \t]*$"
     # dotenvx's values ("encrypted:BD9p..."), Jasypt's ("ENC(9+E9...)")
-    r"|(?<![\w:])encrypted:[A-Za-z0-9+/]{40,}={0,2}(?![A-Za-z0-9+/=])|(?<!\w)ENC\([A-Za-z0-9+/]{16,}={0,2}\)"
+    # (dotenvx's start with the ephemeral key's 0x04 byte and hold at least 98 bytes)
+    r"|(?<![\w:])encrypted:B[A-Za-z0-9+/]{130,}={0,2}(?![A-Za-z0-9+/=])|(?<!\w)ENC\([A-Za-z0-9+/]{20,}={0,2}\)"
 )
 # A password's hash as bcrypt, argon2, crypt(3) (MD5, SHA-256/512, Apache's MD5, yescrypt),
 # Cisco's types 8 and 9, Django and LDAP store it ("$2b$12$...", "pbkdf2_sha256$870000$...",
-# "{SSHA}..."), with the user it belongs to in an htpasswd line ("admin:$2b$..."): the hash
-# is not the password, and "admin:[hash]" must not read as a user and a password either.
+# "{SSHA}..."), each field of the length its scheme writes (so a random secret of another
+# length does not pass dressed as one), and the user it belongs to in an htpasswd line
+# ("admin:$2b$..."), kept for the detectors to read: the hash is not the password.
 PASSWORD_HASH = re.compile(
-    r"(?:(?<![\w.@-])[\w.@-]{1,64}:(?=[${]))?(?:"
+    r"(?:(?<![\w.@-])(?P<user>[\w.@-]{1,64}):(?=[${]))?(?:"
     r"(?:\{CRYPT\})?(?:"
     r"\$2[abxy]?\$\d\d\$[./A-Za-z0-9]{53}"
-    r"|\$argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]{16,}\$[A-Za-z0-9+/]{32,}"
-    r"|\$(?:[156]|apr1)\$(?:rounds=\d+\$)?[./A-Za-z0-9]{8,16}\$[./A-Za-z0-9]{22,86}"
+    r"|\$argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]{11,64}\$[A-Za-z0-9+/]{43}"
+    r"|\$(?:1|apr1)\$[./A-Za-z0-9]{1,8}\$[./A-Za-z0-9]{22}"
+    r"|\$5\$(?:rounds=\d+\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{43}"
+    r"|\$6\$(?:rounds=\d+\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{86}"
     r"|\$y\$[./A-Za-z0-9]{3,12}\$[./A-Za-z0-9]{8,86}\$[./A-Za-z0-9]{43}"
     r"|\$[89]\$[./A-Za-z0-9]{14}\$[./A-Za-z0-9]{43})"
     # Django's, each scheme's fields exactly, so nothing written after one is taken in
-    r"|(?<![\w$])(?:pbkdf2_sha(?:1|256)\$\d{4,7}\$[A-Za-z0-9./+]{4,64}\$[A-Za-z0-9+/]{20,88}={0,2}"
+    r"|(?<![\w$])(?:pbkdf2_sha256\$\d{4,7}\$[A-Za-z0-9./+]{4,64}\$[A-Za-z0-9+/]{43}="
+    r"|pbkdf2_sha1\$\d{4,7}\$[A-Za-z0-9./+]{4,64}\$[A-Za-z0-9+/]{27}="
     r"|bcrypt_sha256\$\$2[abxy]?\$\d\d\$[./A-Za-z0-9]{53}"
-    r"|argon2\$argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]{16,}\$[A-Za-z0-9+/]{22,}"
-    r"|scrypt\$\d+\$[A-Za-z0-9./+]{4,64}\$\d+\$\d+\$[A-Za-z0-9+/]{20,88}={0,2})"
-    r"|\{S?(?:SHA(?:256|384|512)?|MD5)\}[A-Za-z0-9+/]{20,}={0,2}"
+    r"|argon2\$argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]{11,64}\$[A-Za-z0-9+/]{43}"
+    r"|scrypt\$\d+\$[A-Za-z0-9./+]{4,64}\$\d+\$\d+\$[A-Za-z0-9+/]{86}==)"
+    r"|\{(?P<ldap>S?(?:SHA(?:256|384|512)?|MD5))\}(?P<digest>[A-Za-z0-9+/]{20,}={0,2})"
     r")(?![\w$,=./+])"
 )
+# LDAP's schemes: the digest's size, and the salt's after it for the salted ("S") ones.
+_LDAP_DIGEST = {"MD5": 16, "SHA": 20, "SHA256": 32, "SHA384": 48, "SHA512": 64}
+
+
+def hash_ok(m: re.Match[str]) -> bool:
+    """Whether a :data:`PASSWORD_HASH` match is one: an LDAP value must decode to its
+    scheme's digest (and a salt of 4 to 8 bytes, as OpenLDAP and 389 write, for a salted
+    scheme: a 40-character secret key decodes to 30 bytes, a salted SHA-1's size)."""
+    scheme = m.group("ldap")
+    if scheme is None:
+        return True
+    try:
+        size = len(base64.b64decode(m.group("digest"), validate=True))
+    except (ValueError, binascii.Error):
+        return False
+    if scheme in _LDAP_DIGEST:
+        return size == _LDAP_DIGEST[scheme]
+    return _LDAP_DIGEST[scheme[1:]] + 4 <= size <= _LDAP_DIGEST[scheme[1:]] + 8
+
+
+def without_hash(value: str) -> str | None:
+    """A field's value with the password's hash it holds taken out: None when it holds
+    none, "" for a hash alone, the user for an htpasswd line (read as the value then)."""
+    m = PASSWORD_HASH.fullmatch(value)
+    if m is None or not hash_ok(m):
+        return None
+    return m.group("user") or ""
+
+
 # OpenSSL's "enc" output in base64: it always starts with "Salted__" ("U2FsdGVkX1...").
 SALTED_VALUE = re.compile(r"(?<![A-Za-z0-9+/])U2FsdGVkX1[A-Za-z0-9+/]{20,}={0,2}(?![A-Za-z0-9+/=])")
 SEALED_VALUE = re.compile(r"(?<![A-Za-z0-9+/])Ag[A-Za-z0-9+/]{100,}={0,2}(?![A-Za-z0-9+/=])")
 _SOPS_DATA = re.compile(r"data:([A-Za-z0-9+/=]*)|^encrypted:([A-Za-z0-9+/=]*)|^ENC\(([A-Za-z0-9+/=]*)\)")
 _VAULT_BODY = re.compile(r"AES256(?:;[\w.\-]+)?\s*([0-9a-f\s]+)$")
+
+
+def _reads_as_text(data: bytes) -> bool:
+    """Whether decoded bytes are text (ASCII, UTF-8 in any script, UTF-16), not ciphertext."""
+    if sum(32 <= b < 127 or b in (9, 10, 13) for b in data) >= 0.9 * len(data):
+        return True
+    for codec in ("utf-8", "utf-16-le", "utf-16-be"):
+        try:
+            text = data.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        ascii_share = sum(" " <= c <= "~" for c in text) / len(text) if text else 1.0
+        if codec == "utf-8" and sum(c.isprintable() or c.isspace() for c in text) >= 0.9 * len(text):
+            return True
+        if ascii_share >= 0.9:
+            return True
+    return False
 
 
 def sealed(value: str) -> bool:
@@ -465,12 +516,16 @@ def sealed(value: str) -> bool:
     lines Vault writes (salt, HMAC, ciphertext), not to a password
     ("ENC[AES256_GCM,data:SHVudGVy...]", "encrypted:SHVudGVy...")."""
     if (m := _SOPS_DATA.search(value)) is not None:
-        b64 = next(g for g in m.groups() if g is not None)
+        sops, b64 = m.group(1) is not None, next(g for g in m.groups() if g is not None)
         try:
-            data = base64.b64decode(b64 + "=" * (-len(b64) % 4))
+            data = base64.b64decode(b64 + "=" * (-len(b64) % 4) if sops else b64, validate=not sops)
         except (ValueError, binascii.Error):
-            return True
-        return len(data) < 4 or sum(32 <= b < 127 for b in data) < 0.9 * len(data)
+            return sops  # what a tool wrote decodes; a value that does not is no ciphertext
+        if not sops and not (re.search(r"[A-Z]", b64) and re.search(r"[a-z]", b64) and re.search(r"\d", b64)):
+            return False  # ciphertext's base64 mixes every class; a hex key read as base64 does not
+        if not sops and value.startswith("ENC(") and (len(data) < 16 or len(data) % 8):
+            return False  # Jasypt writes a salt and whole cipher blocks
+        return len(data) < 4 or not _reads_as_text(data)  # (a SOPS preview cut short: too short to hold one)
     if (m := _VAULT_BODY.search(value)) is not None:
         body = "".join(m.group(1).split())
         try:
@@ -551,12 +606,12 @@ def field_secret(kind: str | None, value: object, looks_random: object) -> str |
     v = value.strip().strip("\"'`")
     if not v or _PLACEHOLDER.match(v) or _SSH_PUBLIC.match(v) or PUBLIC_TOKEN.fullmatch(v) or v in DOC_EXAMPLES:
         return None  # (an SSH public key: "ssh-ed25519 AAAA... ci@host" is public by design)
-    if (
-        (ENCRYPTED_VALUE.fullmatch(v) and sealed(v))
-        or PASSWORD_HASH.fullmatch(v)
-        or (v.startswith("eyJ") and (anon_jwt(v) or DOC_VALUES.fullmatch(v)))
-    ):
-        return None  # sealed for storage, a password's hash, or public by design
+    if (ENCRYPTED_VALUE.fullmatch(v) and sealed(v)) or (v.startswith("eyJ") and (anon_jwt(v) or DOC_VALUES.fullmatch(v))):
+        return None  # sealed for storage, or public by design
+    if (user := without_hash(v)) is not None:
+        if not user:
+            return None  # a password's hash
+        v = user  # an htpasswd line: its user is read as the value
     if len(v) > 512:
         return None  # a public key, a certificate
     digits = "".join(_DIGITS.findall(v))

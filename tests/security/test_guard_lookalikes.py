@@ -327,6 +327,17 @@ BESIDE_HASHES = [
     "pbkdf2_sha256$260000$abcdEFGH1234$EfJaHvJ8gr+q8lFU7pb2Cjvg+DL2Hg5Ex8MzRKgW6PU=|apikey=sk_live_51HxYzAbCdEfGhIjKlMnOpQrSt",
     "pbkdf2_sha256$1$a$b,password=Hunter2Secret!x",
     "{SSHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g/0sleWmsIbw==sk_live_51HxYzAbCdEfGhIjKlMnOpQr",
+    # what stands before a hash's colon is read, unless it is an account's name (review of
+    # the twentieth round): a token, a password, a PIN, a card number stay refused
+    "github token ghp_BnCS5cMOcUbd0UOSWjXlDEAIBAjcS0RbhObo:{MD5}AAAAAAAAAAAAAAAAAAAAAA==",
+    "my password is Sup3rS3cretPass99:$2b$12$asoz3Sl9GDJ03XAhM.YaBXZ2V2GBkayvhxOOenmxlyNRDP2lz/G7g",
+    "my bank PIN is 4821:{SHA}AAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+    "my visa is 4111111111111111:{SHA}AAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+    # a secret dressed in a hash or ciphertext shape of the wrong size or alphabet
+    "AWS secret key {SSHA}wJalrXUtnFEMI/K7MDENG/bPxRfiCYzK9h2Lq3xT",
+    "DD_API_KEY=ENC(0f4a8c2e9b7d6e5f1a3c5e7b9d2f4a6c)",
+    "db.password=ENC(VHIwdWI0ZG9yJjN4LWh1bnRlcjIhA)",  # not base64 at all
+    "note: ENC(5oiR55qE6ZO26KGM5a+G56CB5pivIFp4OWtMbTJRcDc=)",  # text in any script is not ciphertext
     'DB_PASSWORD="S3cr3t$2bPass!xyz"',
     'basic_auth: "admin:Tr0ub4dor&3xQ"',
     "admin_password_hash: $2b$12$etOLmGOmnCiSduJBvWkBRTBzyMO.bO0KBFDPcYWNQEyFCFK.eA53T\nadmin_password: Qv7#mLp2!zR9",
