@@ -497,15 +497,19 @@ def _reads_as_text(data: bytes) -> bool:
     """Whether decoded bytes are text (ASCII, UTF-8 in any script, UTF-16), not ciphertext."""
     if sum(32 <= b < 127 or b in (9, 10, 13) for b in data) >= 0.9 * len(data):
         return True
-    for codec in ("utf-8", "utf-16-le", "utf-16-be"):
+    try:
+        text = data.decode("utf-8")  # random bytes almost never are UTF-8
+    except UnicodeDecodeError:
+        pass
+    else:
+        if sum(c.isprintable() or c.isspace() for c in text) >= 0.9 * len(text):
+            return True
+    for codec in ("utf-16-le", "utf-16-be"):  # random bytes often are: ASCII text in it is not
         try:
             text = data.decode(codec)
         except UnicodeDecodeError:
             continue
-        ascii_share = sum(" " <= c <= "~" for c in text) / len(text) if text else 1.0
-        if codec == "utf-8" and sum(c.isprintable() or c.isspace() for c in text) >= 0.9 * len(text):
-            return True
-        if ascii_share >= 0.9:
+        if text and sum(" " <= c <= "~" for c in text) >= 0.9 * len(text):
             return True
     return False
 
