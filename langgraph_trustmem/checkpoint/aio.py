@@ -262,7 +262,11 @@ class AsyncTrustCheckpointSaver(AsyncPgClient, TrustSaverBase):
             await self.hot.aunmark(mark, clear=refused(exc))
             raise
         assert row is not None
-        hot_args = self._hot_put_args(params, blobs, checkpoint)
+        try:
+            hot_args = self._hot_put_args(params, blobs, checkpoint)
+        except BaseException:
+            await self.hot.aunmark(mark, clear=False)  # committed: the entry there is stale now
+            raise
         if hot_args is not None:
             await self.hot.aput(*hot_args, mark=mark)
         else:

@@ -166,6 +166,29 @@ class Mark:
     key: str
     field: bytes
     epoch: str | None  # the server lifetime looked up after the lane was opened
+    burst: _Burst | None = None  # the burst it opened (with a lane) or shares (without)
+
+
+@dataclass(slots=True, eq=False)
+class _Burst:
+    """Consecutive writes of one entry under one mark, their entries held
+    until the burst is sent (see FLUSH_AFTER)."""
+
+    tk: bytes
+    key: str
+    mark: bytes  # the mark's field
+    epoch: str | None
+    opened: float  # time.monotonic()
+    last: float = 0.0  # when a write last returned
+    inflight: int = 0  # writes sharing the mark that have not returned
+    state: int = 0  # _SENT until the opener reads Redis's reply to the mark: _CONFIRMED or _FAILED
+    doubtful: bool = False  # a write may have committed without its entry: the entry is deleted instead
+    closed: bool = False  # sent, or its thread deleted: nothing joins it
+    pending: list[tuple[Any, ...]] = field(default_factory=list)  # the entries' script calls, in order
+    waiters: list[Any] = field(default_factory=list)  # async writes waiting for the mark's reply
+
+
+_SENT, _CONFIRMED, _FAILED = range(3)
 
 
 class _Unshared:
@@ -474,7 +497,20 @@ class LocalHotTier(_Unshared):
 # cleared by the next write after MARK_STALE_SECONDS; a mark names the server
 # lifetime it was set in, and one from another lifetime (restored from a
 # snapshot) counts for nothing: entries of that lifetime are never served.
+#
+# Consecutive writes of one entry share a mark (a "burst"): a write that
+# finds its entry marked by this process's earlier write, whose entry has
+# not been sent yet, needs no mark of its own, and the burst's entries are
+# sent together, FLUSH_AFTER seconds after its last write returned (or at
+# once, before a read of the entry in this process), each checking the mark
+# and leaving it, then the mark is cleared. A turn of a graph (a handful of
+# writes) so costs Redis one mark and one send instead of two each. A burst
+# takes writes for BURST_SECONDS at most, so readers elsewhere are sent to
+# PostgreSQL no longer than that; a writer that dies holding one leaves its
+# mark, as any writer in flight does.
 MARK_STALE_SECONDS = 300
+FLUSH_AFTER = 0.005
+BURST_SECONDS = 0.05
 _MARK_LUA = """
 local ok = redis.pcall('HSET', KEYS[1], ARGV[1], redis.call('TIME')[1])
 if type(ok) == 'table' and ok.err then
@@ -487,28 +523,34 @@ return 1
 
 # KEYS: entry, ns set (subgraphs only), tombstone.
 # ARGV: checkpoint id, id it follows, ttl ms, populate flag, the writer's own
-# mark field ('' if none), n keep fields, keep fields..., then field/value
+# mark field ('' if none; '=' before it: check it but leave it, a burst's
+# entry), the server lifetime, n keep fields, keep fields..., then field/value
 # pairs. The writer's mark goes last, so a script that fails half-way leaves it.
 # Replace the entry unless a newer checkpoint is there (a populate also
 # yields to a tombstone and to any write in flight). When the entry was
 # the checkpoint this one follows, keep its blobs the new one still uses;
 # keep writes stored for this checkpoint or a later one, and other writers'
 # marks.
-_PUT_LUA = f"""
+_OWN_MARK_LUA = """
+local own = ARGV[{i}]
+local keep_mark = string.sub(own, 1, 1) == '='
+if keep_mark then own = string.sub(own, 2) end
 local function done(r)
-  if ARGV[5] ~= '' then redis.call('HDEL', KEYS[1], ARGV[5]) end
+  if own ~= '' and not keep_mark then redis.call('HDEL', KEYS[1], own) end
   return r
 end
+"""
+_PUT_LUA = _OWN_MARK_LUA.format(i=5) + f"""
 if ARGV[4] == '1' and redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
 -- a write's entry lands only while its mark is there: the thread was deleted meanwhile otherwise
-if ARGV[5] ~= '' and redis.call('HEXISTS', KEYS[1], ARGV[5]) == 0 then return 0 end
+if own ~= '' and redis.call('HEXISTS', KEYS[1], own) == 0 then return 0 end
 local fields = redis.call('HKEYS', KEYS[1])
 local now = tonumber(redis.call('TIME')[1])
 local flux = false
 local ours = 'x\\0' .. ARGV[6] .. '\\0'
 for _, f in ipairs(fields) do
   if string.sub(f, 1, 2) == 'x\\0' then
-    if f == ARGV[5] then
+    if f == own then
     elseif ARGV[4] ~= '1' and ((ARGV[6] ~= '' and string.sub(f, 1, #ours) ~= ours)
         or now - tonumber(redis.call('HGET', KEYS[1], f)) > {MARK_STALE_SECONDS}) then
       redis.call('HDEL', KEYS[1], f)
@@ -542,13 +584,9 @@ return done(1)
 """
 
 # KEYS: entry, ns set. ARGV: checkpoint id, ttl ms, upsert flag, the
-# writer's own mark field ('' if none), pairs...
-_ADD_WRITES_LUA = """
-local function done(r)
-  if ARGV[4] ~= '' then redis.call('HDEL', KEYS[1], ARGV[4]) end
-  return r
-end
-if ARGV[4] ~= '' and redis.call('HEXISTS', KEYS[1], ARGV[4]) == 0 then return 0 end
+# writer's own mark field (as for _PUT_LUA), pairs...
+_ADD_WRITES_LUA = _OWN_MARK_LUA.format(i=4) + """
+if own ~= '' and redis.call('HEXISTS', KEYS[1], own) == 0 then return 0 end
 local cur = redis.call('HGET', KEYS[1], 'id')
 if cur and cur > ARGV[1] then return done(0) end
 for i = 5, #ARGV, 2 do
@@ -741,7 +779,7 @@ def _hash(raw: Any) -> Mapping[bytes, bytes]:
 
 # The I/O a tier's plan asks for, performed by RedisHotTier._io (sync) or
 # AsyncRedisHotTier._io (async): (what, connection, arguments).
-_OPEN, _SEND, _READ, _CAN_READ, _RECONNECT, _RELEASE, _DROP, _READY, _CLIENT, _WAIT = range(10)
+_OPEN, _SEND, _READ, _CAN_READ, _RECONNECT, _RELEASE, _DROP, _READY, _CLIENT, _WAIT, _SEND_MANY, _AWAIT_MARK = range(12)
 Step = tuple[int, Any, tuple[Any, ...]]
 Plan = Generator[Step, Any, Any]
 
@@ -758,7 +796,9 @@ class _RedisTierPlans:
     A write costs no round trip of its own: its mark travels while
     PostgreSQL works, and its entry is sent after and its reply read later,
     on one of the tier's lanes (a client without a connection pool, such as
-    a cluster client, waits for each write instead)."""
+    a cluster client, waits for each write instead). Consecutive writes of
+    one entry share the first one's mark and are sent together (a burst,
+    see FLUSH_AFTER)."""
 
     def __init__(self, client: Any, keyring: KeyRing, prefix: str, is_async: bool) -> None:
         self.client = client
@@ -774,6 +814,7 @@ class _RedisTierPlans:
         self._open = 0  # lanes taken or idle
         self._max_lanes = max_lanes(self._pool)
         self._laned = self._pool is not None and self._max_lanes > 0  # else every command goes through the client
+        self._bursts: dict[str, _Burst] = {}  # by entry key; guarded by _lanes_lock
 
     @property
     def pending(self) -> int:
@@ -849,6 +890,129 @@ class _RedisTierPlans:
         """Wake ``n`` callers waiting for a lane (called holding the lock)."""
         raise NotImplementedError
 
+    def _schedule(self) -> None:
+        """See that every burst is sent FLUSH_AFTER after its last write
+        (called without the lock)."""
+        raise NotImplementedError
+
+    # -- bursts ------------------------------------------------------------
+
+    def _join(self, key: str) -> _Burst | None:
+        """The burst a new write of ``key`` may share (called holding the lock)."""
+        b = self._bursts.get(key)
+        if (
+            b is None
+            or b.doubtful
+            or b.state == _FAILED
+            or b.epoch != self.fence.epoch
+            or self.fence.cooling
+            or time.monotonic() - b.opened > BURST_SECONDS
+        ):
+            return None
+        b.inflight += 1
+        return b
+
+    def _next_due(self) -> float | None:
+        """When the next burst falls due, if any (called holding the lock)."""
+        return min((b.last + FLUSH_AFTER for b in self._bursts.values() if not b.inflight), default=None)
+
+    def _claim(self, key: str, force: bool = False) -> _Burst | None:
+        """Take a burst out to send it: once no write of it is in flight,
+        and (unless ``force``) FLUSH_AFTER after its last one."""
+        with self._lanes_lock:
+            b = self._bursts.get(key)
+            if b is None or b.inflight or (not force and time.monotonic() < b.last + FLUSH_AFTER):
+                return None
+            del self._bursts[key]
+            b.closed = True
+            return b
+
+    def _settled(self, mark: Mark) -> Plan:
+        """Whether a burst's mark is in Redis: its opener reads the reply (and
+        gives its lane back), a write sharing it waits for that (REDIS_TIMEOUT
+        at most: past it, the entry is owed a deletion)."""
+        b = mark.burst
+        assert b is not None
+        if mark.lane is not None:
+            ok = yield from self._confirmed(mark)
+            if ok:
+                self._give(mark.lane)
+            with self._lanes_lock:
+                b.state = _CONFIRMED if ok else _FAILED
+                self._wake_marked(b)
+        elif b.state == _SENT:
+            yield _AWAIT_MARK, None, (b,)
+            if b.state == _SENT:
+                self.fence.owe([b.tk])
+                return False
+        return b.state == _CONFIRMED
+
+    def _wake_marked(self, b: _Burst) -> None:
+        """Wake the writes waiting for a burst's mark (called holding the lock)."""
+        raise NotImplementedError
+
+    def _defer(self, b: _Burst, tk: bytes, lua: str, encode: Callable[..., Any]) -> Plan:
+        """A write under a burst's mark returned from PostgreSQL: its entry
+        joins the burst, checking the mark and leaving it."""
+        try:
+            keys, args = encode(b.epoch, Mark(None, tk, b.key, b"=" + b.mark, b.epoch))
+        except BaseException:
+            with self._lanes_lock:
+                b.inflight -= 1
+                b.doubtful = True  # its checkpoint is in PostgreSQL, its entry nowhere: the entry goes
+                b.last = time.monotonic()
+            yield from self._flush(b.key, force=True)  # now, unless another write of it is in flight
+            self._schedule()
+            raise
+        with self._lanes_lock:
+            b.inflight -= 1
+            b.last = time.monotonic()
+            if not b.closed:  # (closed: its thread was deleted meanwhile, with the mark)
+                b.pending.append(("EVAL", lua, len(keys), *keys, *args))
+        self._schedule()
+
+    def _send_burst(self, b: _Burst, lane: _Lane, then: tuple[Any, ...] | None = None) -> Plan:
+        """Send a claimed burst's entries and clear its mark, in one write on
+        ``lane`` (with ``then`` after them, whose reply the caller reads);
+        their replies are owed. False if the lane was lost."""
+        commands = [*b.pending, ("HDEL", b.key, b.mark)]
+        try:
+            yield _SEND_MANY, lane.conn, (*commands, *((then,) if then else ()))
+        except BaseException as exc:
+            yield from self._lost(lane, [b.tk], exc=exc)
+            if not isinstance(exc, self._errors):
+                raise
+            return False
+        lane.owed.extend([b.tk] * len(commands))
+        return True
+
+    def _flush(self, key: str, force: bool = False) -> Plan:
+        """Send one burst, if it is due (``force``: as soon as no write of it is in flight)."""
+        b = self._claim(key, force)
+        if b is None or b.state == _FAILED:  # (failed: the entry is owed a deletion already)
+            return
+        if b.doubtful:
+            yield from self._unmarked(b.tk)
+            return
+        if b.epoch != self.fence.epoch:  # Redis restarted: its marks and entries count for nothing
+            return
+        lane = yield from self._ready_lane()
+        if lane is None or lane is _BUSY:
+            self.fence.owe([b.tk])  # the mark stays until the entry is deleted, before Redis is used again
+            return
+        if (yield from self._send_burst(b, lane)):
+            self._give(lane)
+
+    def _flush_due(self) -> Plan:
+        """Send every burst that is due; when the next one is (or None)."""
+        now = time.monotonic()
+        with self._lanes_lock:
+            due = [k for k, b in self._bursts.items() if not b.inflight and b.last + FLUSH_AFTER <= now]
+        for key in due:
+            yield from self._flush(key)
+        with self._lanes_lock:
+            return self._next_due()
+
     def _lost(
         self, lane: _Lane, tks: Iterable[bytes] = (), exc: BaseException | None = None, cool: bool = True
     ) -> Plan:
@@ -890,6 +1054,19 @@ class _RedisTierPlans:
         """One command and its reply on a lane (a read: nothing is owed if it fails)."""
         try:
             yield _SEND, lane.conn, command
+        except BaseException as exc:
+            yield from self._lost(lane, exc=exc)
+            if not isinstance(exc, self._errors):
+                raise
+            return None
+        return (yield from self._reply(lane))
+
+    def _reply(self, lane: _Lane) -> Plan:
+        """A read's reply, after the replies the lane owes; the lane is given back."""
+        try:
+            while lane.owed:
+                yield _READ, lane.conn, ()
+                lane.owed.pop()
             reply = yield _READ, lane.conn, ()
         except BaseException as exc:
             yield from self._lost(lane, exc=exc)
@@ -950,11 +1127,23 @@ class _RedisTierPlans:
             return None
         key = self.codec.key(tk, ns)
         if self._laned:
+            with self._lanes_lock:
+                b = self._bursts.get(key)
+                if b is not None and (b.inflight or b.doubtful):
+                    return None  # a write in flight: PostgreSQL answers
+            b = self._claim(key, force=True) if b is not None else None
             lane = yield from self._ready_lane()  # its earlier writes land before this read
             if lane is None or lane is _BUSY:
+                if b is not None:
+                    self.fence.owe([b.tk])
                 return None
             epoch = self.fence.epoch
-            raw = yield from self._call(lane, "HGETALL", key)
+            if b is not None and b.epoch == epoch:  # this process's entries not yet sent go first, in the same write
+                if not (yield from self._send_burst(b, lane, ("HGETALL", key))):
+                    return None
+                raw = yield from self._reply(lane)
+            else:
+                raw = yield from self._call(lane, "HGETALL", key)
             return None if raw is None else self.fence.current(self.codec.decode(tk, ns, _hash(raw), epoch), epoch)
         if not (yield _READY, None, ()):
             return None
@@ -969,11 +1158,18 @@ class _RedisTierPlans:
     def _mark(self, tk: bytes, ns: str, ttl: float) -> Plan:
         """Mark the entry before a write reaches PostgreSQL (its reply is
         read by ``put``, ``add_writes`` or ``unmark``)."""
-        if not self._laned or (lane := (yield from self._ready_lane())) is None:
+        if not self._laned:
+            return None
+        key = self.codec.key(tk, ns)
+        with self._lanes_lock:
+            b = self._join(key)
+        if b is not None:
+            return Mark(None, tk, key, b.mark, b.epoch, b)
+        if (lane := (yield from self._ready_lane())) is None:
             return None
         if lane is _BUSY:  # no mark: the write deletes the entry instead (see _unmarked)
             return Mark(None, tk, self.codec.key(tk, ns), b"", None)
-        mark = Mark(lane, tk, self.codec.key(tk, ns), self.codec.mark_field(self.fence.epoch), self.fence.epoch)
+        mark = Mark(lane, tk, key, self.codec.mark_field(self.fence.epoch), self.fence.epoch)
         try:
             yield _SEND, lane.conn, ("EVAL", _MARK_LUA, 1, mark.key, mark.field, int(ttl * 1000))
         except BaseException as exc:
@@ -981,13 +1177,25 @@ class _RedisTierPlans:
             if not isinstance(exc, self._errors):
                 raise
             return None
+        with self._lanes_lock:  # later writes of the entry share this mark
+            if key not in self._bursts and mark.epoch == self.fence.epoch:
+                now = time.monotonic()
+                mark.burst = self._bursts[key] = _Burst(tk, key, mark.field, mark.epoch, now, now, 1)
         return mark
 
     def _unmark(self, mark: Mark | None, clear: bool = True) -> Plan:
         """The marked write did not return: clear its mark when PostgreSQL
         refused it, or keep it (its lane given back) when the write may have
         been committed, so readers go to PostgreSQL until a later write."""
-        if mark is not None and mark.lane is None:
+        if mark is not None and mark.burst is not None:
+            if mark.lane is not None:
+                yield from self._settled(mark)
+            with self._lanes_lock:
+                mark.burst.inflight -= 1
+                mark.burst.last = time.monotonic()
+                mark.burst.doubtful |= not clear
+            self._schedule()
+        elif mark is not None and mark.lane is None:
             yield from self._unmarked(mark.tk)
         elif mark is not None and (yield from self._confirmed(mark)):
             if clear:
@@ -999,6 +1207,13 @@ class _RedisTierPlans:
         """A write's entry: on the marked lane once its mark is confirmed, or
         through the client (no lanes, or Redis was not trusted at the mark).
         ``encode(epoch, mark)`` gives the script's keys and arguments."""
+        if mark is not None and mark.burst is not None:
+            if (yield from self._settled(mark)):
+                yield from self._defer(mark.burst, tk, lua, encode)
+            else:
+                with self._lanes_lock:
+                    mark.burst.inflight -= 1
+            return
         if mark is not None and mark.lane is None:
             yield from self._unmarked(tk)
             return
@@ -1072,6 +1287,7 @@ class _RedisTierPlans:
         """Delete threads' entries (leaving tombstones); on a Redis error the
         deletion is owed and done before Redis is used again."""
         tks = list(tks)
+        self._forget_bursts(tks)
         if self.fence.cooling:
             self.fence.owe(tks)
             return
@@ -1082,6 +1298,13 @@ class _RedisTierPlans:
             log.warning("hot tier unreachable; the deletion is owed")
             self.fence.failed(tks)
 
+    def _forget_bursts(self, tks: Sequence[bytes]) -> None:
+        """Deleted threads' entries are never sent: their marks go with them."""
+        gone = set(tks)
+        with self._lanes_lock:
+            for key in [k for k, b in self._bursts.items() if b.tk in gone]:
+                self._bursts.pop(key).closed = True
+
     def _drop_now(self, tks: Sequence[bytes]) -> Plan:
         for tk in tks:
             members = yield from self._client(self.client.smembers, f"{self.codec.prefix}cpns:{tk.hex()}")
@@ -1091,6 +1314,10 @@ class _RedisTierPlans:
             yield from self._client(pipe.execute)
 
     def _close(self) -> Plan:
+        with self._lanes_lock:
+            keys = list(self._bursts)
+        for key in keys:  # (one still in flight keeps its mark: readers go to PostgreSQL)
+            yield from self._flush(key, force=True)
         yield from self._drain()
         with self._lanes_lock:
             lanes, self._lanes = self._lanes, []
@@ -1107,6 +1334,11 @@ class RedisHotTier(_RedisTierPlans):
         super().__init__(client, keyring, prefix, is_async=False)
         self._freed = threading.Condition(self._lanes_lock)
         self._waiting = 0
+        self._due = threading.Condition(self._lanes_lock)
+        self._marked = threading.Condition(self._lanes_lock)
+        self._flusher: threading.Thread | None = None
+        self._flusher_idle = False  # waiting with no burst to time
+        self._closing = False
 
     def _lane_free(self) -> bool:
         return bool(self._lanes) or self._open < self._max_lanes
@@ -1114,6 +1346,42 @@ class RedisHotTier(_RedisTierPlans):
     def _wake(self, n: int = 1) -> None:
         if self._waiting and n > 0:
             self._freed.notify(n)
+
+    def _wake_marked(self, b: _Burst) -> None:
+        self._marked.notify_all()
+
+    def _schedule(self) -> None:
+        with self._lanes_lock:
+            if self._closing:
+                return
+            if self._flusher is None:
+                self._flusher = threading.Thread(target=self._flush_loop, name="trustmem-hot-flush", daemon=True)
+                self._flusher.start()
+            elif self._flusher_idle:
+                self._flusher_idle = False
+                self._due.notify()
+
+    def _flush_loop(self) -> None:
+        """Send each burst when it falls due, until the tier closes or has
+        had nothing to send for a second."""
+        nxt: float | None = time.monotonic()
+        while True:
+            with self._lanes_lock:
+                while not self._closing and (nxt is None or nxt > time.monotonic()):
+                    self._flusher_idle = nxt is None
+                    if not self._due.wait(1.0 if nxt is None else nxt - time.monotonic()) and nxt is None:
+                        nxt = self._next_due()
+                        if nxt is None:  # idle: the next burst starts another
+                            self._flusher = None
+                            return
+                    nxt = self._next_due()
+                if self._closing:
+                    return
+            try:
+                nxt = self._run(self._flush_due())
+            except Exception:  # never seen; the thread must outlive it (the marks stay: readers go to PostgreSQL)
+                log.exception("hot tier: sending held entries failed")
+                nxt = None
 
     def _run(self, plan: Plan) -> Any:
         try:
@@ -1132,6 +1400,11 @@ class RedisHotTier(_RedisTierPlans):
         what, conn, args = step
         if what == _SEND:
             return conn.send_command(*args)
+        if what == _SEND_MANY:
+            return conn.send_packed_command(conn.pack_commands(args))
+        if what == _AWAIT_MARK:
+            with self._marked:
+                return self._marked.wait_for(lambda: args[0].state != _SENT, REDIS_TIMEOUT)
         if what == _READ:
             return conn.read_response()
         if what == _CAN_READ:
@@ -1176,6 +1449,12 @@ class RedisHotTier(_RedisTierPlans):
         self._run(self._drop(tks))
 
     def close(self) -> None:
+        with self._lanes_lock:
+            self._closing = True
+            self._due.notify()
+            flusher, self._flusher = self._flusher, None
+        if flusher is not None and flusher is not threading.current_thread():
+            flusher.join()
         self._run(self._close())
         self.client.close()
 
@@ -1187,6 +1466,37 @@ class AsyncRedisHotTier(_RedisTierPlans):
     def __init__(self, client: Any, keyring: KeyRing, prefix: str = "trustmem:") -> None:
         super().__init__(client, keyring, prefix, is_async=True)
         self._waiters: list[asyncio.Future[bool]] = []
+        self._timer: asyncio.TimerHandle | None = None
+        self._flushing: asyncio.Task[None] | None = None
+        self._closing = False
+
+    def _wake_marked(self, b: _Burst) -> None:
+        for waiter in b.waiters:
+            if not waiter.done():
+                waiter.set_result(True)
+        b.waiters.clear()
+
+    def _schedule(self) -> None:
+        if self._timer is None and self._flushing is None and not self._closing:
+            self._timer = asyncio.get_running_loop().call_later(FLUSH_AFTER, self._start_flush)
+
+    def _start_flush(self) -> None:
+        self._timer = None
+        if not self._closing:
+            self._flushing = asyncio.get_running_loop().create_task(self._flush_loop())
+
+    async def _flush_loop(self) -> None:
+        """Send each burst when it falls due, until none is left to time."""
+        try:
+            while not self._closing:
+                nxt = await self._run(self._flush_due())
+                if nxt is None:
+                    break
+                await asyncio.sleep(max(0.0, nxt - time.monotonic()))
+        except Exception:  # never seen (the marks stay: readers go to PostgreSQL)
+            log.exception("hot tier: sending held entries failed")
+        finally:
+            self._flushing = None
 
     def _wake(self, n: int = 1) -> None:
         while self._waiters and n > 0:
@@ -1212,6 +1522,18 @@ class AsyncRedisHotTier(_RedisTierPlans):
         what, conn, args = step
         if what == _SEND:
             return await conn.send_command(*args)
+        if what == _SEND_MANY:
+            return await conn.send_packed_command(conn.pack_commands(args))
+        if what == _AWAIT_MARK:
+            burst = args[0]
+            if burst.state == _SENT:
+                waiter = asyncio.get_running_loop().create_future()
+                burst.waiters.append(waiter)
+                try:
+                    await asyncio.wait_for(waiter, REDIS_TIMEOUT)
+                except (TimeoutError, asyncio.TimeoutError):
+                    pass
+            return None
         if what == _READ:
             return await conn.read_response()
         if what == _CAN_READ:
@@ -1265,5 +1587,11 @@ class AsyncRedisHotTier(_RedisTierPlans):
         await self._run(self._drop(tks))
 
     async def aclose(self) -> None:
+        self._closing = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._flushing is not None:
+            await asyncio.gather(self._flushing, return_exceptions=True)
         await self._run(self._close())
         await self.client.aclose()

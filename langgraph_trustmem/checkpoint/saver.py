@@ -274,7 +274,11 @@ class TrustCheckpointSaver(PgClient, TrustSaverBase):
             self.hot.unmark(mark, clear=refused(exc))
             raise
         assert row is not None
-        hot_args = self._hot_put_args(params, blobs, checkpoint)
+        try:
+            hot_args = self._hot_put_args(params, blobs, checkpoint)
+        except BaseException:
+            self.hot.unmark(mark, clear=False)  # committed: the entry there is stale now
+            raise
         if hot_args is not None:
             self.hot.put(*hot_args, mark=mark)
         else:

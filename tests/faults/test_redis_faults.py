@@ -175,15 +175,14 @@ def test_a_writer_that_dies_in_flight_leaves_no_stale_read(pg_url, key, schema, 
     with (
         TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as a,
         TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as b,
+        TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as c,
     ):
-        graph = chat(a)
-        turns(graph, cfg, 1)
+        turns(chat(a), cfg, 1)
         tk = a.thread_key(cfg["configurable"]["thread_id"])
         assert wait_for_entry(b, cfg) is not None
-        hot_put = a.hot.put
-        a.hot.put = lambda *args, **kw: None  # the writer dies after PostgreSQL, before its entry
-        turns(graph, cfg, 1)
-        a.hot.put = hot_put
+        a.hot.put = lambda *args, **kw: None  # the writer dies after PostgreSQL, before its entries
+        turns(chat(a), cfg, 1)
+        graph = chat(c)  # another process takes the thread over; ``a`` is not used again
         for _ in range(3):
             assert messages(b, cfg) == 4  # PostgreSQL, each time: the old entry is marked
             assert b.hot.get(tk, "") is None
@@ -196,9 +195,9 @@ def test_a_writer_that_dies_in_flight_leaves_no_stale_read(pg_url, key, schema, 
         old = int(admin.time()[0]) - MARK_STALE_SECONDS - 1
         for f in marks:
             admin.hset(rkey, f, old)
-        turns(graph, cfg, 1)  # the dead writer's marks are now stale: cleared
+        turns(graph, cfg, 1)  # the dead writer's marks are now stale: cleared by the turn's entries
+        entry = wait_for_entry(b, cfg)  # (sent a few ms after the turn's last write)
         assert not [f for f in admin.hkeys(rkey) if f.startswith(b"x\x00")]
-        entry = wait_for_entry(b, cfg)
         assert entry is not None and messages(b, cfg) == 8
 
 
@@ -516,8 +515,8 @@ def test_many_threads_writing_at_once_never_run_the_tier_out_of_connections(
         assert saver.hot.pending == 0 and not saver.hot.fence.cooling
         assert saver.hot._open <= 2
         for cfg in cfgs:  # another process reads every thread's latest write, from Redis
-            tk = other.thread_key(cfg["configurable"]["thread_id"])
-            assert len(other.hot.get(tk, "").blobs) >= 1
+            entry = wait_for_entry(other, cfg)  # (sent a few ms after the thread's last write)
+            assert entry is not None and len(entry.blobs) >= 1
             assert len(other.get_tuple(cfg).checkpoint["channel_values"]["messages"]) == 8
 
 
@@ -572,6 +571,7 @@ def test_a_write_that_finds_every_lane_busy_never_brings_a_deleted_thread_back(o
     tk = uuid.uuid4().bytes + uuid.uuid4().bytes
     first = tier.mark(tk, "", 60)
     tier.put(tk, "", _entry("0001"), (), 60, mark=first)
+    assert tier.get(tk, "").checkpoint_id == "0001"  # sent: the next write of tk needs a mark of its own
     held = tier.mark(uuid.uuid4().bytes * 2, "", 60)  # another write in flight holds the lane
     started = time.monotonic()
     unmarked = tier.mark(tk, "", 60)
@@ -675,3 +675,129 @@ def test_a_write_whose_entry_cannot_be_encoded_gives_its_lane_back(own_redis, mo
     assert tier.get(tk, "").checkpoint_id == "0002"
     assert tier._open <= 1 and tier.pending == 0
     tier.close()
+
+
+def test_a_write_sharing_a_mark_returns_only_once_redis_has_run_it(own_redis):
+    """Consecutive writes of one entry share the first one's mark. A second
+    write whose PostgreSQL part ends before the first's has had its mark
+    confirmed (a slow path to Redis) must not return until Redis has run that
+    mark: a reader elsewhere would otherwise read the older entry after the
+    write returned. Redis is looked at directly the moment it returns."""
+    import threading
+
+    import redis
+
+    from .servers import SlowPath
+
+    slow = SlowPath(own_redis.port, 0.2)
+    tier = _tier(slow.url(own_redis.url), max_connections=10)
+    admin = redis.Redis.from_url(own_redis.url)
+    tk = uuid.uuid4().bytes * 2
+    rkey = tier.codec.key(tk, "")
+    first = tier.mark(tk, "", 60)  # its EVAL reaches Redis 0.2 s from now
+    assert first is not None and first.lane is not None
+
+    def first_write():
+        time.sleep(0.3)  # its PostgreSQL part is slow
+        tier.put(tk, "", _entry("0001"), (), 60, mark=first)
+
+    writer = threading.Thread(target=first_write)
+    writer.start()
+    second = tier.mark(tk, "", 60)
+    assert second is not None and second.lane is None and second.burst is first.burst  # shared: no I/O
+    started = time.monotonic()
+    tier.add_writes(tk, "", "0001", {("task", 0, "messages", ""): b"w"}, 60, mark=second)
+    assert time.monotonic() - started > 0.15  # it waited for the mark's reply
+    assert [f for f in admin.hkeys(rkey) if f.startswith(b"x\x00")]  # and the mark is there
+    writer.join()
+    got = tier.get(tk, "")  # this process's held entries go first, then the read
+    assert got is not None and got.checkpoint_id == "0001" and len(got.writes) == 1
+    assert not [f for f in admin.hkeys(rkey) if f.startswith(b"x\x00")]
+    tier.close()
+    slow.close()
+
+
+def test_every_write_of_a_burst_is_read_back_by_another_process_at_once(pg_url, key, schema, own_redis):
+    """Puts in quick succession share one mark and their entries are sent
+    together later: another process reading after each put returns gets
+    that put's checkpoint every time (PostgreSQL answers while the entry is
+    marked), then, once the burst is sent, the same from Redis."""
+    from langgraph.checkpoint.base import empty_checkpoint
+    from langgraph.checkpoint.base.id import uuid6
+
+    cfg = config()
+    with (
+        TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as a,
+        TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as b,
+    ):
+        parent = None
+        for step in range(6):
+            ck = empty_checkpoint()
+            ck["id"] = str(uuid6(clock_seq=step))
+            ck["channel_values"] = {"messages": [HumanMessage(f"m{i}") for i in range(step + 1)]}
+            ck["channel_versions"] = {"messages": step + 1}
+            conf = {"configurable": {**cfg["configurable"], "checkpoint_ns": "", "checkpoint_id": parent}}
+            a.put(conf, ck, {"source": "loop", "step": step, "parents": {}}, {"messages": step + 1})
+            parent = ck["id"]
+            assert b.get_tuple(cfg).config["configurable"]["checkpoint_id"] == parent
+            assert messages(b, cfg) == step + 1
+        entry = wait_for_entry(b, cfg)
+        assert entry is not None and entry.checkpoint_id == parent
+        assert messages(b, cfg) == 6
+
+
+def test_a_thread_deleted_in_this_process_while_its_entries_are_held_stays_deleted(pg_url, key, schema, own_redis):
+    """A deletion in the writing process while the thread's entries wait to
+    be sent: they are never sent, and nothing of the thread is in Redis
+    after the burst would have gone out."""
+    import redis
+
+    admin = redis.Redis.from_url(own_redis.url)
+    with (
+        TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as a,
+        TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as b,
+    ):
+        graph = chat(a)
+        for _ in range(3):
+            cfg = config()
+            turns(graph, cfg, 2)
+            tk = a.thread_key(cfg["configurable"]["thread_id"])
+            assert a.hot._bursts  # held
+            a.delete_thread(cfg["configurable"]["thread_id"])
+            time.sleep(0.1)  # past the time the burst would have been sent
+            assert not admin.keys(f"trustmem:cp:{tk.hex()}*")
+            assert b.get_tuple(cfg) is None and a.get_tuple(cfg) is None
+
+
+async def test_an_async_write_sharing_a_mark_returns_only_once_redis_has_run_it(own_redis):
+    """The async twin of the test above: the sharing write awaits the mark's
+    reply, which the first write's task reads."""
+    import redis
+
+    from .servers import SlowPath
+
+    slow = SlowPath(own_redis.port, 0.2)
+    tier = _tier(slow.url(own_redis.url), max_connections=10, is_async=True)
+    admin = redis.Redis.from_url(own_redis.url)
+    tk = uuid.uuid4().bytes * 2
+    rkey = tier.codec.key(tk, "")
+    first = await tier.amark(tk, "", 60)
+    assert first is not None and first.lane is not None
+
+    async def first_write():
+        await asyncio.sleep(0.3)
+        await tier.aput(tk, "", _entry("0001"), (), 60, mark=first)
+
+    writer = asyncio.create_task(first_write())
+    second = await tier.amark(tk, "", 60)
+    assert second is not None and second.lane is None and second.burst is first.burst
+    started = time.monotonic()
+    await tier.aadd_writes(tk, "", "0001", {("task", 0, "messages", ""): b"w"}, 60, mark=second)
+    assert time.monotonic() - started > 0.15
+    assert [f for f in admin.hkeys(rkey) if f.startswith(b"x\x00")]
+    await writer
+    got = await tier.aget(tk, "")
+    assert got is not None and got.checkpoint_id == "0001" and len(got.writes) == 1
+    assert not [f for f in admin.hkeys(rkey) if f.startswith(b"x\x00")]
+    await tier.aclose()
+    slow.close()
