@@ -184,7 +184,7 @@ class _Burst:
     state: int = 0  # _SENT until the opener reads Redis's reply to the mark: _CONFIRMED or _FAILED
     doubtful: bool = False  # a write may have committed without its entry: the entry is deleted instead
     closed: bool = False  # sent, or its thread deleted: nothing joins it
-    pending: list[tuple[Any, ...]] = field(default_factory=list)  # the entries' script calls, in order
+    pending: list[Held] = field(default_factory=list)  # the entries' script calls, in order
     waiters: list[Any] = field(default_factory=list)  # async writes waiting for the mark's reply
 
 
@@ -747,6 +747,47 @@ class _RedisCodec:
 MAX_LANES = 64
 
 
+Held = tuple[str, list[Any], list[Any]]  # an entry script held in a burst: source, keys, arguments
+
+
+def compact(held: Sequence[Held]) -> list[Held]:
+    """A burst's entry scripts, fewer, leaving the entry as the given ones
+    would, run in order: pending writes for a checkpoint older than one a
+    later script puts are dropped (that script deletes them), and a
+    checkpoint followed by its child is folded into the child's script,
+    which then carries the parent's blobs it keeps (and keeps from the entry
+    only the rest). The layout of the arguments is :meth:`_RedisCodec.encode`'s
+    and :meth:`_RedisCodec.writes_call`'s."""
+    out: list[Held] = []
+    child: list[Any] | None = None  # arguments of the next checkpoint's script, in run order
+    newest = ""  # the newest checkpoint id a later script puts
+    for lua, keys, args in reversed(held):
+        if lua is not _PUT_LUA:
+            if args[0] >= newest:
+                out.append((lua, keys, args))
+            continue
+        cid, prev, populate, nkeep = args[0], args[1], args[3], args[6]
+        if child is not None and child[1] == cid and populate == "0" and child[3] == "0":
+            ckeep = child[7 : 7 + child[6]]
+            cpairs = child[7 + child[6] :]
+            cfields = set(cpairs[0::2])
+            wanted = set(ckeep)
+            moved: list[Any] = []
+            pairs = args[7 + nkeep :]
+            for f, v in zip(pairs[0::2], pairs[1::2], strict=True):
+                if f.startswith(b"b\x00") and f in wanted and f not in cfields:
+                    moved += [f, v]
+            gone = set(moved[0::2])
+            keep = [f for f in ckeep if f not in gone]
+            child[:] = [*child[:1], prev, *child[2:6], len(keep), *keep, *cpairs, *moved]
+            continue
+        child = list(args)
+        newest = max(newest, cid)
+        out.append((lua, keys, child))
+    out.reverse()
+    return out
+
+
 def max_lanes(pool: Any) -> int:
     """How many connections the tier may hold as lanes: at most half of
     the client's pool (redis-py's default is 100 connections), so the
@@ -968,14 +1009,15 @@ class _RedisTierPlans:
             b.inflight -= 1
             b.last = time.monotonic()
             if not b.closed:  # (closed: its thread was deleted meanwhile, with the mark)
-                b.pending.append(("EVAL", lua, len(keys), *keys, *args))
+                b.pending.append((lua, keys, args))
         self._schedule()
 
     def _send_burst(self, b: _Burst, lane: _Lane, then: tuple[Any, ...] | None = None) -> Plan:
         """Send a claimed burst's entries and clear its mark, in one write on
         ``lane`` (with ``then`` after them, whose reply the caller reads);
         their replies are owed. False if the lane was lost."""
-        commands = [*b.pending, ("HDEL", b.key, b.mark)]
+        commands = [("EVAL", lua, len(keys), *keys, *args) for lua, keys, args in compact(b.pending)]
+        commands.append(("HDEL", b.key, b.mark))
         try:
             yield _SEND_MANY, lane.conn, (*commands, *((then,) if then else ()))
         except BaseException as exc:

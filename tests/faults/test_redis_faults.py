@@ -801,3 +801,61 @@ async def test_an_async_write_sharing_a_mark_returns_only_once_redis_has_run_it(
     assert not [f for f in admin.hkeys(rkey) if f.startswith(b"x\x00")]
     await tier.aclose()
     slow.close()
+
+
+def test_a_bursts_folded_scripts_leave_the_entry_as_the_scripts_one_by_one(own_redis):
+    """A burst's scripts are folded before they are sent (older pending writes
+    dropped, each checkpoint folded into its child): on random chains of
+    checkpoints, forks and pending writes (for the current, an older and a
+    later checkpoint), the folded scripts leave Redis's entry exactly as the
+    scripts run one by one, and send fewer."""
+    import random
+
+    import redis
+
+    from langgraph_trustmem.checkpoint.hot import _ADD_WRITES_LUA, _PUT_LUA, HotEntry, Mark, compact
+
+    admin = redis.Redis.from_url(own_redis.url)
+    tier = _tier(own_redis.url, max_connections=10)
+    codec = tier.codec
+    rng = random.Random(7)
+    sent = held_total = 0
+    for trial in range(60):
+        tk = uuid.uuid4().bytes * 2
+        mark = codec.mark_field("e1")
+        keep_mark = Mark(None, tk, codec.key(tk, ""), b"=" + mark, "e1")
+        versions: dict[str, int] = {}
+        held = []
+        prev = None
+        for step in range(rng.randint(1, 7)):
+            cid = f"{trial:03d}-{step:03d}"
+            if step and rng.random() < 0.2:
+                prev = rng.choice([None, f"{trial:03d}-{step - 1:03d}x"])  # a fork's root, or another parent
+            bumped = [c for c in "abc" if c not in versions or rng.random() < 0.5] or ["a"]
+            for c in bumped:
+                versions[c] = versions.get(c, 0) + 1
+            blobs = {(c, str(versions[c])): rng.randbytes(8) for c in bumped}
+            keep = [(c, str(v)) for c, v in versions.items() if c not in bumped]
+            entry = HotEntry(cid, prev, rng.randbytes(8), 0, 0, "ok", False, blobs, epoch="e1")
+            keys, args = codec.encode(tk, "", entry, keep, 60, prev, False, keep_mark)
+            held.append((_PUT_LUA, keys, args))
+            for _ in range(rng.randint(0, 2)):
+                wcid = rng.choice([cid, f"{trial:03d}-{step - 1:03d}", f"{trial:03d}-{step + 1:03d}"])
+                writes = {(f"t{rng.randint(0, 2)}", rng.randint(0, 1), "messages", ""): rng.randbytes(4)}
+                wkeys, wargs = codec.writes_call(tk, "", wcid, writes, 60, rng.random() < 0.5, keep_mark)
+                held.append((_ADD_WRITES_LUA, wkeys, wargs))
+            prev = cid
+        folded = compact(held)
+        held_total += len(held)
+        sent += len(folded)
+        results = []
+        for name, scripts in (("one", held), ("folded", folded)):
+            key = f"fold-{name}-{trial}"
+            admin.hset(key, b"id", f"{trial:03d}-000"[:-1] + "/")  # an older entry there first
+            admin.hset(key, mark, int(admin.time()[0]))
+            for lua, _keys, args in scripts:
+                keys = [key, "", f"{key}-tomb"] if lua is _PUT_LUA else [key, ""]
+                admin.eval(lua, len(keys), *keys, *args)
+            results.append(admin.hgetall(key))
+        assert results[0] == results[1], trial
+    assert sent < 0.7 * held_total  # and it sends fewer
