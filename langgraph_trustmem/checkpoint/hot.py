@@ -33,6 +33,7 @@ import os
 import sys
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -181,7 +182,9 @@ class _Burst:
     opened: float  # time.monotonic()
     last: float = 0.0  # when a write last returned
     inflight: int = 0  # writes sharing the mark that have not returned
-    state: int = 0  # _SENT until the opener reads Redis's reply to the mark: _CONFIRMED or _FAILED
+    lane: Any = None  # the lane the mark was sent on, held by the opener until the reply is read
+    state: int = 0  # _SENT until the mark's reply is read (by whichever write needs it first): _CONFIRMED or _FAILED
+    reading: bool = False  # a write is reading the mark's reply
     doubtful: bool = False  # a write may have committed without its entry: the entry is deleted instead
     closed: bool = False  # sent, or its thread deleted: nothing joins it
     pending: list[Held] = field(default_factory=list)  # the entries' script calls, in order
@@ -500,14 +503,15 @@ class LocalHotTier(_Unshared):
 #
 # Consecutive writes of one entry share a mark (a "burst"): a write that
 # finds its entry marked by this process's earlier write, whose entry has
-# not been sent yet, needs no mark of its own, and the burst's entries are
-# sent together, FLUSH_AFTER seconds after its last write returned (or at
-# once, before a read of the entry in this process), each checking the mark
-# and leaving it, then the mark is cleared. A turn of a graph (a handful of
-# writes) so costs Redis one mark and one send instead of two each. A burst
-# takes writes for BURST_SECONDS at most, so readers elsewhere are sent to
-# PostgreSQL no longer than that; a writer that dies holding one leaves its
-# mark, as any writer in flight does.
+# not been sent yet, needs no mark of its own (it returns once the mark's
+# reply is read, by whichever write of the burst needs it first), and the
+# burst's entries are sent together, FLUSH_AFTER seconds after its last
+# write returned (or at once, before a read of the entry in this process),
+# folded (see compact), each checking the mark and leaving it but the last,
+# which clears it as its last step. A turn of a graph (a handful of writes)
+# so costs Redis one mark and one send instead of two each. A burst takes
+# new writes for its first BURST_SECONDS; a writer that dies holding one
+# leaves its mark, as any writer in flight does.
 MARK_STALE_SECONDS = 300
 FLUSH_AFTER = 0.005
 BURST_SECONDS = 0.05
@@ -551,7 +555,7 @@ local ours = 'x\\0' .. ARGV[6] .. '\\0'
 for _, f in ipairs(fields) do
   if string.sub(f, 1, 2) == 'x\\0' then
     if f == own then
-    elseif ARGV[4] ~= '1' and ((ARGV[6] ~= '' and string.sub(f, 1, #ours) ~= ours)
+    elseif ARGV[4] ~= '1' and ((ARGV[6] ~= '' and not keep_mark and string.sub(f, 1, #ours) ~= ours)
         or now - tonumber(redis.call('HGET', KEYS[1], f)) > {MARK_STALE_SECONDS}) then
       redis.call('HDEL', KEYS[1], f)
     else
@@ -748,6 +752,7 @@ MAX_LANES = 64
 
 
 Held = tuple[str, list[Any], list[Any]]  # an entry script held in a burst: source, keys, arguments
+_MARK_ARG = {_PUT_LUA: 4, _ADD_WRITES_LUA: 3}  # where each script's arguments name the writer's mark
 
 
 def compact(held: Sequence[Held]) -> list[Held]:
@@ -909,8 +914,8 @@ class _RedisTierPlans:
             while lane.owed:
                 yield _READ, lane.conn, ()
                 lane.owed.pop()
-        except BaseException as exc:
-            yield from self._lost(lane, exc=exc, cool=False)
+        except BaseException as exc:  # (an error reply too: an entry script Redis refused)
+            yield from self._lost(lane, list(lane.owed), exc=exc, cool=False)
             if not isinstance(exc, self._errors):
                 raise
             return False
@@ -969,28 +974,49 @@ class _RedisTierPlans:
             return b
 
     def _settled(self, mark: Mark) -> Plan:
-        """Whether a burst's mark is in Redis: its opener reads the reply (and
-        gives its lane back), a write sharing it waits for that (REDIS_TIMEOUT
-        at most: past it, the entry is owed a deletion)."""
+        """Whether a burst's mark is in Redis. The first write of the burst
+        that needs to know reads the reply off the mark's lane (so a write
+        never waits for another's PostgreSQL part); one that finds another
+        reading waits for it (REDIS_TIMEOUT at most: past it, the entry is
+        owed a deletion). The opener gives the lane back."""
         b = mark.burst
         assert b is not None
-        if mark.lane is not None:
-            ok = yield from self._confirmed(mark)
-            if ok:
-                self._give(mark.lane)
+        while True:
             with self._lanes_lock:
-                b.state = _CONFIRMED if ok else _FAILED
-                self._wake_marked(b)
-        elif b.state == _SENT:
+                if b.state != _SENT:
+                    break
+                mine = not b.reading
+                b.reading = True
+            if mine:
+                ok = False
+                try:
+                    ok = yield from self._confirmed(Mark(b.lane, b.tk, b.key, b.mark, b.epoch))
+                finally:  # (cancelled too: the others stop waiting; the entry is owed a deletion)
+                    with self._lanes_lock:
+                        b.state, b.reading = (_CONFIRMED if ok else _FAILED), False
+                        self._wake_marked(b)
+                break
             yield _AWAIT_MARK, None, (b,)
             if b.state == _SENT:
                 self.fence.owe([b.tk])
                 return False
+        if mark.lane is not None and b.state == _CONFIRMED:
+            self._give(mark.lane)  # (failed: the lane was dropped)
         return b.state == _CONFIRMED
 
     def _wake_marked(self, b: _Burst) -> None:
         """Wake the writes waiting for a burst's mark (called holding the lock)."""
         raise NotImplementedError
+
+    def _leave(self, b: _Burst, doubtful: bool) -> None:
+        """A write sharing the burst's mark returns with no entry of its own
+        (``doubtful``: it may have been committed, so the entry is deleted
+        instead of sent)."""
+        with self._lanes_lock:
+            b.inflight -= 1
+            b.last = time.monotonic()
+            b.doubtful |= doubtful
+        self._schedule()
 
     def _defer(self, b: _Burst, tk: bytes, lua: str, encode: Callable[..., Any]) -> Plan:
         """A write under a burst's mark returned from PostgreSQL: its entry
@@ -1013,11 +1039,20 @@ class _RedisTierPlans:
         self._schedule()
 
     def _send_burst(self, b: _Burst, lane: _Lane, then: tuple[Any, ...] | None = None) -> Plan:
-        """Send a claimed burst's entries and clear its mark, in one write on
-        ``lane`` (with ``then`` after them, whose reply the caller reads);
-        their replies are owed. False if the lane was lost."""
-        commands = [("EVAL", lua, len(keys), *keys, *args) for lua, keys, args in compact(b.pending)]
-        commands.append(("HDEL", b.key, b.mark))
+        """Send a claimed burst's entries, in one write on ``lane`` (with
+        ``then`` after them, whose reply the caller reads); their replies are
+        owed. The last script clears the mark, as its last step: a script
+        Redis refuses (out of memory) leaves it, and its error reply owes the
+        entry a deletion. False if the lane was lost."""
+        held = compact(b.pending)
+        commands = [("EVAL", lua, len(keys), *keys, *args) for lua, keys, args in held]
+        if commands:
+            lua, keys, args = held[-1]
+            last = list(args)
+            last[_MARK_ARG[lua]] = b.mark
+            commands[-1] = ("EVAL", lua, len(keys), *keys, *last)
+        else:
+            commands.append(("HDEL", b.key, b.mark))  # no entry held (the writes under it failed)
         try:
             yield _SEND_MANY, lane.conn, (*commands, *((then,) if then else ()))
         except BaseException as exc:
@@ -1036,11 +1071,16 @@ class _RedisTierPlans:
         if b.doubtful:
             yield from self._unmarked(b.tk)
             return
-        if b.epoch != self.fence.epoch:  # Redis restarted: its marks and entries count for nothing
-            return
-        lane = yield from self._ready_lane()
+        try:
+            lane = yield from self._ready_lane()
+        except BaseException:
+            self.fence.owe([b.tk])  # (cancelled) its entries are gone: so is the entry, before Redis is used again
+            raise
         if lane is None or lane is _BUSY:
             self.fence.owe([b.tk])  # the mark stays until the entry is deleted, before Redis is used again
+            return
+        if b.epoch != self.fence.epoch:  # (looked up again for this lane) Redis restarted, or failed over:
+            self._give(lane)  # the burst's mark and entries count for nothing there
             return
         if (yield from self._send_burst(b, lane)):
             self._give(lane)
@@ -1111,7 +1151,7 @@ class _RedisTierPlans:
                 lane.owed.pop()
             reply = yield _READ, lane.conn, ()
         except BaseException as exc:
-            yield from self._lost(lane, exc=exc)
+            yield from self._lost(lane, list(lane.owed), exc=exc)
             if not isinstance(exc, self._errors):
                 raise
             return None
@@ -1174,7 +1214,12 @@ class _RedisTierPlans:
                 if b is not None and (b.inflight or b.doubtful):
                     return None  # a write in flight: PostgreSQL answers
             b = self._claim(key, force=True) if b is not None else None
-            lane = yield from self._ready_lane()  # its earlier writes land before this read
+            try:
+                lane = yield from self._ready_lane()  # its earlier writes land before this read
+            except BaseException:
+                if b is not None:
+                    self.fence.owe([b.tk])
+                raise
             if lane is None or lane is _BUSY:
                 if b is not None:
                     self.fence.owe([b.tk])
@@ -1222,7 +1267,7 @@ class _RedisTierPlans:
         with self._lanes_lock:  # later writes of the entry share this mark
             if key not in self._bursts and mark.epoch == self.fence.epoch:
                 now = time.monotonic()
-                mark.burst = self._bursts[key] = _Burst(tk, key, mark.field, mark.epoch, now, now, 1)
+                mark.burst = self._bursts[key] = _Burst(tk, key, mark.field, mark.epoch, now, now, 1, lane)
         return mark
 
     def _unmark(self, mark: Mark | None, clear: bool = True) -> Plan:
@@ -1230,13 +1275,11 @@ class _RedisTierPlans:
         refused it, or keep it (its lane given back) when the write may have
         been committed, so readers go to PostgreSQL until a later write."""
         if mark is not None and mark.burst is not None:
-            if mark.lane is not None:
-                yield from self._settled(mark)
-            with self._lanes_lock:
-                mark.burst.inflight -= 1
-                mark.burst.last = time.monotonic()
-                mark.burst.doubtful |= not clear
-            self._schedule()
+            try:
+                if mark.lane is not None:
+                    yield from self._settled(mark)
+            finally:
+                self._leave(mark.burst, doubtful=not clear)
         elif mark is not None and mark.lane is None:
             yield from self._unmarked(mark.tk)
         elif mark is not None and (yield from self._confirmed(mark)):
@@ -1250,11 +1293,14 @@ class _RedisTierPlans:
         through the client (no lanes, or Redis was not trusted at the mark).
         ``encode(epoch, mark)`` gives the script's keys and arguments."""
         if mark is not None and mark.burst is not None:
-            if (yield from self._settled(mark)):
-                yield from self._defer(mark.burst, tk, lua, encode)
-            else:
-                with self._lanes_lock:
-                    mark.burst.inflight -= 1
+            deferred = False
+            try:
+                if (yield from self._settled(mark)):
+                    deferred = True  # (_defer counts the write out itself)
+                    yield from self._defer(mark.burst, tk, lua, encode)
+            finally:
+                if not deferred:  # the mark failed, or the call was cancelled: no entry for this write
+                    self._leave(mark.burst, doubtful=True)
             return
         if mark is not None and mark.lane is None:
             yield from self._unmarked(tk)
@@ -1381,6 +1427,8 @@ class RedisHotTier(_RedisTierPlans):
         self._flusher: threading.Thread | None = None
         self._flusher_idle = False  # waiting with no burst to time
         self._closing = False
+        ref = weakref.ref(self)
+        os.register_at_fork(after_in_child=lambda: _forked(ref()))
 
     def _lane_free(self) -> bool:
         return bool(self._lanes) or self._open < self._max_lanes
@@ -1406,24 +1454,23 @@ class RedisHotTier(_RedisTierPlans):
     def _flush_loop(self) -> None:
         """Send each burst when it falls due, until the tier closes or has
         had nothing to send for a second."""
-        nxt: float | None = time.monotonic()
         while True:
             with self._lanes_lock:
-                while not self._closing and (nxt is None or nxt > time.monotonic()):
+                while True:  # (the next due time looked up under the lock each time: no wake-up is missed)
+                    if self._closing:
+                        return
+                    nxt, now = self._next_due(), time.monotonic()
+                    if nxt is not None and nxt <= now:
+                        break
                     self._flusher_idle = nxt is None
-                    if not self._due.wait(1.0 if nxt is None else nxt - time.monotonic()) and nxt is None:
-                        nxt = self._next_due()
-                        if nxt is None:  # idle: the next burst starts another
-                            self._flusher = None
-                            return
-                    nxt = self._next_due()
-                if self._closing:
-                    return
+                    woken = self._due.wait(1.0 if nxt is None else nxt - now)
+                    if not woken and nxt is None and self._next_due() is None:
+                        self._flusher, self._flusher_idle = None, False  # idle: the next burst starts another
+                        return
             try:
-                nxt = self._run(self._flush_due())
+                self._run(self._flush_due())
             except Exception:  # never seen; the thread must outlive it (the marks stay: readers go to PostgreSQL)
                 log.exception("hot tier: sending held entries failed")
-                nxt = None
 
     def _run(self, plan: Plan) -> Any:
         try:
@@ -1499,6 +1546,12 @@ class RedisHotTier(_RedisTierPlans):
             flusher.join()
         self._run(self._close())
         self.client.close()
+
+
+def _forked(tier: RedisHotTier | None) -> None:
+    """A forked child has no flusher thread (its parent's did not come along)."""
+    if tier is not None:
+        tier._flusher, tier._flusher_idle = None, False
 
 
 class AsyncRedisHotTier(_RedisTierPlans):

@@ -859,3 +859,161 @@ def test_a_bursts_folded_scripts_leave_the_entry_as_the_scripts_one_by_one(own_r
             results.append(admin.hgetall(key))
         assert results[0] == results[1], trial
     assert sent < 0.7 * held_total  # and it sends fewer
+
+
+def _marks(admin, rkey) -> list[bytes]:
+    return [f for f in admin.hkeys(rkey) if f.startswith(b"x\x00")]
+
+
+def test_a_burst_held_across_a_restart_neither_clears_new_marks_nor_serves_stale(own_redis, monkeypatch):
+    """A burst held while Redis restarts from a snapshot that kept its mark
+    (as a promoted replica would): once the lane reconnects, the burst is of
+    another lifetime and is not sent, so it cannot clear the mark of a write
+    of the new lifetime, and a reader's refill from before that write
+    commits is refused (found by the review of bursts: it was sent, cleared
+    the new mark, and a reader got 0001 after 0002 returned)."""
+    import redis
+
+    from langgraph_trustmem.checkpoint import hot
+
+    monkeypatch.setattr(hot, "FLUSH_AFTER", 30.0)  # held; sent by hand below
+    admin = redis.Redis.from_url(own_redis.url)
+    a, d, c = (_tier(own_redis.url, max_connections=10) for _ in range(3))
+    tk = uuid.uuid4().bytes * 2
+    key = a.codec.key(tk, "")
+    first = a.mark(tk, "", 60)
+    a.put(tk, "", _entry("0001"), (), 60, mark=first)  # held, its mark in Redis
+    own_redis.snapshot()
+    own_redis.kill()
+    own_redis.start()  # a new lifetime, the old mark restored
+    assert _marks(admin, key)
+    second = d.mark(tk, "", 60)  # another process's write of 0002, in PostgreSQL from here
+    assert second is not None and second.lane is not None
+    a._run(a._flush(key, force=True))  # what a's flusher runs when the burst falls due
+    assert second.field in admin.hkeys(key)
+    c.put(tk, "", _entry("0001"), (), 60, populate=True)  # a refill read before 0002 committed
+    d.put(tk, "", _entry("0002"), (), 60, mark=second)  # 0002 returns
+    d._run(d._flush(key, force=True))
+    got = c.get(tk, "")
+    assert got is None or got.checkpoint_id == "0002"
+    for t in (a, d, c):
+        t.close()
+
+
+def test_an_entry_script_redis_refuses_keeps_the_mark(own_redis, monkeypatch):
+    """Redis full (maxmemory, noeviction): a held entry script is refused.
+    The burst's mark is cleared by its last script, as that script's last
+    step, so a refused script leaves it and other processes read PostgreSQL;
+    the error reply owes the entry a deletion (the review found a separate
+    HDEL clearing the mark, and readers served an entry without a write that
+    had returned)."""
+    import redis
+
+    from langgraph_trustmem.checkpoint import hot
+
+    monkeypatch.setattr(hot, "FLUSH_AFTER", 30.0)
+    admin = redis.Redis.from_url(own_redis.url)
+    a, r = _tier(own_redis.url, max_connections=10), _tier(own_redis.url, max_connections=10)
+    tk = uuid.uuid4().bytes * 2
+    key = a.codec.key(tk, "")
+    m = a.mark(tk, "", 60)
+    a.put(tk, "", _entry("0001"), (), 60, mark=m)
+    assert a.get(tk, "").checkpoint_id == "0001"
+    m = a.mark(tk, "", 60)
+    admin.config_set("maxmemory", 1)
+    try:
+        a.add_writes(tk, "", "0001", {("task", 0, "messages", ""): b"w"}, 60, mark=m)  # returns
+        a._run(a._flush(key, force=True))
+        a._run(a._drain())  # the refusal is read
+        got = r.get(tk, "")
+        assert got is None or len(got.writes) == 1
+        assert a.pending == 1  # the entry is owed a deletion
+    finally:
+        admin.config_set("maxmemory", 0)
+    assert a.get(tk, "") is None and a.pending == 0  # deleted before Redis is used again
+    a.close()
+    r.close()
+
+
+async def test_a_write_cancelled_while_sharing_a_mark_leaves_no_burst_behind(own_redis):
+    """A task cancelled while it waits for the shared mark's reply: the burst
+    is still sent (its entry deleted instead: the cancelled write may have
+    committed), and the thread is served again after the next write (the
+    review found the burst stuck for good, the thread never served from
+    Redis again in this process)."""
+    from .servers import SlowPath
+
+    slow = SlowPath(own_redis.port, 0.2)
+    t = _tier(slow.url(own_redis.url), max_connections=10, is_async=True)
+    tk = uuid.uuid4().bytes * 2
+    key = t.codec.key(tk, "")
+    first = await t.amark(tk, "", 60)
+    second = await t.amark(tk, "", 60)
+    assert second.burst is first.burst
+    job = asyncio.create_task(t.aadd_writes(tk, "", "0001", {("task", 0, "messages", ""): b"w"}, 60, mark=second))
+    await asyncio.sleep(0.05)
+    job.cancel()
+    await asyncio.gather(job, return_exceptions=True)
+    await t.aput(tk, "", _entry("0001"), (), 60, mark=first)
+    await asyncio.sleep(1.0)
+    assert key not in t._bursts
+    again = await t.amark(tk, "", 60)
+    await t.aput(tk, "", _entry("0002"), (), 60, mark=again)
+    got = await t.aget(tk, "")
+    assert got is not None and got.checkpoint_id == "0002"
+    await t.aclose()
+    slow.close()
+
+
+async def test_a_write_whose_mark_opener_is_cancelled_does_not_wait_a_timeout(own_redis):
+    """The write that sent the shared mark is cancelled while it reads the
+    mark's reply: a write sharing the mark reads it itself, at once, rather
+    than waiting Redis's timeout, and no burst is left behind."""
+    from .servers import SlowPath
+
+    slow = SlowPath(own_redis.port, 0.3)
+    t = _tier(slow.url(own_redis.url), max_connections=10, is_async=True)
+    tk = uuid.uuid4().bytes * 2
+    key = t.codec.key(tk, "")
+    first = await t.amark(tk, "", 60)
+    second = await t.amark(tk, "", 60)
+    opener = asyncio.create_task(t.aput(tk, "", _entry("0001"), (), 60, mark=first))
+    await asyncio.sleep(0.05)
+    opener.cancel()
+    await asyncio.gather(opener, return_exceptions=True)
+    started = time.monotonic()
+    await t.aadd_writes(tk, "", "0001", {("task", 0, "messages", ""): b"w"}, 60, mark=second)
+    assert time.monotonic() - started < 0.5
+    await asyncio.sleep(0.2)
+    assert key not in t._bursts
+    await t.aclose()
+    slow.close()
+
+
+def test_a_write_sharing_a_mark_never_waits_for_the_first_writes_postgresql(own_redis):
+    """LangGraph saves a checkpoint and pending writes at once: the pending
+    writes' call, sharing the checkpoint's mark, returns as soon as Redis has
+    run the mark, however long the checkpoint's own PostgreSQL part takes
+    (the review found it waiting the checkpoint out, then Redis's timeout,
+    then the thread cold for two minutes)."""
+    import threading
+
+    t, other = _tier(own_redis.url, max_connections=10), _tier(own_redis.url, max_connections=10)
+    tk = uuid.uuid4().bytes * 2
+    first = t.mark(tk, "", 60)
+    second = t.mark(tk, "", 60)
+
+    def slow_checkpoint():
+        time.sleep(1.3)
+        t.put(tk, "", _entry("0001"), (), 60, mark=first)
+
+    writer = threading.Thread(target=slow_checkpoint)
+    writer.start()
+    started = time.monotonic()
+    t.add_writes(tk, "", "0000", {("task", 0, "messages", ""): b"w"}, 60, mark=second)
+    assert time.monotonic() - started < 0.5
+    writer.join()
+    got = t.get(tk, "")
+    assert got is not None and got.checkpoint_id == "0001" and t.pending == 0
+    t.close()
+    other.close()
