@@ -189,6 +189,7 @@ class _Burst:
     closed: bool = False  # sent, or its thread deleted: nothing joins it
     pending: list[Held] = field(default_factory=list)  # the entries' script calls, in order
     waiters: list[Any] = field(default_factory=list)  # async writes waiting for the mark's reply
+    ns: str = ""  # the entry's checkpoint namespace
 
 
 _SENT, _CONFIRMED, _FAILED = range(3)
@@ -507,8 +508,8 @@ class LocalHotTier(_Unshared):
 # reply is read, by whichever write of the burst needs it first), and the
 # burst's entries are sent together, FLUSH_AFTER seconds after its last
 # write returned (or at once, before a read of the entry in this process),
-# folded (see compact), each checking the mark and leaving it but the last,
-# which clears it as its last step. A turn of a graph (a handful of writes)
+# folded (see compact), as one script (_BURST_LUA) that runs each entry's,
+# checking the mark and leaving it, and clears the mark last. A turn of a graph (a handful of writes)
 # so costs Redis one mark and one send instead of two each. A burst takes
 # new writes for its first BURST_SECONDS; a writer that dies holding one
 # leaves its mark, as any writer in flight does.
@@ -752,7 +753,6 @@ MAX_LANES = 64
 
 
 Held = tuple[str, list[Any], list[Any]]  # an entry script held in a burst: source, keys, arguments
-_MARK_ARG = {_PUT_LUA: 4, _ADD_WRITES_LUA: 3}  # where each script's arguments name the writer's mark
 
 
 def compact(held: Sequence[Held]) -> list[Held]:
@@ -828,6 +828,32 @@ def _hash(raw: Any) -> Mapping[bytes, bytes]:
 _OPEN, _SEND, _READ, _CAN_READ, _RECONNECT, _RELEASE, _DROP, _READY, _CLIENT, _WAIT, _SEND_MANY, _AWAIT_MARK = range(12)
 Step = tuple[int, Any, tuple[Any, ...]]
 Plan = Generator[Step, Any, Any]
+
+
+# One burst in one script: KEYS as _PUT_LUA's; ARGV: the burst's mark, then
+# per held script 'p' (an entry) or 'w' (pending writes), its argument count
+# and its arguments (as _PUT_LUA's or _ADD_WRITES_LUA's, the mark as '='+mark).
+# The mark is cleared last, so a burst Redis refuses (out of memory: refused
+# at its first write, and a script that has written runs to its end) or that
+# fails half-way leaves it, and readers go to PostgreSQL.
+_BURST_LUA = f"""
+local function put_entry(KEYS, ARGV)
+{_PUT_LUA}
+end
+local function add_writes(KEYS, ARGV)
+{_ADD_WRITES_LUA}
+end
+local i = 2
+while i <= #ARGV do
+  local n = tonumber(ARGV[i + 1])
+  local args = {{}}
+  for j = 1, n do args[j] = ARGV[i + 1 + j] end
+  if ARGV[i] == 'p' then put_entry(KEYS, args) else add_writes(KEYS, args) end
+  i = i + 2 + n
+end
+redis.call('HDEL', KEYS[1], ARGV[1])
+return 1
+"""
 
 
 class _RedisTierPlans:
@@ -976,9 +1002,9 @@ class _RedisTierPlans:
     def _settled(self, mark: Mark) -> Plan:
         """Whether a burst's mark is in Redis. The first write of the burst
         that needs to know reads the reply off the mark's lane (so a write
-        never waits for another's PostgreSQL part); one that finds another
-        reading waits for it (REDIS_TIMEOUT at most: past it, the entry is
-        owed a deletion). The opener gives the lane back."""
+        never waits for another's PostgreSQL part) and gives the lane back;
+        one that finds another reading waits for it (REDIS_TIMEOUT at most:
+        past it, the entry is owed a deletion)."""
         b = mark.burst
         assert b is not None
         while True:
@@ -995,13 +1021,13 @@ class _RedisTierPlans:
                     with self._lanes_lock:
                         b.state, b.reading = (_CONFIRMED if ok else _FAILED), False
                         self._wake_marked(b)
+                if ok:
+                    self._give(b.lane)  # (failed: _confirmed dropped it)
                 break
             yield _AWAIT_MARK, None, (b,)
             if b.state == _SENT:
                 self.fence.owe([b.tk])
                 return False
-        if mark.lane is not None and b.state == _CONFIRMED:
-            self._give(mark.lane)  # (failed: the lane was dropped)
         return b.state == _CONFIRMED
 
     def _wake_marked(self, b: _Burst) -> None:
@@ -1039,20 +1065,15 @@ class _RedisTierPlans:
         self._schedule()
 
     def _send_burst(self, b: _Burst, lane: _Lane, then: tuple[Any, ...] | None = None) -> Plan:
-        """Send a claimed burst's entries, in one write on ``lane`` (with
-        ``then`` after them, whose reply the caller reads); their replies are
-        owed. The last script clears the mark, as its last step: a script
-        Redis refuses (out of memory) leaves it, and its error reply owes the
+        """Send a claimed burst's entries as one script that clears the mark
+        last (_BURST_LUA), on ``lane`` (with ``then`` after it, whose reply
+        the caller reads); its reply is owed, and an error reply owes the
         entry a deletion. False if the lane was lost."""
-        held = compact(b.pending)
-        commands = [("EVAL", lua, len(keys), *keys, *args) for lua, keys, args in held]
-        if commands:
-            lua, keys, args = held[-1]
-            last = list(args)
-            last[_MARK_ARG[lua]] = b.mark
-            commands[-1] = ("EVAL", lua, len(keys), *keys, *last)
-        else:
-            commands.append(("HDEL", b.key, b.mark))  # no entry held (the writes under it failed)
+        args: list[Any] = [b.mark]
+        for lua, _keys, held in compact(b.pending):
+            args += ["p" if lua is _PUT_LUA else "w", len(held), *held]
+        keys = [b.key, self.codec.ns_set(b.tk, b.ns), self.codec.tomb(b.tk)]
+        commands = [("EVAL", _BURST_LUA, len(keys), *keys, *args)]
         try:
             yield _SEND_MANY, lane.conn, (*commands, *((then,) if then else ()))
         except BaseException as exc:
@@ -1060,7 +1081,7 @@ class _RedisTierPlans:
             if not isinstance(exc, self._errors):
                 raise
             return False
-        lane.owed.extend([b.tk] * len(commands))
+        lane.owed.append(b.tk)
         return True
 
     def _flush(self, key: str, force: bool = False) -> Plan:
@@ -1080,7 +1101,8 @@ class _RedisTierPlans:
             self.fence.owe([b.tk])  # the mark stays until the entry is deleted, before Redis is used again
             return
         if b.epoch != self.fence.epoch:  # (looked up again for this lane) Redis restarted, or failed over:
-            self._give(lane)  # the burst's mark and entries count for nothing there
+            self._give(lane)  # the burst is not sent there, and the entry there may be an older refill: it goes
+            yield from self._unmarked(b.tk)
             return
         if (yield from self._send_burst(b, lane)):
             self._give(lane)
@@ -1225,7 +1247,11 @@ class _RedisTierPlans:
                     self.fence.owe([b.tk])
                 return None
             epoch = self.fence.epoch
-            if b is not None and b.epoch == epoch:  # this process's entries not yet sent go first, in the same write
+            if b is not None and b.state != _FAILED and b.epoch != epoch:  # as in _flush: not sent, the entry goes
+                self._give(lane)
+                yield from self._unmarked(b.tk)
+                return None
+            if b is not None and b.state != _FAILED:  # this process's entries not yet sent go first, in the same write
                 if not (yield from self._send_burst(b, lane, ("HGETALL", key))):
                     return None
                 raw = yield from self._reply(lane)
@@ -1267,7 +1293,7 @@ class _RedisTierPlans:
         with self._lanes_lock:  # later writes of the entry share this mark
             if key not in self._bursts and mark.epoch == self.fence.epoch:
                 now = time.monotonic()
-                mark.burst = self._bursts[key] = _Burst(tk, key, mark.field, mark.epoch, now, now, 1, lane)
+                mark.burst = self._bursts[key] = _Burst(tk, key, mark.field, mark.epoch, now, now, 1, lane, ns=ns)
         return mark
 
     def _unmark(self, mark: Mark | None, clear: bool = True) -> Plan:
@@ -1440,6 +1466,16 @@ class RedisHotTier(_RedisTierPlans):
     def _wake_marked(self, b: _Burst) -> None:
         self._marked.notify_all()
 
+    def _reset_after_fork(self) -> None:
+        self._lanes_lock = threading.Lock()
+        self._freed = threading.Condition(self._lanes_lock)
+        self._due = threading.Condition(self._lanes_lock)
+        self._marked = threading.Condition(self._lanes_lock)
+        self._lanes, self._open, self._waiting, self._bursts = [], 0, 0, {}
+        self._flusher, self._flusher_idle = None, False
+        self.fence.lock = threading.Lock()
+        self.fence.epoch = None  # looked up again by the child's first call
+
     def _schedule(self) -> None:
         with self._lanes_lock:
             if self._closing:
@@ -1549,9 +1585,12 @@ class RedisHotTier(_RedisTierPlans):
 
 
 def _forked(tier: RedisHotTier | None) -> None:
-    """A forked child has no flusher thread (its parent's did not come along)."""
+    """A forked child starts the tier afresh: its parent's flusher did not
+    come along, its lanes are the parent's sockets (dropped unclosed), its
+    bursts are the parent's to send, and a lock some parent thread held stays
+    held in the child."""
     if tier is not None:
-        tier._flusher, tier._flusher_idle = None, False
+        tier._reset_after_fork()
 
 
 class AsyncRedisHotTier(_RedisTierPlans):

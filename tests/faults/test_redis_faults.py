@@ -813,7 +813,14 @@ def test_a_bursts_folded_scripts_leave_the_entry_as_the_scripts_one_by_one(own_r
 
     import redis
 
-    from langgraph_trustmem.checkpoint.hot import _ADD_WRITES_LUA, _PUT_LUA, HotEntry, Mark, compact
+    from langgraph_trustmem.checkpoint.hot import (
+        _ADD_WRITES_LUA,
+        _BURST_LUA,
+        _PUT_LUA,
+        HotEntry,
+        Mark,
+        compact,
+    )
 
     admin = redis.Redis.from_url(own_redis.url)
     tier = _tier(own_redis.url, max_connections=10)
@@ -857,7 +864,18 @@ def test_a_bursts_folded_scripts_leave_the_entry_as_the_scripts_one_by_one(own_r
                 keys = [key, "", f"{key}-tomb"] if lua is _PUT_LUA else [key, ""]
                 admin.eval(lua, len(keys), *keys, *args)
             results.append(admin.hgetall(key))
-        assert results[0] == results[1], trial
+        key = f"fold-burst-{trial}"  # and as the tier sends it: one script, the mark cleared last
+        admin.hset(key, b"id", f"{trial:03d}-000"[:-1] + "/")
+        admin.hset(key, mark, int(admin.time()[0]))
+        burst = [mark]
+        for lua, _keys, args in folded:
+            burst += ["p" if lua is _PUT_LUA else "w", len(args), *args]
+        admin.eval(_BURST_LUA, 3, key, "", f"{key}-tomb", *burst)
+        results.append(admin.hgetall(key))
+        assert mark not in results[2]
+        results[0].pop(mark, None)
+        results[1].pop(mark, None)
+        assert results[0] == results[1] == results[2], trial
     assert sent < 0.7 * held_total  # and it sends fewer
 
 
@@ -868,10 +886,12 @@ def _marks(admin, rkey) -> list[bytes]:
 def test_a_burst_held_across_a_restart_neither_clears_new_marks_nor_serves_stale(own_redis, monkeypatch):
     """A burst held while Redis restarts from a snapshot that kept its mark
     (as a promoted replica would): once the lane reconnects, the burst is of
-    another lifetime and is not sent, so it cannot clear the mark of a write
-    of the new lifetime, and a reader's refill from before that write
-    commits is refused (found by the review of bursts: it was sent, cleared
-    the new mark, and a reader got 0001 after 0002 returned)."""
+    another lifetime and is not sent (it would clear the mark of a write of
+    the new lifetime); the entry is deleted instead, with a tombstone, so a
+    reader's refill from before that write commits is refused (found by the
+    reviews of bursts: the burst was sent, cleared the new mark, and a reader
+    got 0001 after 0002 returned; then, dropped, it let an older refill
+    stand)."""
     import redis
 
     from langgraph_trustmem.checkpoint import hot
@@ -890,7 +910,7 @@ def test_a_burst_held_across_a_restart_neither_clears_new_marks_nor_serves_stale
     second = d.mark(tk, "", 60)  # another process's write of 0002, in PostgreSQL from here
     assert second is not None and second.lane is not None
     a._run(a._flush(key, force=True))  # what a's flusher runs when the burst falls due
-    assert second.field in admin.hkeys(key)
+    assert not admin.exists(key) or second.field in admin.hkeys(key)  # the entry deleted, or the new mark kept
     c.put(tk, "", _entry("0001"), (), 60, populate=True)  # a refill read before 0002 committed
     d.put(tk, "", _entry("0002"), (), 60, mark=second)  # 0002 returns
     d._run(d._flush(key, force=True))
@@ -1017,3 +1037,119 @@ def test_a_write_sharing_a_mark_never_waits_for_the_first_writes_postgresql(own_
     assert got is not None and got.checkpoint_id == "0001" and t.pending == 0
     t.close()
     other.close()
+
+
+async def test_the_lane_of_a_shared_mark_goes_back_whoever_reads_its_reply(own_redis):
+    """A write sharing the mark reads its reply while the write that sent it
+    is cancelled waiting for that reading: the lane still goes back (the
+    second review found it held for good, and a tier that leaks its lanes
+    ends up marking nothing)."""
+    from .servers import SlowPath
+
+    slow = SlowPath(own_redis.port, 0.3)
+    t = _tier(slow.url(own_redis.url), max_connections=10, is_async=True)
+    tk = uuid.uuid4().bytes * 2
+    first = await t.amark(tk, "", 60)
+    second = await t.amark(tk, "", 60)
+    joiner = asyncio.create_task(t.aadd_writes(tk, "", "0001", {("task", 0, "messages", ""): b"w"}, 60, mark=second))
+    await asyncio.sleep(0.02)  # it reads the mark's reply
+    opener = asyncio.create_task(t.aput(tk, "", _entry("0001"), (), 60, mark=first))
+    await asyncio.sleep(0.05)  # it waits for that reading
+    opener.cancel()
+    await asyncio.gather(opener, joiner, return_exceptions=True)
+    await asyncio.sleep(0.3)
+    assert t._open == len(t._lanes) == 1  # the one lane, idle
+    await t.aclose()
+    slow.close()
+
+
+def test_a_burst_redis_refuses_half_way_keeps_its_mark(own_redis, monkeypatch):
+    """A burst of pending writes then their checkpoint, Redis full: the
+    burst is one script that clears the mark last, so either all of it lands
+    or the mark stays (the second review found the writes refused, the
+    checkpoint's script run, as Redis lets a script that has written go on,
+    and the mark cleared: another process read 0002 without its writes)."""
+    import redis
+
+    from langgraph_trustmem.checkpoint import hot
+
+    monkeypatch.setattr(hot, "FLUSH_AFTER", 30.0)
+    admin = redis.Redis.from_url(own_redis.url)
+    a, r = _tier(own_redis.url, max_connections=10), _tier(own_redis.url, max_connections=10)
+    tk = uuid.uuid4().bytes * 2
+    key = a.codec.key(tk, "")
+    m = a.mark(tk, "", 60)
+    a.put(tk, "", _entry("0001"), (), 60, mark=m)
+    assert a.get(tk, "").checkpoint_id == "0001"
+    first = a.mark(tk, "", 60)
+    second = a.mark(tk, "", 60)
+    assert second.burst is first.burst
+    a.add_writes(tk, "", "0002", {("task", 0, "messages", ""): b"w"}, 60, mark=second)
+    admin.config_set("maxmemory", 1)
+    try:
+        a.put(tk, "", _entry("0002"), [("messages", "1")], 60, prev="0001", mark=first)
+        a._run(a._flush(key, force=True))
+        time.sleep(0.1)
+        got = r.get(tk, "")  # another process, before the writer reads the refusal
+        assert got is None or (got.checkpoint_id == "0002" and len(got.writes) == 1)
+    finally:
+        admin.config_set("maxmemory", 0)
+    a.close()
+    r.close()
+
+
+def test_a_burst_not_sent_after_a_restart_leaves_no_older_refill(own_redis, monkeypatch):
+    """0002 returned with its entry held; Redis restarts; another process's
+    refill of 0001 (read before 0002 committed) lands in the new lifetime.
+    The held burst is not sent there, and the entry is deleted instead (the
+    second review found the refill served until its TTL)."""
+    from langgraph_trustmem.checkpoint import hot
+
+    monkeypatch.setattr(hot, "FLUSH_AFTER", 30.0)
+    a, c = (_tier(own_redis.url, max_connections=10) for _ in range(2))
+    tk = uuid.uuid4().bytes * 2
+    key = a.codec.key(tk, "")
+    m = a.mark(tk, "", 60)
+    a.put(tk, "", _entry("0002"), (), 60, mark=m)
+    own_redis.snapshot()
+    own_redis.kill()
+    own_redis.start()
+    c.put(tk, "", _entry("0001"), (), 60, populate=True)
+    a._run(a._flush(key, force=True))
+    got = c.get(tk, "")
+    assert got is None or got.checkpoint_id == "0002"
+    a.close()
+    c.close()
+
+
+def test_a_forked_child_starts_its_tier_afresh(own_redis):
+    """A process forked while its tier holds lanes and a burst (a pre-fork
+    server): the child holds none of the parent's sockets, bursts or locks,
+    and both read their own threads' latest entries, the parent's burst sent
+    by the parent alone."""
+    import os
+
+    t = _tier(own_redis.url, max_connections=10)
+    tks = [uuid.uuid4().bytes * 2 for _ in range(2)]
+    for i, tk in enumerate(tks):
+        m = t.mark(tk, "", 60)
+        t.put(tk, "", _entry(f"000{i + 1}"), (), 60, mark=m)
+        assert t.get(tk, "").checkpoint_id == f"000{i + 1}"
+    m = t.mark(tks[0], "", 60)
+    t.put(tks[0], "", _entry("0003"), (), 60, mark=m)  # held in a burst across the fork
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child
+        try:
+            fresh = not t._lanes and not t._bursts and t._open == 0
+            bad = sum(1 for _ in range(300) if (g := t.get(tks[1], "")) is None or g.checkpoint_id != "0002")
+            os.write(write, f"{fresh} {bad}".encode())
+        finally:
+            os._exit(0)
+    for _ in range(300):
+        g = t.get(tks[0], "")
+        assert g is not None and g.checkpoint_id == "0003"
+    os.waitpid(pid, 0)
+    assert os.read(read, 100).decode() == "True 0"
+    assert t.pending == 0 and not t.fence.cooling
+    t.close()
