@@ -131,9 +131,11 @@ def test_redis_restarted_from_its_append_only_file_serves_nothing_stale(pg_url, 
             graph = b.compile(checkpointer=saver)
             for i in range(4):
                 graph.invoke({"messages": [HumanMessage(f"t{i}")]}, cfg)
+            tk = saver.thread_key(cfg["configurable"]["thread_id"])
+            assert saver.hot.get(tk, "") is not None  # the turns' entries landed (a burst held across the
+            # restart is not sent, and the entry is deleted: test_a_burst_not_sent_after_a_restart_...)
             server.kill()
             server.start()  # every entry it restores is from its previous lifetime
-            tk = saver.thread_key(cfg["configurable"]["thread_id"])
             assert saver.hot.get(tk, "") is None  # the restored entry is from another lifetime
             assert saver.get_tuple(cfg) is not None  # PostgreSQL answers, and refills the hot tier
             assert saver.hot.get(tk, "").epoch == saver.hot.fence.epoch
