@@ -40,6 +40,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, cast
 
 import ormsgpack
+from redis.exceptions import ResponseError
 
 from langgraph_trustmem.crypto import KeyRing, aad
 from langgraph_trustmem.errors import TamperedDataError
@@ -908,6 +909,8 @@ class _RedisTierPlans:
             if lane is not None:
                 if (yield from self._settle(lane)):
                     break
+                if self.fence.cooling:
+                    return None
             elif new:
                 break
             elif not (yield _WAIT, None, ()):
@@ -941,7 +944,9 @@ class _RedisTierPlans:
                 yield _READ, lane.conn, ()
                 lane.owed.pop()
         except BaseException as exc:  # (an error reply too: an entry script Redis refused)
-            yield from self._lost(lane, list(lane.owed), exc=exc, cool=False)
+            # a timeout or a lost connection leaves Redis alone for a while (each idle lane
+            # would otherwise cost its own timeout); an error reply does not
+            yield from self._lost(lane, list(lane.owed), exc=exc, cool=not isinstance(exc, ResponseError))
             if not isinstance(exc, self._errors):
                 raise
             return False
@@ -1361,6 +1366,9 @@ class _RedisTierPlans:
         except self._errors:
             log.warning("hot tier unreachable; the deletion is owed")
             self.fence.failed([tk])
+        except BaseException:  # (cancelled) owed, never forgotten
+            self.fence.owe([tk])
+            raise
 
     def _put(
         self,
@@ -1584,7 +1592,7 @@ class RedisHotTier(_RedisTierPlans):
         self.client.close()
 
 
-def _forked(tier: RedisHotTier | None) -> None:
+def _forked(tier: RedisHotTier | AsyncRedisHotTier | None) -> None:
     """A forked child starts the tier afresh: its parent's flusher did not
     come along, its lanes are the parent's sockets (dropped unclosed), its
     bursts are the parent's to send, and a lock some parent thread held stays
@@ -1603,6 +1611,18 @@ class AsyncRedisHotTier(_RedisTierPlans):
         self._timer: asyncio.TimerHandle | None = None
         self._flushing: asyncio.Task[None] | None = None
         self._closing = False
+        ref = weakref.ref(self)
+        os.register_at_fork(after_in_child=lambda: _forked(ref()))
+
+    def _reset_after_fork(self) -> None:
+        self._lanes_lock = threading.Lock()
+        self._lanes, self._open, self._bursts, self._waiters = [], 0, {}, []
+        self._timer, self._flushing = None, None
+        self.fence.lock = threading.Lock()
+        self.fence.epoch = None
+        reset = getattr(self._pool, "reset", None)  # the asyncio pool has no fork check of its own:
+        if reset is not None:  # its connections are the parent's sockets (dropped unclosed)
+            reset()
 
     def _wake_marked(self, b: _Burst) -> None:
         for waiter in b.waiters:

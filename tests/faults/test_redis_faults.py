@@ -1153,3 +1153,97 @@ def test_a_forked_child_starts_its_tier_afresh(own_redis):
     assert os.read(read, 100).decode() == "True 0"
     assert t.pending == 0 and not t.fence.cooling
     t.close()
+
+
+def test_a_paused_redis_costs_one_timeout_however_many_lanes_owe_replies(own_redis):
+    """Four lanes each owe a reply when Redis pauses: the first timeout
+    leaves Redis alone for a while, so a write waits one timeout, not one per
+    lane (the third review measured 5 s), and nothing is forgotten."""
+    t = _tier(own_redis.url, max_connections=20)
+    lanes = [t._run(t._take()) for _ in range(4)]
+    tk = uuid.uuid4().bytes * 2
+    own_redis.pause()
+    try:
+        for lane in lanes:
+            lane.conn.send_command("PING")
+            lane.owed.append(tk)
+            t._give(lane)
+        started = time.monotonic()
+        t.mark(uuid.uuid4().bytes * 2, "", 60)
+        assert time.monotonic() - started < 1.8
+        assert t.fence.cooling and tk in t.fence.owed()
+    finally:
+        own_redis.resume()
+    t.close()
+
+
+async def test_a_deletion_cancelled_half_way_is_still_owed(own_redis, monkeypatch):
+    """A read cancelled while it deletes the entry of a burst it could not
+    send (another Redis lifetime): the deletion stays owed (the third review
+    found it forgotten, and both processes read the older refill)."""
+    from langgraph_trustmem.checkpoint import hot
+
+    monkeypatch.setattr(hot, "FLUSH_AFTER", 30.0)
+    a = _tier(own_redis.url, max_connections=10, is_async=True)
+    tk = uuid.uuid4().bytes * 2
+    m = await a.amark(tk, "", 60)
+    await a.aput(tk, "", _entry("0002"), (), 60, mark=m)  # held
+    own_redis.snapshot()
+    own_redis.kill()
+    own_redis.start()
+    await asyncio.sleep(0.1)
+    for _ in range(3):  # the tier reaches the new lifetime (the held burst untouched)
+        await a.aget(uuid.uuid4().bytes * 2, "")
+        await asyncio.sleep(1.1)
+    drop = a._drop_now
+
+    def slow_drop(tks):
+        yield hot._CLIENT, asyncio.sleep, ((1.0,), {})
+        return (yield from drop(tks))
+
+    a._drop_now = slow_drop
+    task = asyncio.create_task(a.aget(tk, ""))
+    await asyncio.sleep(0.5)
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    a._drop_now = drop
+    assert tk in a.fence.owed()
+    assert (await a.aget(tk, "")) is None and a.pending == 0  # paid before Redis is used again
+    await a.aclose()
+
+
+def test_an_async_tier_in_a_forked_child_starts_afresh(own_redis):
+    """The async tier in a forked child (redis-py's asyncio pool does not
+    check the process): the child's calls neither fail nor use the parent's
+    sockets, and the parent's tier keeps working."""
+    import os
+
+    tier = _tier(own_redis.url, max_connections=10, is_async=True)
+    tk = uuid.uuid4().bytes * 2
+    loop = asyncio.new_event_loop()
+
+    async def write_and_read():
+        m = await tier.amark(tk, "", 60)
+        await tier.aput(tk, "", _entry("0001"), (), 60, mark=m)
+        got = await tier.aget(tk, "")
+        return got and got.checkpoint_id
+
+    assert loop.run_until_complete(write_and_read()) == "0001"
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            async def child():
+                return [(g := await tier.aget(tk, "")) and g.checkpoint_id for _ in range(3)]
+
+            os.write(write, repr(asyncio.run(child())).encode())
+        except BaseException as exc:
+            os.write(write, type(exc).__name__.encode())
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+    assert os.read(read, 1000).decode() == "['0001', '0001', '0001']"
+    got = loop.run_until_complete(tier.aget(tk, ""))
+    assert got is not None and got.checkpoint_id == "0001" and tier.pending == 0
+    loop.run_until_complete(tier.aclose())
+    loop.close()
