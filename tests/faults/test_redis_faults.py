@@ -386,8 +386,9 @@ def test_a_write_redis_refuses_is_owed_and_never_read_back(pg_url, key, schema, 
 
 
 def test_a_deletion_right_after_a_write_leaves_nothing_in_redis(pg_url, key, schema, own_redis):
-    """A deletion right after a write: no entry of the thread is left in
-    Redis, for this process or another."""
+    """A deletion right after a write, while the turn's entries are still
+    held to be sent: they are never sent, and no entry of the thread is in
+    Redis, for this process or another, after they would have gone out."""
     import redis
 
     admin = redis.Redis.from_url(own_redis.url)
@@ -400,9 +401,12 @@ def test_a_deletion_right_after_a_write_leaves_nothing_in_redis(pg_url, key, sch
             cfg = config()
             turns(graph, cfg, 1)
             tk = a.thread_key(cfg["configurable"]["thread_id"])
+            assert a.hot._bursts  # held
             a.delete_thread(cfg["configurable"]["thread_id"])
             assert b.get_tuple(cfg) is None
+            time.sleep(0.1)  # past the time the burst would have been sent
             assert not admin.keys(f"trustmem:cp:{tk.hex()}*")
+            assert b.get_tuple(cfg) is None and a.get_tuple(cfg) is None
 
 
 async def test_the_async_tier_reads_its_own_and_others_read_it_too(pg_url, key, schema, own_redis):
@@ -746,29 +750,6 @@ def test_every_write_of_a_burst_is_read_back_by_another_process_at_once(pg_url, 
         assert messages(b, cfg) == 6
 
 
-def test_a_thread_deleted_in_this_process_while_its_entries_are_held_stays_deleted(pg_url, key, schema, own_redis):
-    """A deletion in the writing process while the thread's entries wait to
-    be sent: they are never sent, and nothing of the thread is in Redis
-    after the burst would have gone out."""
-    import redis
-
-    admin = redis.Redis.from_url(own_redis.url)
-    with (
-        TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as a,
-        TrustCheckpointSaver.from_conn_string(pg_url, redis_url=own_redis.url, key=key) as b,
-    ):
-        graph = chat(a)
-        for _ in range(3):
-            cfg = config()
-            turns(graph, cfg, 2)
-            tk = a.thread_key(cfg["configurable"]["thread_id"])
-            assert a.hot._bursts  # held
-            a.delete_thread(cfg["configurable"]["thread_id"])
-            time.sleep(0.1)  # past the time the burst would have been sent
-            assert not admin.keys(f"trustmem:cp:{tk.hex()}*")
-            assert b.get_tuple(cfg) is None and a.get_tuple(cfg) is None
-
-
 async def test_an_async_write_sharing_a_mark_returns_only_once_redis_has_run_it(own_redis):
     """The async twin of the test above: the sharing write awaits the mark's
     reply, which the first write's task reads."""
@@ -920,41 +901,6 @@ def test_a_burst_held_across_a_restart_neither_clears_new_marks_nor_serves_stale
         t.close()
 
 
-def test_an_entry_script_redis_refuses_keeps_the_mark(own_redis, monkeypatch):
-    """Redis full (maxmemory, noeviction): a held entry script is refused.
-    The burst's mark is cleared by its last script, as that script's last
-    step, so a refused script leaves it and other processes read PostgreSQL;
-    the error reply owes the entry a deletion (the review found a separate
-    HDEL clearing the mark, and readers served an entry without a write that
-    had returned)."""
-    import redis
-
-    from langgraph_trustmem.checkpoint import hot
-
-    monkeypatch.setattr(hot, "FLUSH_AFTER", 30.0)
-    admin = redis.Redis.from_url(own_redis.url)
-    a, r = _tier(own_redis.url, max_connections=10), _tier(own_redis.url, max_connections=10)
-    tk = uuid.uuid4().bytes * 2
-    key = a.codec.key(tk, "")
-    m = a.mark(tk, "", 60)
-    a.put(tk, "", _entry("0001"), (), 60, mark=m)
-    assert a.get(tk, "").checkpoint_id == "0001"
-    m = a.mark(tk, "", 60)
-    admin.config_set("maxmemory", 1)
-    try:
-        a.add_writes(tk, "", "0001", {("task", 0, "messages", ""): b"w"}, 60, mark=m)  # returns
-        a._run(a._flush(key, force=True))
-        a._run(a._drain())  # the refusal is read
-        got = r.get(tk, "")
-        assert got is None or len(got.writes) == 1
-        assert a.pending == 1  # the entry is owed a deletion
-    finally:
-        admin.config_set("maxmemory", 0)
-    assert a.get(tk, "") is None and a.pending == 0  # deleted before Redis is used again
-    a.close()
-    r.close()
-
-
 async def test_a_write_cancelled_while_sharing_a_mark_leaves_no_burst_behind(own_redis):
     """A task cancelled while it waits for the shared mark's reply: the burst
     is still sent (its entry deleted instead: the cancelled write may have
@@ -1066,9 +1012,11 @@ async def test_the_lane_of_a_shared_mark_goes_back_whoever_reads_its_reply(own_r
 def test_a_burst_redis_refuses_half_way_keeps_its_mark(own_redis, monkeypatch):
     """A burst of pending writes then their checkpoint, Redis full: the
     burst is one script that clears the mark last, so either all of it lands
-    or the mark stays (the second review found the writes refused, the
-    checkpoint's script run, as Redis lets a script that has written go on,
-    and the mark cleared: another process read 0002 without its writes)."""
+    or the mark stays, and the refusal owes the entry a deletion. The first
+    review found a separate HDEL clearing the mark after a refused script;
+    the second, the writes refused and the checkpoint's script run (Redis
+    lets a script that has written go on), the mark cleared: another process
+    read 0002 without its writes."""
     import redis
 
     from langgraph_trustmem.checkpoint import hot
@@ -1092,8 +1040,11 @@ def test_a_burst_redis_refuses_half_way_keeps_its_mark(own_redis, monkeypatch):
         time.sleep(0.1)
         got = r.get(tk, "")  # another process, before the writer reads the refusal
         assert got is None or (got.checkpoint_id == "0002" and len(got.writes) == 1)
+        a._run(a._drain())  # the refusal is read: the entry is owed a deletion
+        assert a.pending == 1
     finally:
         admin.config_set("maxmemory", 0)
+    assert a.get(tk, "") is None and a.pending == 0  # deleted before Redis is used again
     a.close()
     r.close()
 
