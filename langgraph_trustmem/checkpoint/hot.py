@@ -1513,8 +1513,8 @@ class RedisHotTier(_RedisTierPlans):
                         return
             try:
                 self._run(self._flush_due())
-            except Exception:  # never seen; the thread must outlive it (the marks stay: readers go to PostgreSQL)
-                log.exception("hot tier: sending held entries failed")
+            except Exception as exc:  # never seen; the thread must outlive it (the marks stay: readers go to PostgreSQL)
+                log.error("hot tier: sending held entries failed (%s)", type(exc).__name__)  # (no text: no values)
 
     def _run(self, plan: Plan) -> Any:
         try:
@@ -1647,8 +1647,8 @@ class AsyncRedisHotTier(_RedisTierPlans):
                 if nxt is None:
                     break
                 await asyncio.sleep(max(0.0, nxt - time.monotonic()))
-        except Exception:  # never seen (the marks stay: readers go to PostgreSQL)
-            log.exception("hot tier: sending held entries failed")
+        except Exception as exc:  # never seen (the marks stay: readers go to PostgreSQL)
+            log.error("hot tier: sending held entries failed (%s)", type(exc).__name__)  # (no text: no values)
         finally:
             self._flushing = None
 
