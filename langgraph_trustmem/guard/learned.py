@@ -54,45 +54,80 @@ def text_of(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, default=str)
 
 
-def _shape(token: str) -> str:
-    """A token's classes of characters, runs collapsed, and a length band."""
-    out: list[str] = []
-    last = ""
-    for ch in token[:64]:
+class _Classes(dict[int, str]):
+    """A token's character classes for ``str.translate``: a digit reads as "0", an
+    upper-case letter as "A", any other letter as "a", anything else as itself. Filled
+    per code point as met (characters only, never text), up to a few thousand."""
+
+    def __missing__(self, point: int) -> str:
+        ch = chr(point)
         c = "0" if ch.isdigit() else "A" if ch.isupper() else "a" if ch.isalpha() else ch
-        if c != last:
-            out.append(c)
-            last = c
-    n = len(token)
-    band = "1" if n < 4 else "2" if n < 8 else "3" if n < 16 else "4" if n < 32 else "5"
-    return "".join(out)[:12] + "|" + band
+        if len(self) < 4096:  # a text of rare characters costs time, never memory
+            self[point] = c
+        return c
 
 
-def _crc(prefix: bytes, text: str) -> int:
+_CLASSES = _Classes()
+# the repeats of a character after its first: removed, they leave each run collapsed to one
+# (the usual classes spelt out: a backreference at every position is twice as slow)
+_REPEATS = re.compile(r"(?<=a)a+|(?<=A)A+|(?<=0)0+|(?<=(.))\1+", re.DOTALL)
+_BAND = "1111" + "2" * 4 + "3" * 8 + "4" * 16 + "5"  # by length: < 4, < 8, < 16, < 32, longer
+
+
+def _shapes(text: str, tokens: list[str]) -> list[str]:
+    """Each token's classes of characters (its first 64 characters), runs collapsed, cut to
+    12, and a length band. Translated and collapsed as one text: whitespace stays itself, so
+    the collapsed text splits into the same tokens."""
+    collapsed = _REPEATS.sub("", text.translate(_CLASSES)).split()
+    out = []
+    for token, shape in zip(tokens, collapsed, strict=True):
+        n = len(token)
+        if n > 64:  # the first 64 only: its collapsed classes may end sooner
+            shape = _REPEATS.sub("", token[:64].translate(_CLASSES))
+        out.append(shape[:12] + "|" + _BAND[min(n, 32)])
+    return out
+
+
+def _crcs(prefix: bytes, texts: list[str]) -> list[int]:
     # not cached: a cache of recent words would keep memories' text (and refused secrets)
     # in the process after their check
-    return zlib.crc32(prefix + text.encode("utf-8", "surrogatepass")) & _MASK
+    seed = zlib.crc32(prefix)
+    return [zlib.crc32(t.encode("utf-8", "surrogatepass"), seed) & _MASK for t in texts]
+
+
+def _words(text: str, low: str) -> list[str]:
+    """The words and marks of ``text``, lower-cased, digits read as 0, each on its own.
+    ``low`` is all of ``text`` so, which gives the same words unless lower-casing changed
+    a length (İ) or read the context (a final capital sigma)."""
+    if len(low) == len(text) and "\u03a3" not in text:
+        return _WORD.findall(low)
+    return [_DIGIT.sub("0", w.lower()) for w in _WORD.findall(text)]
+
+
+# The n-gram hash of ``n`` code points p0..p(n-1): seed n * 7919, then h = h * P + p
+# for each; as a polynomial, seed * P**n + G, where G(n) = G(n - 1) * P + p(n-1).
+_SEEDS = {n: np.uint64((n * 7919 * pow(1_000_003, n, 1 << 64)) % (1 << 64)) for n in NGRAMS}
 
 
 def features(text: str) -> tuple[np.ndarray, np.ndarray]:
     """The hashed feature slots of ``text`` and their values (log counts, unit length)."""
     low = _DIGIT.sub("0", text.lower())
     points = np.frombuffer(low.encode("utf-32-le", "surrogatepass"), dtype=np.uint32).astype(np.uint64)
-    slots: list[np.ndarray] = []
+    grams: list[np.ndarray] = []
     size = len(points)
-    for n in NGRAMS:
+    g = points
+    for n in range(2, NGRAMS[-1] + 1):
         if size < n:
-            continue
-        h = np.full(size - n + 1, n * 7919, dtype=np.uint64)
-        for j in range(n):
-            h = h * _PRIME + points[j : size - n + 1 + j]
-        slots.append((h ^ (h >> _MIX)) & np.uint64(_MASK))
-    words = [_DIGIT.sub("0", w.lower()) for w in _WORD.findall(text)]
-    extra = [_crc(b"w:", w) for w in words]
-    extra += [_crc(b"b:", f"{a} {b}") for a, b in zip(words, words[1:], strict=False)]
-    extra += [_crc(b"s:", _shape(t)) for t in text.split()]
-    slots.append(np.asarray(extra, dtype=np.uint64))
-    every = np.concatenate(slots).astype(np.int64)
+            break
+        g = g[:-1] * _PRIME + points[n - 1 :]
+        if n in _SEEDS:
+            grams.append(g + _SEEDS[n])
+    h = np.concatenate(grams) if grams else np.empty(0, dtype=np.uint64)
+    words = _words(text, low)
+    extra = _crcs(b"w:", words)
+    extra += _crcs(b"b:", [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)])
+    extra += _crcs(b"s:", _shapes(text, text.split()))
+    every = np.concatenate(((h ^ (h >> _MIX)) & np.uint64(_MASK), np.asarray(extra, dtype=np.uint64))).astype(np.int64)
     idx, counts = np.unique(every, return_counts=True)
     values = np.log1p(counts).astype(np.float32)
     norm = float(np.sqrt(float(values @ values))) or 1.0

@@ -58,6 +58,24 @@ def test_features_are_stable():
 
 
 @pytest.mark.parametrize(
+    ("text", "digest"),
+    [
+        # lower-cased as a whole, a capital sigma after a letter becomes a final sigma; each
+        # word lower-cased on its own, not: the words are read one by one here
+        ("ΟΔΟΣ ΑΘΗΝΑΣ.Σ κωδικός 4821", "9b60e3985c8fb0da"),
+        ("İstanbul şifre: Kedi2024!", "e550567533f79274"),  # İ lower-cases to two characters
+        ("token " + "Q" * 70 + "9x-Ab", "219c0798ec912574"),  # a token's shape reads its first 64 only
+        ("a\u2028b  !!--==  ÄÖ ٣٣", "2581a3db44710e53"),  # runs of marks, other scripts' digits
+    ],
+)
+def test_features_are_the_trained_ones_on_the_edge_cases(text: str, digest: str) -> None:
+    """Digests of the features as the shipped weights were trained on them (the reference
+    implementation before the fast path): any text, any script, the same slots."""
+    idx, values = features(text)
+    assert hashlib.sha256(idx.tobytes() + np.round(values, 5).tobytes()).hexdigest()[:16] == digest
+
+
+@pytest.mark.parametrize(
     "text",
     ["dad's phone unlock: 482913", "mum's ipad unlock: 190455"],
 )
