@@ -67,7 +67,8 @@ _SSN_VALUE = re.compile(r"^\s*\d{3}([\- ]?)\d{2}\1\d{4}\s*$")
 # The engine's rules end a token at whitespace, a quote or a semicolon (they are written for
 # code); in prose a token is often followed by ".", "," or ")". A copy of each text with such
 # punctuation moved away from the token lets those rules match.
-_TRAILING_PUNCT = re.compile(r"(?<=[A-Za-z0-9_\-=/+]{16})([.,:!?)\]}>]+)(?=\s|$)")
+# (the one-character lookahead first: the 16-character lookbehind then runs at punctuation only)
+_TRAILING_PUNCT = re.compile(r"(?=[.,:!?)\]}>])(?<=[A-Za-z0-9_\-=/+]{16})([.,:!?)\]}>]+)(?=\s|$)")
 # A label this short and plain holds no secret our line detectors could find (token formats
 # need 20 characters or a keyword and a separator); the engine and field rules still see it.
 _PLAIN_LABEL = re.compile(r"[A-Za-z0-9_.@\-]{1,15}")

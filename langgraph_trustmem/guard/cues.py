@@ -1792,6 +1792,8 @@ _PART = re.compile(
     r"(?i)^(?P<head>.*?)[\s,;(]*(?:part|teil|partie|parte|deel|czesc|del|osa|parca|bagian)?\s*"
     r"\(?\d{1,2}\s*(?:/|of|von|de|di|van|z|av|af)\s*\d{1,2}\)?\s*[:\-=]?\s+(?P<piece>\S{1,100})$"
 )
+# What every _PART holds, "1/4", "2 of 3": found first, in a fraction of _PART's time.
+_PART_NUMBER = re.compile(r"(?i)\d\s*(?:/|of|von|de|di|van|z|av|af)\s*\d")
 # Fields that name a record's value rather than hold it, and fields whose values are ids.
 _NOT_PIECE_KEY = re.compile(
     r"(?i)^(?:note|notes|hint|comment|description|desc|label|name|what|for|service|app|title|kind|type|enc"
@@ -1881,7 +1883,7 @@ def _record_kind(leaves: list[tuple[str, str]]) -> str | None:
             return None  # a text of its own: the line checks read it
         if text in DOC_EXAMPLES or DOC_VALUES.fullmatch(text):
             continue  # the documentation's example, named as the key it stands for
-        m = _PART.match(text) if " " in text else None
+        m = _PART.match(text) if " " in text and _PART_NUMBER.search(text) else None
         head, piece = (m.group("head"), m.group("piece")) if m else (text, None)
         labelled = labelled or piece is not None
         if head and " " in head.strip() or (head and piece is None and not _DIGIT.search(head)):
