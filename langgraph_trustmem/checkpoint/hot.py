@@ -993,6 +993,15 @@ class _RedisTierPlans:
         """When the next burst falls due, if any (called holding the lock)."""
         return min((b.last + FLUSH_AFTER for b in self._bursts.values() if not b.inflight), default=None)
 
+    def _next_round(self) -> float | None:
+        """When the flusher has work next: a burst falls due, or owed deletions
+        may be tried (Redis's cooldown is over); None when neither (called
+        holding the lock)."""
+        due = self._next_due()
+        if not self.fence.pending:
+            return due
+        return self.fence.down_until if due is None else min(due, self.fence.down_until)
+
     def _claim(self, key: str, force: bool = False) -> _Burst | None:
         """Take a burst out to send it: once no write of it is in flight,
         and (unless ``force``) FLUSH_AFTER after its last one."""
@@ -1113,14 +1122,27 @@ class _RedisTierPlans:
             self._give(lane)
 
     def _flush_due(self) -> Plan:
-        """Send every burst that is due; when the next one is (or None)."""
+        """The flusher's round: send every burst that is due, then do the
+        owed deletions if Redis's cooldown is over; when the next round is
+        (or None)."""
         now = time.monotonic()
         with self._lanes_lock:
             due = [k for k, b in self._bursts.items() if not b.inflight and b.last + FLUSH_AFTER <= now]
         for key in due:
             yield from self._flush(key)
+        yield from self._pay_owed()
         with self._lanes_lock:
-            return self._next_due()
+            return self._next_round()
+
+    def _pay_owed(self) -> Plan:
+        """Owed deletions done as soon as Redis takes calls again, not at
+        this process's next call: until they are done, another process can
+        read an entry they condemn (an older refill made after a restart).
+        Tried again after each cooldown while Redis stays away."""
+        if not self.fence.pending or self.fence.cooling:
+            return
+        yield from self._drain()  # (no write sent earlier lands after a deletion)
+        yield _READY, None, ()  # does what is owed first, or leaves Redis alone for a cooldown
 
     def _lost(
         self, lane: _Lane, tks: Iterable[bytes] = (), exc: BaseException | None = None, cool: bool = True
@@ -1496,25 +1518,27 @@ class RedisHotTier(_RedisTierPlans):
                 self._due.notify()
 
     def _flush_loop(self) -> None:
-        """Send each burst when it falls due, until the tier closes or has
-        had nothing to send for a second."""
+        """Send each burst when it falls due, and do owed deletions when
+        Redis is back, until the tier closes or has had nothing to do for a
+        second."""
         while True:
             with self._lanes_lock:
                 while True:  # (the next due time looked up under the lock each time: no wake-up is missed)
                     if self._closing:
                         return
-                    nxt, now = self._next_due(), time.monotonic()
+                    nxt, now = self._next_round(), time.monotonic()
                     if nxt is not None and nxt <= now:
                         break
                     self._flusher_idle = nxt is None
                     woken = self._due.wait(1.0 if nxt is None else nxt - now)
-                    if not woken and nxt is None and self._next_due() is None:
-                        self._flusher, self._flusher_idle = None, False  # idle: the next burst starts another
+                    if not woken and nxt is None and self._next_round() is None:
+                        self._flusher, self._flusher_idle = None, False  # idle: the next burst or debt starts another
                         return
             try:
                 self._run(self._flush_due())
             except Exception as exc:  # never seen; the thread must outlive it (the marks stay: readers go to PostgreSQL)
                 log.error("hot tier: sending held entries failed (%s)", type(exc).__name__)  # (no text: no values)
+                self.fence.failed(())  # Redis left alone for a cooldown: no round repeats it at once
 
     def _run(self, plan: Plan) -> Any:
         try:
@@ -1528,6 +1552,9 @@ class RedisHotTier(_RedisTierPlans):
                     step = plan.send(out)
         except StopIteration as done:
             return done.value
+        finally:
+            if self.fence.pending:  # the flusher does them once Redis is back
+                self._schedule()
 
     def _io(self, step: Step) -> Any:
         what, conn, args = step
@@ -1640,7 +1667,8 @@ class AsyncRedisHotTier(_RedisTierPlans):
             self._flushing = asyncio.get_running_loop().create_task(self._flush_loop())
 
     async def _flush_loop(self) -> None:
-        """Send each burst when it falls due, until none is left to time."""
+        """Send each burst when it falls due, and do owed deletions when
+        Redis is back, until nothing is left to do."""
         try:
             while not self._closing:
                 nxt = await self._run(self._flush_due())
@@ -1671,6 +1699,9 @@ class AsyncRedisHotTier(_RedisTierPlans):
                     step = plan.send(out)
         except StopIteration as done:
             return done.value
+        finally:
+            if self.fence.pending:  # the flusher does them once Redis is back
+                self._schedule()
 
     async def _io(self, step: Step) -> Any:
         what, conn, args = step

@@ -1198,3 +1198,93 @@ def test_an_async_tier_in_a_forked_child_starts_afresh(own_redis):
     assert got is not None and got.checkpoint_id == "0001" and tier.pending == 0
     loop.run_until_complete(tier.aclose())
     loop.close()
+
+
+def _held_burst_lost_in_a_restart(own_redis, write) -> tuple[bytes, object]:
+    """``write`` returns with its entry held (0002); Redis is killed before
+    the burst falls due and comes back empty; another process refills 0001,
+    read before 0002 committed, in the new lifetime. Returns the thread and
+    that other process's tier."""
+    tk = uuid.uuid4().bytes * 2
+    write(tk)
+    own_redis.kill()
+    time.sleep(0.3)  # the burst falls due while Redis is down: its deletion is owed
+    own_redis.start()
+    c = _tier(own_redis.url, max_connections=10)
+    c.put(tk, "", _entry("0001"), (), 60, populate=True)
+    return tk, c
+
+
+def test_an_owed_deletion_is_done_once_redis_is_back_without_another_call(own_redis):
+    """The writer makes no further call after Redis comes back: its flusher
+    does the owed deletion once Redis's cooldown is over, so the older
+    refill another process made is gone within about a second (before, it
+    stood until the writer's next call, or its TTL; the window
+    docs/reliability.md named)."""
+    a = _tier(own_redis.url, max_connections=10)
+
+    def write(tk):
+        m = a.mark(tk, "", 60)
+        a.put(tk, "", _entry("0002"), (), 60, mark=m)
+
+    tk, c = _held_burst_lost_in_a_restart(own_redis, write)
+    assert a.pending == 1 and tk in a.fence.owed()
+    deadline = time.monotonic() + 4.0
+    while a.pending and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert a.pending == 0
+    assert c.get(tk, "") is None  # deleted, with a tombstone: the next reader goes to PostgreSQL
+    c.put(tk, "", _entry("0001"), (), 60, populate=True)  # a refill of 0001 racing the deletion
+    assert c.get(tk, "") is None  # refused by the tombstone
+    a.close()
+    c.close()
+
+
+async def test_an_async_tier_does_its_owed_deletion_once_redis_is_back(own_redis):
+    """The async twin: the loop's flusher task does the owed deletion after
+    the cooldown, with no further call of the writer."""
+    a = _tier(own_redis.url, max_connections=10, is_async=True)
+    tk = uuid.uuid4().bytes * 2
+    m = await a.amark(tk, "", 60)
+    await a.aput(tk, "", _entry("0002"), (), 60, mark=m)
+    own_redis.kill()
+    await asyncio.sleep(0.3)  # the burst falls due while Redis is down
+    assert a.pending == 1
+    own_redis.start()
+    c = _tier(own_redis.url, max_connections=10)
+    c.put(tk, "", _entry("0001"), (), 60, populate=True)
+    deadline = time.monotonic() + 4.0
+    while a.pending and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    assert a.pending == 0 and c.get(tk, "") is None
+    await a.aclose()
+    c.close()
+
+
+def test_owed_deletions_are_tried_again_while_redis_stays_down(own_redis):
+    """Redis down for several cooldowns: the flusher tries once per
+    cooldown (no busy loop, no call of the writer's waits for it), keeps
+    the debt, and pays it when Redis returns."""
+    a = _tier(own_redis.url, max_connections=10)
+    tk = uuid.uuid4().bytes * 2
+    m = a.mark(tk, "", 60)
+    a.put(tk, "", _entry("0002"), (), 60, mark=m)
+    own_redis.kill()
+    tries = []
+    ready = a.fence.ready
+
+    def counted(*args, **kwargs):
+        tries.append(time.monotonic())
+        return ready(*args, **kwargs)
+
+    a.fence.ready = counted
+    time.sleep(3.3)
+    assert a.pending == 1 and 2 <= len(tries) <= 4  # about one a second
+    own_redis.start()
+    deadline = time.monotonic() + 4.0
+    while a.pending and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert a.pending == 0
+    got = a.get(tk, "")
+    assert got is None  # its entry was deleted, never an older one served
+    a.close()
