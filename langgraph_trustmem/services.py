@@ -271,9 +271,11 @@ class RedisFence:
         with self.lock:
             self.pending.difference_update(tks)
 
-    def ready(self, client: Any, settle: Callable[[list[Any]], Any], what: str) -> bool:
+    def ready(self, client: Any, settle: Callable[[list[Any]], Any], what: str, quiet: bool = False) -> bool:
         """Whether Redis may be used now: not cooling down after an error,
-        its lifetime known, and every owed operation done (``settle``)."""
+        its lifetime known, and every owed operation done (``settle``).
+        ``quiet``: a background retry, whose failure is logged at debug
+        level (a call's own failure has been logged already)."""
         if self.cooling:
             return False
         try:
@@ -286,10 +288,12 @@ class RedisFence:
             return True
         except REDIS_ERRORS:
             self.failed(())
-            log.warning("%s unavailable; reading PostgreSQL", what)
+            log.log(logging.DEBUG if quiet else logging.WARNING, "%s unavailable; reading PostgreSQL", what)
             return False
 
-    async def aready(self, client: Any, settle: Callable[[list[Any]], Awaitable[Any]], what: str) -> bool:
+    async def aready(
+        self, client: Any, settle: Callable[[list[Any]], Awaitable[Any]], what: str, quiet: bool = False
+    ) -> bool:
         """Async twin of :meth:`ready`."""
         if self.cooling:
             return False
@@ -303,7 +307,7 @@ class RedisFence:
             return True
         except REDIS_ERRORS:
             self.failed(())
-            log.warning("%s unavailable; reading PostgreSQL", what)
+            log.log(logging.DEBUG if quiet else logging.WARNING, "%s unavailable; reading PostgreSQL", what)
             return False
 
     def current(self, entry: Any, epoch: str | None = None) -> Any:

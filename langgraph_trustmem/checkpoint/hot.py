@@ -826,7 +826,7 @@ def _hash(raw: Any) -> Mapping[bytes, bytes]:
 
 # The I/O a tier's plan asks for, performed by RedisHotTier._io (sync) or
 # AsyncRedisHotTier._io (async): (what, connection, arguments).
-_OPEN, _SEND, _READ, _CAN_READ, _RECONNECT, _RELEASE, _DROP, _READY, _CLIENT, _WAIT, _SEND_MANY, _AWAIT_MARK = range(12)
+_OPEN, _SEND, _READ, _CAN_READ, _RECONNECT, _RELEASE, _DROP, _READY, _CLIENT, _WAIT, _SEND_MANY, _AWAIT_MARK, _PAY = range(13)
 Step = tuple[int, Any, tuple[Any, ...]]
 Plan = Generator[Step, Any, Any]
 
@@ -1142,7 +1142,8 @@ class _RedisTierPlans:
         if not self.fence.pending or self.fence.cooling:
             return
         yield from self._drain()  # (no write sent earlier lands after a deletion)
-        yield _READY, None, ()  # does what is owed first, or leaves Redis alone for a cooldown
+        if (yield _PAY, None, ()):  # _READY, its failure logged once per outage, not once a try
+            log.info("hot tier reachable again; owed deletions done")
 
     def _lost(
         self, lane: _Lane, tks: Iterable[bytes] = (), exc: BaseException | None = None, cool: bool = True
@@ -1529,7 +1530,7 @@ class RedisHotTier(_RedisTierPlans):
                     nxt, now = self._next_round(), time.monotonic()
                     if nxt is not None and nxt <= now:
                         break
-                    self._flusher_idle = nxt is None
+                    self._flusher_idle = nxt is None or nxt - now > FLUSH_AFTER  # (a new burst wakes it)
                     woken = self._due.wait(1.0 if nxt is None else nxt - now)
                     if not woken and nxt is None and self._next_round() is None:
                         self._flusher, self._flusher_idle = None, False  # idle: the next burst or debt starts another
@@ -1538,7 +1539,9 @@ class RedisHotTier(_RedisTierPlans):
                 self._run(self._flush_due())
             except Exception as exc:  # never seen; the thread must outlive it (the marks stay: readers go to PostgreSQL)
                 log.error("hot tier: sending held entries failed (%s)", type(exc).__name__)  # (no text: no values)
-                self.fence.failed(())  # Redis left alone for a cooldown: no round repeats it at once
+                with self._lanes_lock:  # no round repeats it at once (close() wakes it)
+                    if not self._closing:
+                        self._due.wait(RedisFence.COOLDOWN)
 
     def _run(self, plan: Plan) -> Any:
         try:
@@ -1569,8 +1572,8 @@ class RedisHotTier(_RedisTierPlans):
             return conn.read_response()
         if what == _CAN_READ:
             return conn.can_read()
-        if what == _READY:
-            return self.fence.ready(self.client, lambda tks: self._run(self._drop_now(tks)), "hot tier")
+        if what in (_READY, _PAY):
+            return self.fence.ready(self.client, lambda tks: self._run(self._drop_now(tks)), "hot tier", quiet=what == _PAY)
         if what == _WAIT:
             with self._freed:
                 self._waiting += 1
@@ -1619,6 +1622,9 @@ class RedisHotTier(_RedisTierPlans):
         self.client.close()
 
 
+_INHERITED: list[Any] = []  # a forked child's copies of its parent's asyncio connections
+
+
 def _forked(tier: RedisHotTier | AsyncRedisHotTier | None) -> None:
     """A forked child starts the tier afresh: its parent's flusher did not
     come along, its lanes are the parent's sockets (dropped unclosed), its
@@ -1637,18 +1643,27 @@ class AsyncRedisHotTier(_RedisTierPlans):
         self._waiters: list[asyncio.Future[bool]] = []
         self._timer: asyncio.TimerHandle | None = None
         self._flushing: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None  # the loop _timer and _flushing belong to
         self._closing = False
         ref = weakref.ref(self)
         os.register_at_fork(after_in_child=lambda: _forked(ref()))
 
     def _reset_after_fork(self) -> None:
+        # The asyncio pool has no fork check of its own: its connections are the parent's
+        # sockets, registered with the parent's event loop, whose epoll set the child shares.
+        # Collected here, a connection closes its transport, which takes the socket out of that
+        # set: the parent's reads on it then never return. They are kept, never used.
+        _INHERITED.extend(getattr(self._pool, "_available_connections", ()))
+        _INHERITED.extend(getattr(self._pool, "_in_use_connections", ()))
+        _INHERITED.extend(lane.conn for lane in self._lanes)
+        _INHERITED.extend(b.lane.conn for b in self._bursts.values() if b.lane is not None)
         self._lanes_lock = threading.Lock()
         self._lanes, self._open, self._bursts, self._waiters = [], 0, {}, []
-        self._timer, self._flushing = None, None
+        self._timer, self._flushing, self._loop = None, None, None
         self.fence.lock = threading.Lock()
         self.fence.epoch = None
-        reset = getattr(self._pool, "reset", None)  # the asyncio pool has no fork check of its own:
-        if reset is not None:  # its connections are the parent's sockets (dropped unclosed)
+        reset = getattr(self._pool, "reset", None)
+        if reset is not None:
             reset()
 
     def _wake_marked(self, b: _Burst) -> None:
@@ -1658,8 +1673,16 @@ class AsyncRedisHotTier(_RedisTierPlans):
         b.waiters.clear()
 
     def _schedule(self) -> None:
-        if self._timer is None and self._flushing is None and not self._closing:
-            self._timer = asyncio.get_running_loop().call_later(FLUSH_AFTER, self._start_flush)
+        loop = asyncio.get_running_loop()
+        if self._loop is not loop:  # a flusher left on an earlier loop (stopped, or closed) never runs again
+            self._timer, self._flushing, self._loop = None, None, loop
+        if self._closing or self._flushing is not None:
+            return
+        if self._timer is not None and self._timer.when() > loop.time() + FLUSH_AFTER:
+            self._timer.cancel()  # set for a later round (a cooldown's end): a burst goes first
+            self._timer = None
+        if self._timer is None:
+            self._timer = loop.call_later(FLUSH_AFTER, self._start_flush)
 
     def _start_flush(self) -> None:
         self._timer = None
@@ -1667,14 +1690,13 @@ class AsyncRedisHotTier(_RedisTierPlans):
             self._flushing = asyncio.get_running_loop().create_task(self._flush_loop())
 
     async def _flush_loop(self) -> None:
-        """Send each burst when it falls due, and do owed deletions when
-        Redis is back, until nothing is left to do."""
+        """One round of the flusher: send the bursts that are due, do owed
+        deletions if Redis is back, and set a timer for the next round."""
         try:
-            while not self._closing:
-                nxt = await self._run(self._flush_due())
-                if nxt is None:
-                    break
-                await asyncio.sleep(max(0.0, nxt - time.monotonic()))
+            nxt = await self._run(self._flush_due())
+            if nxt is not None and not self._closing:  # the next round on a timer: no task waits out
+                loop = asyncio.get_running_loop()  # a cooldown (a loop stopped meanwhile leaves none pending)
+                self._timer = loop.call_later(max(0.0, nxt - time.monotonic()), self._start_flush)
         except Exception as exc:  # never seen (the marks stay: readers go to PostgreSQL)
             log.error("hot tier: sending held entries failed (%s)", type(exc).__name__)  # (no text: no values)
         finally:
@@ -1723,8 +1745,10 @@ class AsyncRedisHotTier(_RedisTierPlans):
             return await conn.read_response()
         if what == _CAN_READ:
             return await conn.can_read()
-        if what == _READY:
-            return await self.fence.aready(self.client, lambda tks: self._run(self._drop_now(tks)), "hot tier")
+        if what in (_READY, _PAY):
+            return await self.fence.aready(
+                self.client, lambda tks: self._run(self._drop_now(tks)), "hot tier", quiet=what == _PAY
+            )
         if what == _WAIT:
             waiter = asyncio.get_running_loop().create_future()
             self._waiters.append(waiter)
@@ -1776,7 +1800,8 @@ class AsyncRedisHotTier(_RedisTierPlans):
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        if self._flushing is not None:
-            await asyncio.gather(self._flushing, return_exceptions=True)
+        flushing, self._flushing = self._flushing, None
+        if flushing is not None and self._loop is asyncio.get_running_loop():  # (one round; a task of
+            await asyncio.gather(flushing, return_exceptions=True)  # a stopped loop never ends)
         await self._run(self._close())
         await self.client.aclose()

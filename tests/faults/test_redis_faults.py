@@ -1288,3 +1288,56 @@ def test_owed_deletions_are_tried_again_while_redis_stays_down(own_redis):
     got = a.get(tk, "")
     assert got is None  # its entry was deleted, never an older one served
     a.close()
+
+
+def test_an_async_tier_owing_leaves_no_task_behind_and_closes_at_once(own_redis):
+    """While a deletion is owed and Redis is down, the async flusher waits
+    on a timer, not in a task: a loop stopped and closed then destroys no
+    pending task, and ``aclose`` returns at once (the review of the
+    owed-deletion flusher found a task destroyed pending, and ``aclose``
+    waiting out the cooldown)."""
+    a = _tier(own_redis.url, max_connections=10, is_async=True)
+    tk = uuid.uuid4().bytes * 2
+    loop = asyncio.new_event_loop()
+    problems: list = []
+    loop.set_exception_handler(lambda _loop, context: problems.append(context.get("message")))
+
+    async def write():
+        m = await a.amark(tk, "", 60)
+        await a.aput(tk, "", _entry("0002"), (), 60, mark=m)
+
+    async def timed_close():
+        started = time.monotonic()
+        await a.aclose()
+        return time.monotonic() - started
+
+    loop.run_until_complete(write())
+    own_redis.kill()
+    loop.run_until_complete(asyncio.sleep(0.3))  # the burst falls due while Redis is down: owed
+    assert a.pending == 1 and a._flushing is None and a._timer is not None
+    assert loop.run_until_complete(timed_close()) < 0.3
+    loop.close()
+    import gc
+
+    gc.collect()
+    assert not problems
+    own_redis.start()
+
+
+def test_an_outage_logs_once_not_once_a_retry(own_redis, caplog):
+    """The flusher's retries while Redis stays down are logged at debug
+    level: the failure that made the debt was logged already."""
+    import logging
+
+    a = _tier(own_redis.url, max_connections=10)
+    tk = uuid.uuid4().bytes * 2
+    m = a.mark(tk, "", 60)
+    a.put(tk, "", _entry("0002"), (), 60, mark=m)
+    with caplog.at_level(logging.DEBUG, logger="langgraph_trustmem"):
+        own_redis.kill()
+        time.sleep(3.3)
+        warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+        retries = [r for r in caplog.records if r.levelno == logging.DEBUG and "unavailable" in r.getMessage()]
+    assert a.pending == 1 and len(warnings) <= 2 and len(retries) >= 2
+    own_redis.start()
+    a.close()
