@@ -167,6 +167,27 @@ async def test_list_namespaces_matching(bstore, root):
     assert await lst(prefix=(root,), limit=2, offset=1) == [(root, "a", "y"), (root, "b", "x")]
 
 
+async def test_prefixes_match_whole_labels_only(bstore, root):
+    """A prefix matches whole labels, never the start of one ("ab" is not a
+    prefix of "abc"), and characters SQL's LIKE would read as wildcards are
+    plain (labels are matched as keyed hashes): as LangGraph's stores do."""
+    for ns in [(root, "ab"), (root, "ab", "c"), (root, "abc"), (root, "a_c"), (root, "a%c"), (root, "axc", "d")]:
+        await bstore.aput(ns, "k", {"v": 1})
+
+    async def found(*prefix):
+        return sorted(it.namespace for it in await bstore.asearch((root, *prefix), limit=100))
+
+    assert await found("ab") == [(root, "ab"), (root, "ab", "c")]
+    assert await found("a") == []
+    assert await found("a_c") == [(root, "a_c")]
+    assert await found("a%c") == [(root, "a%c")]
+    assert len(await found()) == 6
+    lst = bstore.alist_namespaces
+    assert await lst(prefix=(root, "a")) == []
+    assert await lst(prefix=(root,), suffix=("c",)) == [(root, "ab", "c")]
+    assert await lst(prefix=(root, "*", "d")) == [(root, "axc", "d")]
+
+
 async def test_ttl_expiry_and_refresh(bstore, root, pg_url, redis_url):
     import psycopg
 
