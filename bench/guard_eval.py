@@ -96,7 +96,10 @@
   from the start, never read for rules.
 * heldout20: ``tests/data/secrets_heldout20/heldout20.jsonl``, written by a helper (the nineteenth)
   that never saw the guard or any other corpus, committed frozen before it was first run;
-  never tuned on and never trained on: the held-out figure of record.
+  never tuned on and never trained on.
+* heldout21: ``tests/data/secrets_heldout21/heldout21.jsonl``, written by a helper that never
+  saw the guard or any other corpus, committed frozen (ee4076c) before it was first run;
+  never tuned on and never trained on: with heldout20, the held-out figures of record.
 
 Each record is checked exactly as ``TrustStore.put`` checks it:
 ``Guard().check(value, namespace=..., key=...)``. A secret counts as caught when the check
@@ -109,8 +112,8 @@ texts.
     python bench/guard_eval.py --json out.json
     python bench/guard_eval.py --misses tuning  # what a corpus misses / flags
 
-Missed records of the held-out corpus are never printed unless ``--misses heldout20`` is
-given, which is meant for the final report only.
+Missed records of a held-out corpus are never printed unless ``--misses heldout21`` (or
+heldout20) is given, which is meant for the final report only.
 """
 
 from __future__ import annotations
@@ -310,6 +313,11 @@ def heldout20_corpus() -> list[Record]:
     return _jsonl(DATA / "secrets_heldout20" / "heldout20.jsonl")
 
 
+def heldout21_corpus() -> list[Record]:
+    """The twenty-first held-out corpus (see the module docstring)."""
+    return _jsonl(DATA / "secrets_heldout21" / "heldout21.jsonl")
+
+
 CORPORA = {
     "tuning": tuning_corpus,
     "tuning2": tuning2_corpus,
@@ -338,9 +346,10 @@ CORPORA = {
     "train20a": train20a_corpus,
     "train20b": train20b_corpus,
     "heldout20": heldout20_corpus,
+    "heldout21": heldout21_corpus,
 }
 # Never tuned on, and never seen by the learned reader's training (bench/train_guard.py).
-HELD_OUT = ("heldout20",)
+HELD_OUT = ("heldout20", "heldout21")
 
 
 def outcome(guard: Guard, rec: Record) -> tuple[bool, list[str]]:

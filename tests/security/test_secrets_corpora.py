@@ -8,9 +8,9 @@ Corpora: the four tuning corpora and the first seventeen held-out corpora (``sec
 to ``secrets_heldout17``) have had their misses read and tuned on; the eighteenth
 (``secrets_heldout18``) had its totals read while the learned reader was built and trains
 it now, as do the nineteenth (measured once first) and two corpora written for training
-(``secrets_train20a``, ``secrets_train20b``); the twentieth (``secrets_heldout20``), written
-by a helper that never saw the guard and committed frozen before it was first run, is the
-held-out figure of record.
+(``secrets_train20a``, ``secrets_train20b``); the twentieth and twenty-first
+(``secrets_heldout20``, ``secrets_heldout21``), each written by a helper that never saw the
+guard and committed frozen before it was first run, are the held-out figures of record.
 """
 
 from __future__ import annotations
@@ -325,14 +325,32 @@ def test_twentieth_heldout_corpus(guard):
     0.0309 (the reader shipped before, trained without those three: 0.870 / 0.829 / 0.0324).
     After the twentieth round (false positives of heldout19 and train20a read: password
     hashes, values encrypted by dotenvx and Jasypt) measured again: 0.867 / 0.817 / 0.0281.
-    Never tuned on, never trained on: the held-out figure of record. The targets are not met.
-    Asserted as measured, so a regression shows; its records are never read."""
+    Never tuned on, never trained on: a held-out figure of record, with heldout21. The targets
+    are not met. Asserted as measured, so a regression shows; its records are never read."""
     report, _, _ = guard_eval.evaluate("heldout20", guard_eval.heldout20_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
     assert report.recall >= 0.867  # target TARGET_RECALL: not met
     assert report.recall_hard >= 0.817
     assert report.fp_rate <= 0.0281  # target TARGET_FP: not met
+
+
+def test_twenty_first_heldout_corpus(guard):
+    """Written by a helper that never saw the guard or any other corpus (458 secrets: 222
+    provider credentials from a catalogue of 612 formats, 132 personal secrets in 19
+    languages, 104 evasions of 65 techniques; 460 benign, 255 of them look-alikes), committed
+    frozen (ee4076c) before it was first run, and measured once, on the guard of the
+    thirty-seventh stop (its speed changes only: verdicts identical on every other corpus):
+    0.915 recall, 0.789 on evasions, 0.0348 false positives (16 of 460), 1.14 ms per
+    200-character memory; rules alone 0.904 / 0.750 / 0.0348. Never tuned on, never trained
+    on: a held-out figure of record. The targets are not met. Asserted as measured, so a
+    regression shows; its records are never read."""
+    report, _, _ = guard_eval.evaluate("heldout21", guard_eval.heldout21_corpus(), guard, timing=False)
+    assert report.secrets >= 450 and report.benign >= 450
+    assert report.errors == 0
+    assert report.recall >= 0.914  # target TARGET_RECALL: not met
+    assert report.recall_hard >= 0.788
+    assert report.fp_rate <= 0.0348  # target TARGET_FP: not met
 
 
 def test_fourth_tuning_corpus(guard):
