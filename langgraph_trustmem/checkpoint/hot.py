@@ -1539,8 +1539,9 @@ class RedisHotTier(_RedisTierPlans):
                 self._run(self._flush_due())
             except Exception as exc:  # never seen; the thread must outlive it (the marks stay: readers go to PostgreSQL)
                 log.error("hot tier: sending held entries failed (%s)", type(exc).__name__)  # (no text: no values)
-                with self._lanes_lock:  # no round repeats it at once (close() wakes it)
+                with self._lanes_lock:  # no round repeats it at once (close() or a new burst wakes it)
                     if not self._closing:
+                        self._flusher_idle = True
                         self._due.wait(RedisFence.COOLDOWN)
 
     def _run(self, plan: Plan) -> Any:
@@ -1678,7 +1679,7 @@ class AsyncRedisHotTier(_RedisTierPlans):
             self._timer, self._flushing, self._loop = None, None, loop
         if self._closing or self._flushing is not None:
             return
-        if self._timer is not None and self._timer.when() > loop.time() + FLUSH_AFTER:
+        if self._timer is not None and self._bursts and self._timer.when() > loop.time() + FLUSH_AFTER:
             self._timer.cancel()  # set for a later round (a cooldown's end): a burst goes first
             self._timer = None
         if self._timer is None:
@@ -1699,6 +1700,8 @@ class AsyncRedisHotTier(_RedisTierPlans):
                 self._timer = loop.call_later(max(0.0, nxt - time.monotonic()), self._start_flush)
         except Exception as exc:  # never seen (the marks stay: readers go to PostgreSQL)
             log.error("hot tier: sending held entries failed (%s)", type(exc).__name__)  # (no text: no values)
+            if (self._bursts or self.fence.pending) and not self._closing:  # tried again after a cooldown
+                self._timer = asyncio.get_running_loop().call_later(RedisFence.COOLDOWN, self._start_flush)
         finally:
             self._flushing = None
 

@@ -1341,3 +1341,47 @@ def test_an_outage_logs_once_not_once_a_retry(own_redis, caplog):
     assert a.pending == 1 and len(warnings) <= 2 and len(retries) >= 2
     own_redis.start()
     a.close()
+
+
+def test_a_flusher_round_that_raises_is_retried_and_delays_no_later_burst(own_redis):
+    """A flusher round failing with a bug of its own (never seen; forced
+    here): the sync flusher waits a cooldown but a new burst still goes out
+    at once, and the async tier sets a retry timer instead of leaving its
+    held burst unscheduled (both found by the second review of the flusher)."""
+    a = _tier(own_redis.url, max_connections=10)
+    b = _tier(own_redis.url, max_connections=10, is_async=True)
+    for t in (a, b):
+        real, calls = t._flush_due, []
+
+        def failing_once(real=real, calls=calls):
+            if not calls:
+                calls.append(1)
+                raise RuntimeError("forced")
+            return (yield from real())
+
+        t._flush_due = failing_once
+    first, second = uuid.uuid4().bytes * 2, uuid.uuid4().bytes * 2
+    m = a.mark(first, "", 60)
+    a.put(first, "", _entry("0001"), (), 60, mark=m)
+    time.sleep(0.05)  # the round raised; the flusher waits out a cooldown
+    m = a.mark(second, "", 60)
+    a.put(second, "", _entry("0002"), (), 60, mark=m)
+    started = time.monotonic()
+    while a._bursts and time.monotonic() - started < 2:
+        time.sleep(0.002)
+    assert time.monotonic() - started < 0.5 and not any(bk for bk in a._bursts.values() if bk.tk == second)
+    a.close()
+
+    async def held_then_retried():
+        tk = uuid.uuid4().bytes * 2
+        m = await b.amark(tk, "", 60)
+        await b.aput(tk, "", _entry("0001"), (), 60, mark=m)
+        await asyncio.sleep(0.1)  # the round raised
+        assert b._bursts and b._timer is not None  # a retry is set, not nothing
+        await asyncio.sleep(1.2)
+        return len(b._bursts)
+
+    loop = asyncio.new_event_loop()
+    assert loop.run_until_complete(held_then_retried()) == 0
+    loop.run_until_complete(b.aclose())
+    loop.close()
