@@ -3217,6 +3217,168 @@ def _scan_login_forms(line: str, low: str, found: set[str]) -> None:
                 return
 
 
+
+# --------------------------------------------------------------------------------------------
+# Codes and passwords named in the languages the rules above do not read
+# --------------------------------------------------------------------------------------------
+# India's scripts (where "code", "PIN" and "password" are borrowed and spelled out), Urdu,
+# Persian, Georgian, Armenian, Serbian, Romanian, Icelandic and the compounds of the Nordic
+# languages: a thing a code opens (a door, a gate, an alarm, a safe, a card, a login that sent
+# a code) and a word for "code" in one clause, then a keypad's value; or a word for
+# "password" and a value a password could be. Words are as ``_fold`` and ``_lower`` leave them
+# (joiners removed). One table per role, so a language is added in one place.
+_ML_CODE_WORDS = (
+    "कोड", "কোড", "குறியீடு", "குறியீட்டு", "கோட்", "கோடு", "కోడ్", "ಕೋಡ್", "കോഡ്", "કોડ", "ਕੋਡ", " କୋଡ", "کوڈ",
+    "کد", "کُد", "კოდი", "კოდს", "კოდ", "կոդը", "կոդ", "шифра", "шифру", "šifra", "šifru", "sifra", "codul", "cod",
+    "kóði", "kóðinn", "kódja", "kód", "kods", "kodas", "kood", "koodi", "kode", "koden", "kod", "kodu", "mã",
+    "комбинација", "комбинацију", "kombinacija", "kombinaciju", "combinația", "combinatia", "combinaţia", "सांकेतिक",
+)  # fmt: skip
+# a thing a code opens; the kind it makes (a login's code is a one-time code)
+_ML_THINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (PIN, (  # doors, gates, entrances
+        "दरवाज", "दरवाज़", "दाराच", "गेट", "দরজা", "গেট", "கதவு", "கதவின்", "கேட்", "வாயில்", "తలుపు", "గేట్", "ಬಾಗಿಲ", "ಗೇಟ್",
+        "വാതിൽ", "ഗേറ്റ്", "દરવાજ", "ગેટ", "ਦਰਵਾਜ", "ਗੇਟ", "دروازے", "دروازہ", "گیٹ", "در ورودی", "درب", "კარის", "ჭიშკრის",
+        "შესასვლელის", "დომოფონის", "դռան", "դարպասի", "մուտքի", "врата", "капије", "ulaza", "vrata", "kapije",
+        "ușii", "uşii", "usii", "porții", "portii", "interfonului", "hurðar", "hurð", "hlið", "útidyra", "låge", "låg",
+        "dør", "gadedør", "opgang", "dörr", "portti", "portin", "oven", "ovi", "ukse", "värava", "durvju", "vārtu",
+        "durų", "vartų", "laukujų", "kapu", "kaputa",
+    )),
+    (PIN, (  # alarms
+        "अलार्म", "অ্যালার্ম", "এলার্ম", "அலாரம்", "అలారం", "ಅಲಾರಂ", "ಅಲಾರ್ಮ್", "അലാറം", "એલાર્મ", "અલાર્મ", "ਅਲਾਰਮ",
+        "الارم", "دزدگیر", "აზდ", "სიგნალიზაციის", "განგაშის", "ազդանշանի", "аларма", "alarma", "alarmei",
+        "þjófavarnar", "þjófavarn", "öryggiskerfis", "hälytys", "riasztó", "signalizacijos", "signalizācijas", "alarmu",
+        "สัญญาณกันขโมย",
+    )),
+    (PIN, (  # safes, lockers, lock boxes
+        "तिजोरी", "लॉकर", "সিন্দুক", "লকার", "பெட்டக", "பெட்டகத்", "லாக்கர்", "లాకర్", "ఇనుప పెట్టె", "ಲಾಕರ್", "ലോക്കർ",
+        "તિજોરી", "લોકર", "ਤਿਜੋਰੀ", "ਲਾਕਰ", "تجوری", "لاکر", "گاوصندوق", "صندوق", "სეიფის", "სეიფი", "պահարանի",
+        "պահատուփի", "сефа", "сеф", "sefa", "sef", "seifului", "seif", "öryggisskáps", "skáps", "pengeskab", "kassaskåp",
+        "kassakaapin", "széf", "seifa", "seifo", "ตู้เซฟ", "保险箱", "保險箱", "保险柜", "保險櫃",
+    )),
+    (PIN, (  # cards
+        "कार्ड", "एटीएम", "কার্ড", "এটিএম", "கார்டு", "கார்ட்", "ஏடிஎம்", "కార్డ్", "ఏటీఎం", "ಕಾರ್ಡ್", "ಎಟಿಎಂ",
+        "കാർഡ്", "എടിഎം", "કાર્ડ", "એટીએમ", "ਕਾਰਡ", "ਏਟੀਐਮ", "کارڈ", "اے ٹی ایم", "کارت", "ბარათის", "քարտի",
+        "картице", "kartice", "cardului", "kortsins", "korts",
+    )),
+    (ONE_TIME_CODE, (  # a login's or a payment's confirmation
+        "सत्यापन", "पुष्टि", "पुष्टिकरण", "वेरिफिकेशन", "वेरिफ़िकेशन", "पडताळणी", "যাচাই", "যাচাইকরণ", "নিশ্চিতকরণ",
+        "ভেরিফিকেশন", "சரிபார்ப்பு", "உறுதிப்படுத்தல்", "உறுதிப்படுத்தும்", "ధృవీకరణ", "నిర్ధారణ", "ಪರಿಶೀಲನಾ", "ಪರಿಶೀಲನೆ",
+        "ದೃಢೀಕರಣ", "സ്ഥിരീകരണ", "പരിശോധന", "ચકાસણી", "પુષ્ટિ", "વેરિફિકેશન", "ਪੁਸ਼ਟੀ", "ਤਸਦੀਕ", "ਵੈਰੀਫਿਕੇਸ਼ਨ",
+        "تصدیقی", "تصدیق", "تایید", "تأیید", "ورود", "დადასტურების", "ვერიფიკაციის", "հաստատման", "ստուգման",
+        "потврде", "потврду", "верификације", "potvrde", "potvrdu", "verifikacije", "verificare", "confirmare",
+        "staðfestingar", "staðfesting", "bekræftelses", "bekreftelses", "bekräftelse", "vahvistus", "ellenőrző",
+        "megerősítő", "apstiprinājuma", "patvirtinimo", "pengesahan", "підтвердження", "ยืนยัน",
+    )),
+)
+# words that are a code's name on their own: a PIN, a one-time password, the Nordic compounds
+_ML_SELF_NAMED: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (PIN, (
+        "पिन", "পিন", "பின்", "பின்", "పిన్", "ಪಿನ್", "പിൻ", "પિન", "ਪਿੰਨ", "ପିନ", "پن", "پین", "პინ", "պին",
+        "pin-ul", "pinul", "pin-kóði", "pin-númer",
+    )),
+    (ONE_TIME_CODE, ("ओटीपी", "ওটিপি", "ஓடிபி", "ఓటీపీ", "ಒಟಿಪಿ", "ഒടിപി", "ઓટીપી", "ਓਟੀਪੀ", "او ٹی پی")),
+)
+# compounds that end in a code word: "lågekode", "hurðarkóði", "þjófavarnarkóði", "ajtókód"
+_ML_COMPOUND = re.compile(
+    r"(?<![^\W\d_])(?:låge|låg|dør|gadedør|opgang|port|dörr|larm|alarm|boks|hurðar|þjófavarnar|öryggis|staðfestingar"
+    r"|aðgangs|hlið|bekræftelses|bekreftelses|ovi|portti|hälytys|vahvistus|ajtó|kapu|riasztó|széf)"
+    r"(?:kode|koden|kod|koden|kóði|kóðinn|koodi|kód|kódja)(?![^\W\d_])"
+)
+# a PIN word that is a postal code's name: India's "PIN code" (पिन कोड) is its postcode
+_ML_POSTAL = re.compile(
+    r"(?:पिन|পিন|பின்|పిన్|ಪಿನ್|പിൻ|પિન|ਪਿੰਨ|پن)\s*(?:कोड|কোড|கோட்|கோடு|குறியீடு|కోడ్|ಕೋಡ್|കോഡ്|કોડ|ਕੋਡ|کوڈ)"
+)
+_ML_PASSWORD = re.compile(
+    r"(?<![^\W\d_])(?:पासवर्ड|पासवर्ड|पासवड|पास वर्ड|পাসওয়ার্ড|পাসওয়ার্ড|পাসওয়ার্ড|কাউন্টসিগন্যাল|கடவுச்சொல்|கடவுச்சொல்லு"
+    r"|பாஸ்வேர்ட்|பாஸ்வேர்டு|పాస్వర్డ్|సంకేతపదం|ಪಾಸ್ವರ್ಡ್|ಗುಪ್ತಪದ|പാസ്വേഡ്|പാസ്വേർഡ്|પાસવર્ડ|ਪਾਸਵਰਡ|ପାସୱାର୍ଡ"
+    r"|پاس ورڈ|پاسورڈ|پاس‌ورڈ|رمز عبور|رمز ورود|گذرواژه|پسورد|რაოდენობა(?!)|პაროლი|პაროლს|პაროლ|գաղտնաբառը|գաղտնաբառ"
+    r"|лозинка|лозинку|lozinka|lozinku|parola|parolă|lykilorð|lykilorðið|kata laluan|kata sandi|mật khẩu|รหัสผ่าน"
+    r"|κωδικός πρόσβασης|κωδικός wifi|κωδικός του wifi|κωδικός wi-fi|wifi κωδικός|κωδικος wifi|salasana|jelszó|jelszava"
+    r"|parool|parole|slaptažodis|слаптажодис)(?![^\W\d_])"
+)
+_ML_HINT = re.compile(
+    "|".join(
+        re.escape(w)
+        for w in sorted(
+            {*_ML_CODE_WORDS, *(w for _, ws in _ML_SELF_NAMED for w in ws)}
+            | {"kode", "kóði", "koodi", "kód", "kod", "पास", "পাস", "கடவு", "பாஸ", "పాస", "ಪಾಸ", "ಗುಪ್ತ", "പാസ", "પાસ", "ਪਾਸ",
+               "پاس", "رمز", "گذرواژه", "پسورد", "პაროლ", "գաղտնաբառ", "лозин", "lozin", "parol", "lykilorð",
+               "kata laluan", "kata sandi", "mật khẩu", "รหัส", "κωδικ", "salasana", "jelsz", "slaptažod"},
+            key=len,
+            reverse=True,
+        )
+    )
+)
+_ML_CODE = re.compile(
+    r"(?<![^\W\d_])(?:" + "|".join(re.escape(w) for w in sorted(_ML_CODE_WORDS, key=len, reverse=True)) + r")(?![^\W\d_])"
+)
+_ML_THING = [
+    (kind, re.compile(r"(?<![^\W\d_])(?:" + "|".join(re.escape(w) for w in sorted(ws, key=len, reverse=True)) + r")"))
+    for kind, ws in _ML_THINGS
+]
+_ML_SELF = [
+    (kind, re.compile(r"(?<![^\W\d_])(?:" + "|".join(re.escape(w) for w in sorted(ws, key=len, reverse=True)) + r")(?![^\W\d_])"))
+    for kind, ws in _ML_SELF_NAMED
+]
+# the value after the name, in the same clause: a keypad's ("#3824", "6233#"), a one-time
+# code in two halves ("682 292"), a dial's combination ("19-12-0", "R30 L4 R35")
+_ML_VALUE = re.compile(
+    r"[^\d\n.!?;|]{0,24}?(?<![\w-])"
+    r"(?:(?P<keypad>[#*]?(?!(?:19|20)\d\d(?!\d))\d{4,8}[#*]?)(?![\d.,/:-]?\d)"
+    r"|(?P<halves>\d{3}[ \-]\d{3})(?![\d.,/:-]?\d)"
+    r"|(?P<dial>\d{1,2}(?:\s*[-–]\s*\d{1,2}){2,3}|\d{1,2}(?:\s\d{1,2}){2}|[RL]\d{1,2}(?:\s+[RL]\d{1,2}){2,3})(?![\d.,/:-]?\d))"
+)
+_ML_PASSWORD_VALUE = re.compile(r"[^\n]{0,16}?(?:[:=\-—–→]\s*|\s)(?P<val>[^\s\"'`,;]{6,64})")
+_ML_CLAUSE_BREAK = re.compile(r"[\n,;،؛।]")
+
+
+def _ml_value(line: str, at: int, kind: str) -> bool:
+    v = _ML_VALUE.match(line, at)
+    if v is None:
+        return False
+    if v.group("halves") and kind != ONE_TIME_CODE:
+        return False  # "123 456" is a one-time code's shape; a keypad's has no gap
+    return not v.group("dial") or kind == PIN
+
+
+def _scan_named_in_more_languages(line: str, low: str, found: set[str]) -> None:
+    if not _ML_HINT.search(low):
+        return
+    if PIN not in found or ONE_TIME_CODE not in found:
+        for m in _ML_CODE.finditer(low):
+            if _NOT_A_DOOR_CODE.search(near := low[max(0, m.start() - 24) : m.end() + 24]) or "poștal" in near:
+                continue  # a product's, a postal or a booking's code
+            for kind, thing in _ML_THING:
+                for t in thing.finditer(low, max(0, m.start() - 30), min(len(low), m.end() + 30)):
+                    lo, hi = min(t.start(), m.start()), max(t.end(), m.end())
+                    if _ML_CLAUSE_BREAK.search(low, lo, hi) or _ML_POSTAL.search(low, lo, hi):
+                        continue
+                    if _ml_value(line, hi, kind):
+                        found.add(kind)
+                        return
+        for m in _ML_COMPOUND.finditer(low):
+            kind = ONE_TIME_CODE if m.group().startswith(("staðfest", "bekræft", "bekreft", "vahvist")) else PIN
+            if _ml_value(line, m.end(), kind):
+                found.add(kind)
+                return
+        for kind, self_named in _ML_SELF:
+            for m in self_named.finditer(low):
+                if _ML_POSTAL.match(low, m.start()):
+                    continue
+                if _ml_value(line, m.end(), kind):
+                    found.add(kind)
+                    return
+    if PASSWORD not in found:
+        for m in _ML_PASSWORD.finditer(low):
+            v = _ML_PASSWORD_VALUE.match(line, m.end())
+            if v and not _CJK.search(v.group("val")) and _plausible_password(v.group("val"), strict=True):
+                val = v.group("val")
+                if not val.isascii() and not any(ch.isdigit() for ch in val):
+                    continue  # a word of the sentence, not a value
+                found.add(PASSWORD)
+                return
+
+
 _DETECTORS: tuple[Callable[[str, str, set[str]], None], ...] = (
     _scan_tokens,
     _scan_wallets,
@@ -3239,6 +3401,7 @@ _DETECTORS: tuple[Callable[[str, str, set[str]], None], ...] = (
     _scan_one_time_codes,
     _scan_guest_codes,
     _scan_login_forms,
+    _scan_named_in_more_languages,
 )
 
 
