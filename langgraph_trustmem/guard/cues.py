@@ -1014,7 +1014,7 @@ def _diceware(phrase: str, colon: bool = False) -> bool:
 
 
 # A value, then its name in a bracket: "t1Ff3r795! (password for the health insurance app)".
-_PW_BRACKET = re.compile(r"(?P<val>[^\s,;\"'`()]{6,64})\s+\((?:(?:the|my|our|a)\s+)?(?:[^\W\d][\w+.-]*\s+){0,3}$")
+_PW_BRACKET = re.compile(r"(?<![^\s,;\"'`(])(?P<val>(?!-)[^\s,;\"'`()]{6,64})\s+\((?:(?:the|my|our|a)\s+)?(?:[^\W\d][\w+.-]*\s+){0,3}$")
 # An article or a preposition just before a sentence's last word makes it a thing named
 # ("steht auf dem Aufkleber an der FRITZ!Box"), not a value given.
 _NAMED_THING = re.compile(
@@ -1408,8 +1408,8 @@ def _segment_kind(seg: str, low: str, receipt: bool = False) -> str | None:
             value = vm.group("val").rstrip(".-")
             if (
                 detectors._looks_random(value, 20) or (detectors.generated(value) and detectors._looks_random(value))
-            ) and not decodes_to_prose(value):
-                return detectors.GENERIC
+            ) and not decodes_to_prose(value) and not detectors._json_payload(value):
+                return detectors.GENERIC  # (base64 of a JSON record, "webhook body: eyJldmVudCI6...", is data)
     for m in (_WIFI_CUE.finditer(low) if wifi else ()):
         vm = _WIFI_PAIR.match(seg[m.end() : m.end() + 100])
         val = vm.group("val") if vm else ""

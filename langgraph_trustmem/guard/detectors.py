@@ -63,6 +63,7 @@ from langgraph_trustmem.guard.fields import (
     DOC_VALUES,
     ENCRYPTED_VALUE,
     JWT_SHAPE,
+    KMS_BLOB,
     PASSWORD_HASH,
     PUBLIC_TOKEN,
     SALTED_VALUE,
@@ -187,7 +188,7 @@ _PLACEHOLDER = re.compile(
       | %\(?\w*\)?s | %[A-Z_]+%                                # %s, %VAR%
       | (?:redacted|hidden|removed|omitted|masked|none|null|nil|undefined|empty|todo|tbd|n/?a
          |change[_-]?me(?:[_-][a-z0-9]{1,12}){0,3}|replace[_-]?me(?:[_-][a-z0-9]{1,12}){0,3}
-         |example|sample|dummy|placeholder|secret|password|passwd|token|value
+         |example|sample|dummy|placeholder|secret|password|passwd|pass|token|value
          |(?:your|my)[_-]?(?:api[_-]?)?(?:password|passwd|pass|secret|token|key)(?:[_-][a-z]{1,8}){0,2}
          |xyz|abc|foo|bar|baz|test)
     )$""",
@@ -966,6 +967,9 @@ _ID_CONTEXT = re.compile(
     r"(?i)(?<![a-z])(?:registry\s+key|clsid|guid|organi[sz]ation[\s_\-]?id|org[\s_\-]?id|project[\s_\-]?id"
     r"|not\s+a\s+(?:key|secret|token|password|credential))(?![a-z])"
 )
+# an OAuth client's id with its value right after ("auth0-client-id=gbXS...", "clientId: '...'"):
+# the app's public name at the provider; its secret is named "secret"
+_CLIENT_ID_VALUE = re.compile(r"(?i)(?<![a-z])client[\s_\-]?id[\"']?\s*[:=]\s*[\"']?[\w\-.~]{8,128}[\"']?\s*$")
 _SAID_NOT = re.compile(r"(?i)\(?\s*not\s+a\s+(?:key|secret|token|password|credential)\s*\)?")
 _CREDENTIAL_NOUN = re.compile(r"(?i)(?<![a-z])(?:api|key|token|secret|passw\w*|credential\w*|dsn|auth\w*)(?![a-z])")
 
@@ -974,7 +978,7 @@ def not_secret_context(text: str) -> bool:
     """Whether ``text`` (the words before a value) says the value is a hash, an id or public:
     an id's words count only where no credential is named after them ("org id 4821, token
     ..." names a token; "(not a key)" said of the value is no credential named)."""
-    if _NOT_SECRET_CONTEXT.search(text):
+    if _NOT_SECRET_CONTEXT.search(text) or _CLIENT_ID_VALUE.search(text):
         return True
     return any(not _CREDENTIAL_NOUN.search(_SAID_NOT.sub(" ", text[m.end() :])) for m in _ID_CONTEXT.finditer(text))
 
@@ -1164,6 +1168,10 @@ _REFERENCE = re.compile(
     r"|keyring\.get_password\(\s*[\"'][\w.\-@ ]{1,64}[\"']\s*,\s*[A-Za-z_][\w.]{0,60}(?:\(\))?\s*\)"
     r"|getpass\.getpass\(\s*(?:[\"'][^\"'\n]{0,80}[\"'])?\s*\)"
     r"|(?:os\.getenv|os\.environ\.get)\(\s*[\"'][\w.\-]{1,100}[\"']\s*\)"  # not one with a default: a value
+    # a template's (Ansible, Jinja, Helm) lookup of a value kept elsewhere, by names only
+    r"|\{\{\s*(?:lookup|query)\(\s*[\"'](?:env|file|password|hashi_vault|aws_secret|aws_ssm|community\.[\w.]+)[\"']"
+    r"(?:\s*,\s*[\"'][\w./\-:=]{1,100}[\"']){1,3}\s*\)\s*\}\}"
+    r"|\{\{\s*\.Values(?:\.[A-Za-z_]\w{0,63}){1,6}\s*\}\}"
 )
 # The unit a policy counts, after its number: a quick test before the policy pattern.
 _POLICY_UNIT = re.compile(r"(?i)\d\s+(?:char|cara|zeic|teck|tegn|znak|kara|teke|merk|lett|digi|cifr|díg|chif|ziff)")
@@ -1317,6 +1325,8 @@ def without_sealed(text: str) -> str:
         text = SALTED_VALUE.sub("[encrypted]", text)
     if "SealedSecret" in text or "encryptedData" in text:
         text = SEALED_VALUE.sub("[encrypted]", text)
+    if "AQ" in text and ("KMS" in text or "kms" in text):
+        text = KMS_BLOB.sub("[encrypted]", text)
     return text
 
 
@@ -1335,6 +1345,8 @@ _COMMAND_VALUE = re.compile(
 )
 # A word and the digits a phone's keypad gives it, taught as a game ("GOLF = 4653 (just a game)").
 _KEYPAD_GAME = re.compile(r"\b([A-Z]{3,10})\s*=\s*(\d{3,10})\b")
+_DATADOG_CLIENT_TOKEN = re.compile(r"(clientToken\W{1,4})pub[0-9a-f]{32}(?![0-9a-f])")
+_KEYPAD_SPELLS = re.compile(r"(?<!\d)(\d{3,10})\s+spells\s+(?:out\s+)?[\"'“]?([A-Za-z]{3,10})\b")
 _LOCK_WORDS = re.compile(r"(?i)code|pin\b|safe|door|alarm|lock|combination|passw|passcode|gate|garage")
 # A Firebase web app's config (its apiKey is public by design: it ships in the page, and the
 # project's security rules hold the access).
@@ -1411,7 +1423,7 @@ def without_doc_values(text: str, testing: bool = False, masked: bool = True) ->
         text = _STORE_URI.sub(lambda m: _store_uri(text, m), text)
     if "arn:aws" in text:  # a resource's name, unless a token was put in it
         text = _ARN.sub(_arn, text)
-    if "${" in text or "!secret" in text or "get_password(" in text or "getpass(" in text or "os." in text:
+    if "${" in text or "!secret" in text or "get_password(" in text or "getpass(" in text or "os." in text or "{{" in text:
         text = _REFERENCE.sub("<secret>", text)
     if "var." in text or "local." in text:
         text = _TF_REFERENCE.sub(lambda m: m.group() if _tf_token(m.group(1)) else "<secret>", text)
@@ -1428,10 +1440,14 @@ def without_doc_values(text: str, testing: bool = False, masked: bool = True) ->
         text = _SIGNATURE_HEADER.sub(r"\1[signature]", text)
     if "$(" in text:  # DB_PASSWORD=$(aws secretsmanager ...): fetched, not written
         text = _COMMAND_VALUE.sub("=<secret>", text)
+    if "spells" in text and not _LOCK_WORDS.search(text) and _KEYPAD_SPELLS.search(text):  # "on a phone keypad 4663 spells HOME": a word's digits
+        text = _KEYPAD_SPELLS.sub(lambda m: ("[word]" if m.group(2).upper().translate(KEYPAD) == m.group(1) else m.group(1)) + m.group()[len(m.group(1)) :], text)
     if "game" in text.lower() and "=" in text and not _LOCK_WORDS.search(text):
         text = _KEYPAD_GAME.sub(lambda m: m.group(1) + ("[game]" if m.group(1).translate(KEYPAD) == m.group(2) else m.group(2)), text)
     if "eyJ" in text:  # (the anon role is inside the token: its field may be named anything)
         text = JWT_SHAPE.sub(lambda m: "[public]" if anon_jwt(m.group()) else m.group(), text)
+    if "clientToken" in text and "pub" in text and ("atadog" in text or "DD_RUM" in text):
+        text = _DATADOG_CLIENT_TOKEN.sub(r"\1[public]", text)  # a browser SDK's token: Datadog ships it in the page
     if "Ov23li" in text or "Iv23li" in text or "Iv1." in text:
         text = _GITHUB_CLIENT_ID.sub("[client id]", text)
     if "googleusercontent" in text and "client" in text.lower() and not _KEY_LABEL.search(text):
@@ -1453,7 +1469,7 @@ def without_doc_values(text: str, testing: bool = False, masked: bool = True) ->
 
 
 _CODE_REFERENCE = re.compile(
-    r"environ\[|getenv\(|process\.env\.|\{\{|%\(\w+\)s|secrets\.\w|\bvault\(|get_password\(|getpass\("
+    r"environ\[|getenv\(|\blookup\(\s*['\"](?:env|file|password|hashi_vault|aws_secret|aws_ssm)|process\.env\.|\{\{|%\(\w+\)s|secrets\.\w|\bvault\(|get_password\(|getpass\("
 )
 _PLACEHOLDER_RUN = re.compile(r"X{8,}|x{8,}|\*{6,}|0{12,}")
 
@@ -2115,7 +2131,9 @@ _SAID_PUBLIC = re.compile(
     r"(?i)(?:search[- _]?only|publishable|client[- ]side (?:key|token)s?"
     r"|safe (?:to expose|to publish|to share publicly|in the browser|for the browser|in client code)"
     r"|public (?:project |site |client |web )?(?:key|identifier|id|token)\b|public by design"
-    r"|used (?:client-side|in (?:the )?(?:browser|frontend|checkout\.js|web page)))"
+    r"|used (?:client-side|in (?:the )?(?:browser|frontend|checkout\.js|web page))"
+    # said beside it: "(browser key, public)", "(public, web drop-in)", "the key id is public"
+    r"|\(public\b|\bpublic\)|browser (?:key|token)s?\b|(?:key|id|token) is public\b)"
 )
 # What such a memory may still hold without it being refused: a key no rule names.
 PUBLIC_KINDS = frozenset({GENERIC, "API key or token", "Google API key"})
@@ -3228,7 +3246,7 @@ def _scan_login_forms(line: str, low: str, found: set[str]) -> None:
 # "password" and a value a password could be. Words are as ``_fold`` and ``_lower`` leave them
 # (joiners removed). One table per role, so a language is added in one place.
 _ML_CODE_WORDS = (
-    "कोड", "কোড", "குறியீடு", "குறியீட்டு", "கோட்", "கோடு", "కోడ్", "ಕೋಡ್", "കോഡ്", "કોડ", "ਕੋਡ", " କୋଡ", "کوڈ",
+    "कोड", "কোড", "குறியீடு", "குறியீட்டு", "கோட்", "கோடு", "కోడ్", "ಕೋಡ್", "കോഡ്", "કોડ", "ਕੋਡ", "କୋଡ", "کوڈ",
     "کد", "کُد", "კოდი", "კოდს", "კოდ", "կոդը", "կոդ", "шифра", "шифру", "šifra", "šifru", "sifra", "codul", "cod",
     "kóði", "kóðinn", "kódja", "kód", "kods", "kodas", "kood", "koodi", "kode", "koden", "kod", "kodu", "mã",
     "комбинација", "комбинацију", "kombinacija", "kombinaciju", "combinația", "combinatia", "combinaţia", "सांकेतिक",
@@ -3291,7 +3309,7 @@ _ML_POSTAL = re.compile(
 _ML_PASSWORD = re.compile(
     r"(?<![^\W\d_])(?:पासवर्ड|पासवर्ड|पासवड|पास वर्ड|পাসওয়ার্ড|পাসওয়ার্ড|পাসওয়ার্ড|কাউন্টসিগন্যাল|கடவுச்சொல்|கடவுச்சொல்லு"
     r"|பாஸ்வேர்ட்|பாஸ்வேர்டு|పాస్వర్డ్|సంకేతపదం|ಪಾಸ್ವರ್ಡ್|ಗುಪ್ತಪದ|പാസ്വേഡ്|പാസ്വേർഡ്|પાસવર્ડ|ਪਾਸਵਰਡ|ପାସୱାର୍ଡ"
-    r"|پاس ورڈ|پاسورڈ|پاس‌ورڈ|رمز عبور|رمز ورود|گذرواژه|پسورد|რაოდენობა(?!)|პაროლი|პაროლს|პაროლ|գաղտնաբառը|գաղտնաբառ"
+    r"|پاس ورڈ|پاسورڈ|پاس‌ورڈ|رمز عبور|رمز ورود|گذرواژه|پسورد|პაროლი|პაროლს|პაროლ|գաղտնաբառը|գաղտնաբառ"
     r"|лозинка|лозинку|lozinka|lozinku|parola|parolă|lykilorð|lykilorðið|kata laluan|kata sandi|mật khẩu|รหัสผ่าน"
     r"|κωδικός πρόσβασης|κωδικός wifi|κωδικός του wifi|κωδικός wi-fi|wifi κωδικός|κωδικος wifi|salasana|jelszó|jelszava"
     r"|parool|parole|slaptažodis|слаптажодис)(?![^\W\d_])"

@@ -434,7 +434,7 @@ ENCRYPTED_VALUE = re.compile(
     r"|(?<![\w:])encrypted:B[A-Za-z0-9+/]{130,}={0,2}(?![A-Za-z0-9+/=])|(?<!\w)ENC\([A-Za-z0-9+/]{20,}={0,2}\)"
 )
 # A password's hash as bcrypt, argon2, crypt(3) (MD5, SHA-256/512, Apache's MD5, yescrypt),
-# Cisco's types 8 and 9, Django and LDAP store it ("$2b$12$...", "pbkdf2_sha256$870000$...",
+# Cisco's types 8 and 9, phpass, Drupal, Django, Werkzeug and LDAP store it ("$2b$12$...", "pbkdf2_sha256$870000$...",
 # "{SSHA}..."), each field of the length its scheme writes (so a random secret of another
 # length does not pass dressed as one), and the user it belongs to in an htpasswd line
 # ("admin:$2b$..."), kept for the detectors to read: the hash is not the password.
@@ -447,7 +447,13 @@ PASSWORD_HASH = re.compile(
     r"|\$5\$(?:rounds=\d+\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{43}"
     r"|\$6\$(?:rounds=\d+\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{86}"
     r"|\$y\$[./A-Za-z0-9]{3,12}\$[./A-Za-z0-9]{8,86}\$[./A-Za-z0-9]{43}"
-    r"|\$[89]\$[./A-Za-z0-9]{14}\$[./A-Za-z0-9]{43})"
+    r"|\$[89]\$[./A-Za-z0-9]{14}\$[./A-Za-z0-9]{43}"
+    # phpass (WordPress, phpBB) and Drupal 7: a rounds character, 8 of salt, the digest
+    r"|\$[PH]\$[./A-Za-z0-9]{31}|\$S\$[./A-Za-z0-9]{52})"
+    # Werkzeug's (Flask): the method, a salt, the digest in hex of its size
+    r"|(?<![\w$])(?:pbkdf2:sha256(?::\d{4,7})?\$[A-Za-z0-9]{8,32}\$[0-9a-f]{64}"
+    r"|pbkdf2:sha512(?::\d{4,7})?\$[A-Za-z0-9]{8,32}\$[0-9a-f]{128}"
+    r"|scrypt:\d{4,7}:\d{1,2}:\d{1,2}\$[A-Za-z0-9]{8,32}\$[0-9a-f]{128})"
     # Django's, each scheme's fields exactly, so nothing written after one is taken in
     r"|(?<![\w$])(?:pbkdf2_sha256\$\d{4,7}\$[A-Za-z0-9./+]{4,64}\$[A-Za-z0-9+/]{43}="
     r"|pbkdf2_sha1\$\d{4,7}\$[A-Za-z0-9./+]{4,64}\$[A-Za-z0-9+/]{27}="
@@ -489,6 +495,9 @@ def without_hash(value: str) -> str | None:
 # OpenSSL's "enc" output in base64: it always starts with "Salted__" ("U2FsdGVkX1...").
 SALTED_VALUE = re.compile(r"(?<![A-Za-z0-9+/])U2FsdGVkX1[A-Za-z0-9+/]{20,}={0,2}(?![A-Za-z0-9+/=])")
 SEALED_VALUE = re.compile(r"(?<![A-Za-z0-9+/])Ag[A-Za-z0-9+/]{100,}={0,2}(?![A-Za-z0-9+/=])")
+# AWS KMS's ciphertext blob in base64 (its header: version 1, then "AH" for the key's ARN that
+# follows): sealed by a key that never leaves KMS.
+KMS_BLOB = re.compile(r"(?<![A-Za-z0-9+/])AQ[IE][BCD]AH[A-Za-z0-9+/]{80,}={0,2}(?![A-Za-z0-9+/=])")
 _SOPS_DATA = re.compile(r"data:([A-Za-z0-9+/=]*)|^encrypted:([A-Za-z0-9+/=]*)|^ENC\(([A-Za-z0-9+/=]*)\)")
 _VAULT_BODY = re.compile(r"AES256(?:;[\w.\-]+)?\s*([0-9a-f\s]+)$")
 

@@ -602,7 +602,7 @@ def full_views(text: str, depth: int = 2) -> list[str]:
     # a value cut into string literals joined by "+", or written a character at a time: read
     # whole where it stands, so the words around it still name it
     if ("+" in folded or "' '" in folded or '" "' in folded) and _CONCAT.search(folded):
-        out.append(_CONCAT.sub("", folded))
+        out.append(_CONCAT.sub(lambda m: _joint(folded, m), folded))
     if any(h in folded for h in _JOIN_MARKS) and _JOIN_HINT.search(folded) and (
         _JOINED.search(folded) or _WORD_ARRAY.search(folded)
     ):  # CONCAT('t3Sc', 'jIuo'), "a" .. "b", .append("x")
@@ -730,6 +730,25 @@ _TITLED = re.compile(
 _LITERAL = r"""(?:'[^'\n]{0,80}'|"[^"\n]{0,80}")"""
 _LIST_ITEMS = rf"\[\s*(?:{_LITERAL}\s*,\s*)+{_LITERAL}\s*,?\s*\]"
 _JOINED_LIST = re.compile(rf"""(?P<a>{_LIST_ITEMS})\.join\(\s*(?:''|"")\s*\)|(?:''|"")\.join\(\s*(?P<b>{_LIST_ITEMS})\s*\)""")
+
+
+def _joint(text: str, m: re.Match[str]) -> str:
+    """Two literals side by side joined ("" for the joint), unless nothing but blanks joins
+    them and they read as a command's separate arguments, a setting's name and its value
+    (``dotnet user-secrets set "Api:Region" "eu-west-1"``), a header and a URL, a variable's
+    reference (``"$CI_JOB_TOKEN" "$CI_API_URL/..."``): a name and its value are read as
+    ``"name"="value"``, the others are left apart."""
+    if "+" in m.group():
+        return ""
+    q = m.group(1)
+    left = text[text.rfind(q, 0, m.start()) + 1 : m.start()]
+    end = text.find(q, m.end())
+    right = text[m.end() : end if end >= 0 else len(text)]
+    if "$" in left or right.startswith(("$", "http", "/")):
+        return m.group()
+    if any(c in left for c in " :\n"):
+        return q + "=" + q  # read as a name and its value: "Api:Token"="..."
+    return ""
 
 
 def _joined_list(m: re.Match[str]) -> str:

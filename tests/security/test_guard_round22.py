@@ -84,3 +84,52 @@ def test_refused(guard, value, kind):
 @pytest.mark.parametrize("value", PASSES)
 def test_passes_unchanged(guard, value):
     assert stored(guard, value) == (value, [])
+
+
+# What is no one's secret, read wrongly before this round, and its attack beside it.
+NOT_SECRETS = [
+    # a password's hash as WordPress, Drupal and Flask store it
+    "wp_users row: user_pass = $P$BZq1mT0aw7Yv4c2Hh9kXnLpQe8rS5u/",
+    "drupal users.pass: $S$DkQ9q2R7vN0mW4pX8sT1yZ6cB3fH5jL9aE2gK7nP4rU0wX3zC6vB",
+    "user.password_hash = 'pbkdf2:sha256:600000$Xq7vLp2RtZ9mKw4N$" + "4f" * 32 + "'",
+    "werkzeug hash: scrypt:32768:8:1$Nb8cQ2wE4rT6yU8i$" + "a3" * 64,
+    # a command's separate arguments: a setting's name and a value that is no secret
+    'dotnet user-secrets set "Billing:Region" "eu-west-1"\ndotnet user-secrets set "Billing:Retries" "5"',
+    'curl -H "PRIVATE-TOKEN: $GITLAB_TOKEN" "$CI_SERVER_URL/api/v4/projects"',
+    # public by design, and said so
+    'Mixpanel project token (public, in the page): "c4f1e9a07b2d3e8f6a5b4c3d2e1f0a9b"',
+    "the Razorpay key id is public: rzp_live_Qm4Tz8Lw2Nx6Pv",
+    "datadogRum.init({ applicationId: 'f3a1c2d4-5b6e-4f70-8a91-b2c3d4e5f601', clientToken: 'pub0a1b2c3d4e5f60718293a4b5c6d7e8f9', site: 'datadoghq.com' })",
+    "okta.client-id=0oa8x2Kq9LmN4pR7sT1v",
+    # a value kept elsewhere, named by a template
+    "db_password: \"{{ lookup('env', 'APP_DB_PASSWORD') }}\"",
+    # a record encoded, a cipher's name, ciphertext sealed by KMS, a word's keypad digits
+    "order webhook payload: eyJvcmRlciI6ICJBLTEwMjQiLCAic3RhdHVzIjogInBhaWQifQ==",
+    "backup.tar encrypted with openssl enc -chacha20 (passphrase kept in 1Password)",
+    "secret blob from KMS: AQICAHj" + "Qx7vLp2RtZ9mKw4N" * 8,
+    "kids' puzzle: on a phone keypad 7867 spells RUNS",
+    # a connection string with the documentation's credentials
+    "local broker: amqp://user:pass@localhost:5672 (tutorial default)",
+]
+
+STILL_SECRETS = [
+    "wp admin password Qm4!Tz8Lw2Nx next to its hash $P$BZq1mT0aw7Yv4c2Hh9kXnLpQe8rS5u/",
+    'dotnet user-secrets set "Billing:StripeApiKey" "rk_live_51Hx2QmR7tVz9LpN4wK8yB3cD6fG"',
+    'dotnet user-secrets set "Mail:SmtpPassword" "Qm4!Tz8Lw2Nx#7v"',
+    "okta.client-id=0oa8x2Kq9LmN4pR7sT1v\nokta.client-secret=Gk7Qm2Lp9Rt4Vz8Nw3Xy6Bc1Df5Hj0Ks",
+    "db_password: \"{{ 'Qm4!Tz8Lw2Nx#7v' }}\"",
+    # base64 of a record that holds a key: the decoded record is read
+    "payload: eyJhcGlfa2V5IjogInNrX2xpdmVfNTFIeDJRbVI3dFZ6OUxwTjR3Szh5QjNjRDZmRyJ9",
+    "my door code 7867 spells RUNS",
+    "broker: amqp://orders:Qm4!Tz8Lw2Nx@mq.internal:5672",
+]
+
+
+@pytest.mark.parametrize("value", NOT_SECRETS)
+def test_no_ones_secret_passes(guard, value):
+    assert stored(guard, value) == (value, [])
+
+
+@pytest.mark.parametrize("value", STILL_SECRETS)
+def test_its_attack_is_refused(guard, value):
+    assert refused_kinds(guard, value)
