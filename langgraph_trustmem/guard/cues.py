@@ -364,6 +364,16 @@ for _lang in (
     "nula jeden dva tri styri pat sest sedem osem devat",
     "nic ena dve tri stiri pet sest sedem osem devet",
     "ศูนย์ หนึ่ง สอง สาม สี่ ห้า หก เจ็ด แปด เก้า",
+    # Bengali, Tamil, Telugu, Marathi, Gujarati, Punjabi, Urdu, Georgian, Armenian
+    "শূন্য এক দুই তিন চার পাঁচ ছয় সাত আট নয়",
+    "பூஜ்ஜியம் ஒன்று இரண்டு மூன்று நான்கு ஐந்து ஆறு ஏழு எட்டு ஒன்பது",
+    "సున్నా ఒకటి రెండు మూడు నాలుగు ఐదు ఆరు ఏడు ఎనిమిది తొమ్మిది",
+    "शून्य एक दोन तीन चार पाच सहा सात आठ नऊ",
+    "શૂન્ય એક બે ત્રણ ચાર પાંચ છ સાત આઠ નવ",
+    "ਸਿਫ਼ਰ ਇੱਕ ਦੋ ਤਿੰਨ ਚਾਰ ਪੰਜ ਛੇ ਸੱਤ ਅੱਠ ਨੌਂ",
+    "صفر ایک دو تین چار پانچ چھ سات آٹھ نو",
+    "ნული ერთი ორი სამი ოთხი ხუთი ექვსი შვიდი რვა ცხრა",
+    "զրո մեկ երկու երեք չորս հինգ վեց յոթ ութ ինը",
 ):
     for _i, _w in enumerate(_lang.split()):
         for _form in {_w, _unaccented(_w)}:
@@ -381,7 +391,7 @@ _FILLER = r"(?:wait|yeah|yes|um+|uh+|erm|er|hmm+|sorry|ok|okay|then)"
 _SPELLED_RUN = re.compile(
     rf"(?<![\w']){_TOKEN}(?:(?:\s*[,\-./]\s*|\s+)(?:{_FILLER}[,.]?\s+)?{_LATER_TOKEN}){{2,11}}(?![\w'])"
 )
-_SPELLED_CJK = re.compile(r"[零〇一二三四五六七八九](?:[、，,]?[零〇一二三四五六七八九]){2,18}|(?:(?:ゼロ|いち|に|さん|よん|ご|ろく|なな|はち|きゅう|れい|しち)\s*){3,10}")
+_SPELLED_CJK = re.compile(r"[零〇一二三四五六七八九](?:[、，, ]?[零〇一二三四五六七八九]){2,18}|(?:(?:ゼロ|いち|に|さん|よん|ご|ろく|なな|はち|きゅう|れい|しち)\s*){3,10}")
 _ONE_TOKEN = re.compile(_TOKEN)
 _ONE_LATER_TOKEN = re.compile(_LATER_TOKEN)
 
@@ -424,7 +434,8 @@ def _with_digits(line: str) -> str:
     ("3, 2, 6, 6, 5, 0") as one number."""
     if "ty" in line and (low := line.lower()) and any(t in low for t in _TENS):
         line = _SPOKEN_RUN.sub(_spoken_run, line)
-    if sum(1 for w in _SPLIT.split(line.lower()) if w in _DIGIT_WORDS or (len(w) == 1 and w.isdigit())) >= 3:
+    words = (w.strip("\"'“”«»()") for w in _SPLIT.split(line.lower()))  # '"four two six seven"' quoted too
+    if sum(1 for w in words if w in _DIGIT_WORDS or (len(w) == 1 and w.isdigit())) >= 3:
         line = _SPELLED_RUN.sub(lambda m: m.group() if _VERSION.fullmatch(m.group()) else _digits_of(m.group()), line)
     if not line.isascii():
         line = _SPELLED_CJK.sub(lambda m: _digits_of(m.group().replace(" ", "")), line)
@@ -2409,13 +2420,14 @@ _DEVICE_LOGIN = re.compile(
 )
 _VALUE_FIRST = re.compile(
     r"(?:^|(?<=[\s:>]))(?P<val>[^\s:=<>←]{3,80})\s*(?:then\s+[#*]\s*)?"
-    r"(?:=|->|→|←|<-|\bis\s+(?:the|my|our)\b|\bis\s+for\s+(?:the|my|our)\b)\s*"
+    r"(?:=|->|→|←|<-|\bis\s+(?:the|my|our)\b|\bis\s+for\s+(?:the|my|our)\b"
+    r"|(?:[—–-]\s*|\(\s*)(?:that'?s|that is|this is|it'?s)\s+(?:the|my|our)\b)\s*"
     r"(?P<what>(?:[\w.&'’-]+\s+){0,4}?)(?P<name>passcode|pin|puk|code|combo|combination|login|lgoin|password|passwd"
     r"|private key)\b"
 )
 _CODE_OWNERS = re.compile(
     r"phone|tablet|ipad|iphone|laptop|lock ?box|key ?box|key ?safe|keypad|door|gate|garage|alarm|safe|locker"
-    r"|padlock|bike|sim|voicemail|bank|card|debit|atm|building|entry|unlock"
+    r"|padlock|bike|sim|voicemail|bank|card|debit|atm|building|entry|unlock|storage|shed|mailbox|intercom"
 )
 
 
@@ -2458,10 +2470,11 @@ def noted_secret(value: Any) -> str | None:
                 return PASSWORD
             if (m := _DEVICE_LOGIN.search(low)) and _credential_value(line[m.start("val") : m.end("val")]):
                 return PASSWORD
-            for m in _VALUE_FIRST.finditer(low):
-                if low[: m.start()].rstrip()[-1:].isalnum():
+            spelled = _with_digits(low)  # '"deux six sept zéro" — that's the keybox code'
+            for m in [*_VALUE_FIRST.finditer(low), *(_VALUE_FIRST.finditer(spelled) if spelled != low else ())]:
+                if m.string[: m.start()].rstrip()[-1:].isalnum():
                     continue  # the value starts its clause ("save this: 8276 ..."): not "Flight 4412 -> gate"
-                val = line[m.start("val") : m.end("val")].strip("*#")
+                val = (line if m.string is low else m.string)[m.start("val") : m.end("val")].strip("*#\"'“”«»")
                 name = m.group("name")
                 if name == "private key":
                     if re.fullmatch(r"(?:0x)?[0-9a-fA-F]{64}", val):

@@ -43,6 +43,13 @@ REFUSED = {
     "დადასტურების კოდი 483 921": "one-time code",
     "staðfestingarkóði er 483 921": "one-time code",
     "bekræftelseskode 483921": "one-time code",
+    # digits said aloud, the value first and its name after
+    '"four two six seven" — that\'s the keybox code': "PIN",
+    '"cinq huit deux trois" — that\'s the alarm code': "PIN",
+    '"yksi kaksi kolme nolla" — that\'s the card PIN': "PIN",
+    '"चार दो छह सात" — that\'s the locker code': "PIN",
+    '"五 八 一 三" — that\'s the phone passcode': "PIN",
+    "gate code (said out loud): ნული ხუთი რვა ერთი": "PIN",
     # a password
     "ईमेल का पासवर्ड है Kite-7421-blue": "password",
     "వైఫై పాస్‌వర్డ్: Mango.river.42": "password",
@@ -73,6 +80,9 @@ PASSES = [
     "parola wifi e pe router",
     "lykilorð wifi er á routernum",
     "कार्ड का PIN कभी किसी को न बताएं",
+    '"one two three four" — that\'s the song we sang',
+    '"four two six seven" — that\'s the number of the bus',
+    "Flight 4412 — that's the gate",
 ]
 
 
