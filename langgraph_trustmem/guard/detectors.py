@@ -3397,6 +3397,50 @@ def _scan_named_in_more_languages(line: str, low: str, found: set[str]) -> None:
                 return
 
 
+
+# An account written as its user and its password side by side, the way notes keep logins:
+# "Crunchyroll — sofia5@fastmail.com / Maple_waffle14$", "insurance portal  obrien@web.de
+# Pixel.falcon90!", "router admin login admin / wRXQxN$Pv6DS at 192.168.1.1". An e-mail
+# address is the user wherever it stands; any other name only before " / " on a line that
+# names a login. The value must read as a password (see ``_account_value``) and end its clause.
+_ACCOUNT_PAIR = re.compile(
+    r"(?<![\w@.+\-/])(?P<user>[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)*\.[A-Za-z]{2,}|[A-Za-z][\w.\-]{1,39})"
+    r"(?P<sep>\s+/\s+|\s*\|\s*|\s{2,}|\s)"
+    r"[\"'`]?(?P<val>[^\s\"'`]{8,64}?)[\"'`]?(?=[.;,!]?\s*$|\s+(?:at|on|for|via|from|in)\b|\s*[(\[]|\s+[-—–]\s)"
+)
+_EMAIL_LIKE = re.compile(r"[\w.+\-]+@[\w\-]+\.[A-Za-z]{2,}")
+_LOGIN_CONTEXT = _hints(
+    "login", "log in", "log-in", "sign-in", "sign in", "account", "acct", "admin", "portal", "vpn", "console",
+    "dashboard", "wordpress", "router", "site", "app ", "user", "server", "streaming", "creds", "credentials",
+)  # fmt: skip
+
+
+def _account_value(value: str) -> bool:
+    """A value no one writes after a user but as its password: a strong one (three classes
+    and a symbol, or a passphrase), or letters and digits a generator mixed."""
+    if _EMAIL_LIKE.search(value) or "://" in value or value.startswith(("/", "+", "(")):
+        return False
+    if _strong_password(value):
+        return True
+    return _random_letters(value) or (len(value) >= 12 and _looks_random(value, 12) and bool(re.search(r"\d", value)))
+
+
+def _scan_account_pairs(line: str, low: str, found: set[str]) -> None:
+    if PASSWORD in found or BASIC_AUTH in found:
+        return
+    at = "@" in line
+    if not at and not ("/" in line and _has(low, _LOGIN_CONTEXT)):
+        return
+    for m in _ACCOUNT_PAIR.finditer(line):
+        email = "@" in m.group("user")
+        if not email and (m.group("sep").strip() != "/" or not _has(low[: m.start()], _LOGIN_CONTEXT)):
+            continue
+        value = _strip(m.group("val"))
+        if _account_value(value):
+            found.add(PASSWORD)
+            return
+
+
 _DETECTORS: tuple[Callable[[str, str, set[str]], None], ...] = (
     _scan_tokens,
     _scan_wallets,
@@ -3420,6 +3464,7 @@ _DETECTORS: tuple[Callable[[str, str, set[str]], None], ...] = (
     _scan_guest_codes,
     _scan_login_forms,
     _scan_named_in_more_languages,
+    _scan_account_pairs,
 )
 
 

@@ -50,6 +50,13 @@ REFUSED = {
     '"चार दो छह सात" — that\'s the locker code': "PIN",
     '"五 八 一 三" — that\'s the phone passcode': "PIN",
     "gate code (said out loud): ნული ხუთი რვა ერთი": "PIN",
+    # an account's user and password side by side
+    "HBO Max — li.wei@proton.me / Copper_kettle88&": "password",
+    "pension portal  m.haddad@web.de  Quartz.lantern27!": "password",
+    "Hulu acct jo.ng@gmx.net Vq8$Lm2!Tz9#Rw": "password",
+    "NAS admin login admin / Fx7#kLq2Wm9z at 10.0.0.5": "password",
+    "library portal login r.osei / kettle-walrus-prism-dune": "password",
+    "club wiki admin: tmaru / hZqWkPvRtLxMnBy": "password",
     # a password
     "ईमेल का पासवर्ड है Kite-7421-blue": "password",
     "వైఫై పాస్‌వర్డ్: Mango.river.42": "password",
@@ -83,6 +90,11 @@ PASSES = [
     '"one two three four" — that\'s the song we sang',
     '"four two six seven" — that\'s the number of the bus',
     "Flight 4412 — that's the gate",
+    "contact bob@example.com / Team-Lead",
+    "cc: anna@acme.io / marketing-team-2024",
+    "meeting with anna@acme.io  Thursday 10:00",
+    "forward to ops@acme.io  Q3-report.pdf",
+    "login page redesign: alice / bob review it",
 ]
 
 
