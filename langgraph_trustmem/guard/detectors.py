@@ -254,10 +254,19 @@ def _is_wordy(token: str) -> bool:
     return bool(pieces) and all(len(p) <= 3 or _WORD_PIECE.match(p) for p in pieces)
 
 
+_ONE_CASE = re.compile(r"[a-z0-9]+|[A-Z0-9]+")
+_WORD_AND_HEX = re.compile(r"[a-z]{1,10}[0-9a-f]{6,}|[A-Z]{1,10}[0-9A-F]{6,}")
+
+
+def _letters_share(text: str) -> float:
+    return sum(c.isalpha() for c in text) / len(text) if text else 0.0
+
+
 def _entropy_ok(token: str) -> bool:
     """The detect-secrets Shannon entropy of a token against a limit scaled to its length:
     the plugins' fixed limits (4.5 for base64, 3.0 for hex) cannot be reached by short
-    tokens. The factors keep 99% of random tokens of any length above the limit."""
+    tokens. The factors keep 99% of random tokens of any length above the limit, tokens of
+    one case and digits (a smaller alphabet, lower entropy) by a limit of their own."""
     bare = re.sub(r"[\-_]", "", token)
     if bare[:2] in ("0x", "0X") and len(bare) > 2:
         bare = bare[2:]  # a hex number as written in code and wallets
@@ -265,7 +274,13 @@ def _entropy_ok(token: str) -> bool:
         bare = bare.lstrip("abcdefghijklmnopqrstuvwxyz") or bare  # "csc" + hex: a vendor's prefix on hex
     if re.fullmatch(r"[0-9a-fA-F]+", bare):  # hex, also written as a UUID
         return _HEX_ENTROPY.calculate_shannon_entropy(bare) >= min(3.0, 0.65 * math.log2(len(bare)))
-    return _B64_ENTROPY.calculate_shannon_entropy(token) >= min(4.5, 0.82 * math.log2(len(token)))
+    limit = min(4.5, 0.82 * math.log2(len(token)))
+    if _ONE_CASE.fullmatch(bare) and not _WORD_AND_HEX.fullmatch(bare) and 0.25 <= _letters_share(bare) <= 0.88:
+        # 36 symbols, not 62: their 1st percentile is lower (0.69 passed at 40 characters before);
+        # not a name and a hex id ("ami-001d05e6fb01f8522", "mem_5a481a11fb2b842ef"), not mostly
+        # digits (a date) nor mostly letters (a host's name: "oak06.oakridge-data.com")
+        limit = min(limit, 0.39 + 0.675 * math.log2(len(token)))
+    return _B64_ENTROPY.calculate_shannon_entropy(token) >= limit
 
 
 def _looks_random(token: str, min_len: int = 16) -> bool:
@@ -2054,7 +2069,7 @@ _AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])
 # name is read as a structured record's field name is (:mod:`.fields`), so ``psk: x``,
 # ``encryption_key: x`` and ``{"door_code": 1234}`` follow one rule.
 _CONFIG_PAIR = re.compile(
-    r"(?:^|(?<=[\s{,;(\[]))[\"'`]?([A-Za-z][A-Za-z0-9_.\-]{1,48})(?:\[\d{0,4}\])?[\"'`]?"
+    r"(?:^|(?<=[\s{,;(\[])|(?<=\$env:))[\"'`]?([A-Za-z][A-Za-z0-9_.\-]{1,48})(?:\[\d{0,4}\])?[\"'`]?"
     # a declared type between the name and "=": "apiKey: string =", "TOKEN: &'static str ="
     r"(?:[ \t]*:[ \t]*&?(?:'static[ \t]+)?[A-Za-z_][\w.<>\[\]?]{0,24}(?=[ \t]*=[^=>]))?[ \t]*(?::=|=>|=|:)[ \t]*"
     r"(?:\"([^\"\n]{1,256})\"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|([^\s\"'`,;{}\[\]][^\n;]{0,255}))"
@@ -2064,7 +2079,7 @@ _TRAILING_COMMENT = re.compile(r"\s+(?:#|//|--|;)\s.*$|[\s,]+$")
 _FIELD_HINTS = _hints(
     "pass", "pw", "pin", "secret", "token", "key", "cred", "auth", "cvv", "cvc", "csc", "seed", "mnemonic",
     "otp", "2fa", "mfa", "psk", "mdp", "combo", "combination", "code", "answer", "wort", "senha", "contrase",
-    "cookie", "session", "signature", "hmac", "jwt", "bearer", "wif", "phrase", "words", "puk", "cid",
+    "cookie", "session", "signature", "hmac", "jwt", "bearer", "wif", "phrase", "words", "puk", "cid", "_sk",
 )  # fmt: skip
 
 
@@ -3422,7 +3437,9 @@ def _account_value(value: str) -> bool:
         return False
     if _strong_password(value):
         return True
-    return _random_letters(value) or (len(value) >= 12 and _looks_random(value, 12) and bool(re.search(r"\d", value)))
+    return _random_letters(value) or (
+        len(value) >= 12 and _looks_random(value, 12) and bool(re.search(r"\d", value)) and generated(value)
+    )  # not a product's name: "Postgres / TimescaleDB2"
 
 
 def _scan_account_pairs(line: str, low: str, found: set[str]) -> None:

@@ -157,6 +157,8 @@ def _field_kind(name: str) -> str | None:
         return SECRET  # {"secret": ...}: a token or a chosen password
     if head in _TOKEN_HEADS or (head == "key" and before in _KEY_QUALIFIERS) or head == "auth":
         return GENERIC
+    if head == "sk" and before in ("sdk", "cloud", "access", "api", "oss", "obs", "iam") or (head == "sk" and len(words) >= 3):
+        return GENERIC  # Huawei's and Alibaba's AK/SK pairs: "HUAWEICLOUD_SDK_SK", the secret key
     if head == "key" or (head == "session" and before):
         # weak: a random value only, never a UUID or a hash; a named session is a cookie
         # ("grafana_session", "_gitlab_session"), a bare {"session": ...} an id

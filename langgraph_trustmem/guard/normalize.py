@@ -715,9 +715,10 @@ _RLO_RUN = re.compile("\u202e([^\u202c\n]*)\u202c?")
 _CDATA = re.compile(r"<!\[CDATA\[(.*?)\]\]>", re.S)
 _PLIST_PAIR = re.compile(r"<key>([^<]{1,80})</key>\s*<string>([^<]{1,500})</string>")
 # A variable named in one field and valued in the next: Kubernetes' and ECS's env lists
-# (YAML "- name: X" then "value: ...", or JSON {"name": "X", "value": "..."}).
+# (YAML "- name: X" then "value: ...", or JSON {"name": "X", "value": "..."}), Postman's
+# environments ({"key": "X", "value": "..."}).
 _NAME_VALUE = re.compile(
-    r"""["']?name["']?\s*:\s*["']?([A-Za-z_][\w.-]{1,80})["']?\s*(?:,\s*|\n[ \t]*)["']?value["']?\s*:\s*["']?([^"'\s,}]{1,500})["']?"""
+    r"""["']?(?:name|key)["']?\s*:\s*["']?([A-Za-z_][\w.-]{1,80})["']?\s*(?:,\s*|\n[ \t]*)["']?value["']?\s*:\s*["']?([^"'\s,}]{1,500})["']?"""
     # a form's field: "label=mã két sắt; value=12-29-10", {"label": "...", "value": "..."}
     r"""|["']?label["']?\s*[:=]\s*["']?([^"'\n;]{1,80}?)["']?\s*(?:[,;]\s*|\n[ \t]*)["']?value["']?\s*[:=]\s*["']?([^"'\n;}]{1,200}?)["']?\s*(?=[;,}\n]|$)"""
 )

@@ -57,6 +57,19 @@ REFUSED = {
     "NAS admin login admin / Fx7#kLq2Wm9z at 10.0.0.5": "password",
     "library portal login r.osei / kettle-walrus-prism-dune": "password",
     "club wiki admin: tmaru / hZqWkPvRtLxMnBy": "password",
+    # a key of one case and digits, whose alphabet is smaller than base64's
+    "PLANNER_API_KEY: orb_k7qz2m9xw4vt1np8hy3c6jd5lr0fgs": "generic API key",
+    "ACME_TOKEN=Q7KZ2M9XW4VT1NP8HY3C6JD5LR0FGSB2": "generic API key",
+    # formats of their own: a cluster's join token, a Nostr key, hooks whose URL is the secret
+    "k3s_token: K10" + "3f" * 32 + "::server:" + "9c" * 16: "API key or token",
+    "nostr: nsec15feryxhrdz9m6y09mr8wrerwzgj6f8ntxvhxyrdlm5aahn0t09nl4ujy86": "cryptocurrency private key",
+    "const hook = 'https://api.netlify.com/build_hooks/5f2a9c81d3b47e60a1c9d2f4';": "webhook URL",
+    "deploy hook https://api.vercel.com/v1/integrations/deploy/prj_Xq7vLp2RtZ9mKw4NbY8c1Qz/aB3dE5gH7j": "webhook URL",
+    "fn: https://orders-fn.azurewebsites.net/api/sync?code=Zq8Lm2Rt9Vx4Np7Kw3Bc6Df1Gh5Jk0Ls2Qe8Yt4Uu==": "webhook URL",
+    # a setting named in one field and valued in the next, PowerShell's $env:, an AK/SK pair's secret
+    '{"values": [{"key": "SEARCH_ADMIN_KEY", "value": "9f3c1a7e5b2d8c4f6a0e1b3d5c7f9a2e", "enabled": true}]}': "generic API key",
+    '$env:QUEUE_REST_TOKEN = "Zq8Lm2Rt9Vx4Np7Kw3Bc6Df1Gh5Jk0Ls2Qe8Yt4U-"': "generic API key",
+    "OBS_SDK_SK: vvQm4Tz8Lw2Nx6PvKr3Yb7Jc1Hd5Fg9Sa0Ze2Xu": "generic API key",
     # a password
     "ईमेल का पासवर्ड है Kite-7421-blue": "password",
     "వైఫై పాస్‌వర్డ్: Mango.river.42": "password",
@@ -95,6 +108,10 @@ PASSES = [
     "meeting with anna@acme.io  Thursday 10:00",
     "forward to ops@acme.io  Q3-report.pdf",
     "login page redesign: alice / bob review it",
+    "Terraform output: ami-0c55b159cbfafe1f0",  # a resource's id: a word and hex
+    "host: oak06.oakridge-data.com, port 5432",  # a host's name, mostly letters
+    "saved_at 2024-10-04T18:00:00Z, build 20241004180000Z",  # dates, mostly digits
+    '{"values": [{"key": "MAX_RETRIES", "value": "6", "enabled": true}]}',
 ]
 
 
