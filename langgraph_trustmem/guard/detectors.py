@@ -3421,7 +3421,7 @@ def _scan_named_in_more_languages(line: str, low: str, found: set[str]) -> None:
 _ACCOUNT_PAIR = re.compile(
     r"(?<![\w@.+\-/])(?P<user>[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)*\.[A-Za-z]{2,}|[A-Za-z][\w.\-]{1,39})"
     r"(?P<sep>\s+/\s+|\s*\|\s*|\s{2,}|\s)"
-    r"[\"'`]?(?P<val>[^\s\"'`]{8,64}?)[\"'`]?(?=[.;,!]?\s*$|\s+(?:at|on|for|via|from|in)\b|\s*[(\[]|\s+[-—–]\s)"
+    r"[\"'`]?(?P<val>[^\s\"'`]{8,64})[\"'`]?(?=\s*$|\s+(?:at|on|for|via|from|in)\b|\s*[(\[]|\s+[-—–]\s)"
 )
 _EMAIL_LIKE = re.compile(r"[\w.+\-]+@[\w\-]+\.[A-Za-z]{2,}")
 _LOGIN_CONTEXT = _hints(
@@ -3430,16 +3430,18 @@ _LOGIN_CONTEXT = _hints(
 )  # fmt: skip
 
 
-def _account_value(value: str) -> bool:
+def _account_value(value: str, email: bool) -> bool:
     """A value no one writes after a user but as its password: a strong one (three classes
-    and a symbol, or a passphrase), or letters and digits a generator mixed."""
+    and a symbol, or a passphrase), or letters and digits a generator mixed; after an e-mail
+    address, any random-looking run ("sommerhus379"), after a name only a generated one (not
+    "Postgres / TimescaleDB2")."""
     if _EMAIL_LIKE.search(value) or "://" in value or value.startswith(("/", "+", "(")):
         return False
     if _strong_password(value):
         return True
     return _random_letters(value) or (
-        len(value) >= 12 and _looks_random(value, 12) and bool(re.search(r"\d", value)) and generated(value)
-    )  # not a product's name: "Postgres / TimescaleDB2"
+        len(value) >= 12 and _looks_random(value, 12) and bool(re.search(r"\d", value)) and (email or generated(value))
+    )
 
 
 def _scan_account_pairs(line: str, low: str, found: set[str]) -> None:
@@ -3453,7 +3455,7 @@ def _scan_account_pairs(line: str, low: str, found: set[str]) -> None:
         if not email and (m.group("sep").strip() != "/" or not _has(low[: m.start()], _LOGIN_CONTEXT)):
             continue
         value = _strip(m.group("val"))
-        if _account_value(value):
+        if _account_value(value, email):
             found.add(PASSWORD)
             return
 
