@@ -521,7 +521,7 @@ _AUTH_BEARER = re.compile(r"(?i)\bauthorization\s*[:=]\s*[\"']?bearer\s+([^\s\"'
 
 _PW_KEYWORD = re.compile(  # run on lower-cased text
     r"(?<![a-z])(?:pass(?:word|wd|phrase)s?|p[a@4][s$5][s$5]w[o0]rd|pasword|passwrd|psword|pssword"
-    r"|passwrod|passowrd|paswd|p\s+a\s+s\s+s\s+w\s+o\s+r\s+d|pwd|pw|p/w|pass(?=\s*(?:[:=]|->|→|⇒))|pass(?=\s+\S*\d)"
+    r"|passwrod|passowrd|paswd|pswd|p\s+a\s+s\s+s\s+w\s+o\s+r\s+d|pwd|pw|p/w|pass(?=\s*(?:[:=]|->|→|⇒))|pass(?=\s+\S*\d)"
     r"|(?:unlock|login|log-in|master|access)\s+(?:phrase|word)"
     r"|(?<=wifi\s)pass|(?<=wi-fi\s)pass|(?:wi-?fi|wpa2?|wlan|network|router)\s+(?:key|code)"
     r"|contrase(?:ñ|n)a|mot\s+de\s+passe|mdp|passwort|kennwort|wachtwoord|senha|parola\s+d'ordine"
@@ -542,6 +542,7 @@ _PW_KEYWORD = re.compile(  # run on lower-cased text
     r"|รหัส\s*(?:ไวไฟ|wi-?fi)[\u0e00-\u0e7f]*|رمز\s+(?:وای[\u200c ]?فای|wi-?fi)"
 )
 _PW_HINTS = _hints(
+    "pswd",
     "رمز",
     "পাসওয়ার্ড",
     "סיסמא",
@@ -760,6 +761,7 @@ _PW_USE = re.compile(
 
 _PIN_KEYWORD = re.compile(  # on lower-cased text: "my debit card PIN is 4821", "door code: 1234#"
     r"(?<![a-z])(?P<kw>cvv2?|cvc2?|csc|card\s+security\s+code"
+    r"|(?:bike|cargo\s+bike|cycle|scooter|suitcase|luggage|gym)\s+lock|(?:phone|tablet|ipad|iphone|laptop|screen)\s+unlock"
     r"|pin(?:\s*(?:number|code))?|passcode|pass\s+code|(?:phone|device|screen|iphone|ipad)\s+code"
     r"|(?:door|gate|alarm|garage|entry|access|building|lobby|keypad|buzzer|lockbox|key\s*safe|safe|vault|locker"
     r"|panel|master|unlock|disarm|padlock|lock)(?:\s+[a-z]+){0,2}?\s+(?:code|combination|combo|pin)"
@@ -801,6 +803,11 @@ _PIN_HINTS = _hints(
     "voicemail",
     "storage unit",
     "bike lock",
+    "unlock",
+    "scooter",
+    "luggage",
+    "cycle lock",
+    "gym lock",
     "suitcase",
     "비밀번호",
     "пин",
@@ -840,7 +847,7 @@ _PIN_VALUE = re.compile(
 _PIN_NEAR = re.compile(  # "PIN do aplikacji 53452", "pincode internetbankieren 10211"
     r"(?i)(?<![a-z])(?:(?:pin|pincode|pin-code|pin\s+code|пин-код|пин|пін-код|пін)(?:\s+[^\W\d][\w'’]*){1,4}"
     r"|(?:पिन|পিন|پین|رمز\s+کارت)(?:\s+[^\d\s]+){0,4}|(?:ş|s)ifresi"
-    r"|(?:현관|도어락|문)\s*비밀번호|lockbox\b[^.\n]{0,40}?\bcode|kart\s+(?:ş|s)ifrem|koodi\s+ovelle\s+on)\s*[:=]?\s*"
+    r"|(?:현관|도어락|문)\s*비밀번호|lockbox\b[^.\n]{0,40}?\bcode|(?:phone|tablet|ipad|iphone|laptop|screen)\s+unlock|kart\s+(?:ş|s)ifrem|koodi\s+ovelle\s+on)\s*[:=]?\s*"
     r"(?!(?:19|20)\d\d(?!\d))(\d{4,6})(?![\d.,/:-]?\d)"
 )
 _ADDRESS_WORDS = _hints("पिन कोड", "পিন কোড", "पता", "ঠিকানা", "address", "road", "street", "nagar", "marg", "delivery",
@@ -3460,6 +3467,31 @@ def _scan_account_pairs(line: str, low: str, found: set[str]) -> None:
             return
 
 
+
+# Three shapes that need no sentence around them: an app password as Google and Microsoft
+# issue it (16 lower-case letters, in fours or not) after its name; a keypad value typed with
+# its star or hash right after the thing it opens ("Gate *1910 then wait for the beep"); an
+# Oracle connect descriptor with its password ("svc_app/<password>@//db.host:1521/ORCL").
+_APP_PASSWORD = re.compile(r"(?i)\bapp(?:lication)?[\s\-]?passwor(?:d|t)\b\W{0,3}([a-z]{4}(?:[ \-]?[a-z]{4}){3})(?![a-z])")
+_THING_KEYPAD = re.compile(
+    r"(?i)(?<![a-z])(?:gate|door|garage|alarm|keypad|lockbox|key\s?box|key\s?safe|entry|entrance|lobby|intercom)"
+    r"\s*[:=]?\s*(?:[#*]\d{4,8}|\d{4,8}[#*])(?![\d#*])"
+)
+_ORACLE_CONNECT = re.compile(r"(?<![\w/.@-])([A-Za-z][\w$#]{1,29})/([^\s@/\"'`]{6,64})@//?[\w.\-]+(?::\d{2,5})?(?:/[\w.$]+)?")
+
+
+def _scan_plain_shapes(line: str, low: str, found: set[str]) -> None:
+    if "pass" in low and "app" in low and (m := _APP_PASSWORD.search(line)) and m.group(1).lower() == m.group(1):
+        found.add(PASSWORD)
+    if ("*" in line or "#" in line) and _THING_KEYPAD.search(line):
+        found.add(PIN)
+    if "@/" in line:
+        for m in _ORACLE_CONNECT.finditer(line):
+            if _plausible_password(m.group(2)) and not _PLACEHOLDER.match(m.group(2)):
+                found.add(CONNECTION_STRING)
+                return
+
+
 _DETECTORS: tuple[Callable[[str, str, set[str]], None], ...] = (
     _scan_tokens,
     _scan_wallets,
@@ -3484,6 +3516,7 @@ _DETECTORS: tuple[Callable[[str, str, set[str]], None], ...] = (
     _scan_login_forms,
     _scan_named_in_more_languages,
     _scan_account_pairs,
+    _scan_plain_shapes,
 )
 
 

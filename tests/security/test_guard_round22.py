@@ -70,6 +70,15 @@ REFUSED = {
     '{"values": [{"key": "SEARCH_ADMIN_KEY", "value": "9f3c1a7e5b2d8c4f6a0e1b3d5c7f9a2e", "enabled": true}]}': "generic API key",
     '$env:QUEUE_REST_TOKEN = "Zq8Lm2Rt9Vx4Np7Kw3Bc6Df1Gh5Jk0Ls2Qe8Yt4U-"': "generic API key",
     "OBS_SDK_SK: vvQm4Tz8Lw2Nx6PvKr3Yb7Jc1Hd5Fg9Sa0Ze2Xu": "generic API key",
+    # English shapes: "pswd", a device's unlock, a lock named with its value, an app password,
+    # a keypad value with its star, an Oracle connect descriptor
+    "pswd for the water bill site: Harbor_517": "password",
+    "scooter lock = 4417": "PIN",
+    "grandma's ipad unlock 5208": "PIN",
+    "hotmail app password qzmxkrtwplvnhsye": "password",
+    "google app password: wxyz abcd efgh ijkl": "password",
+    "Garage #7731 then press enter": "PIN",
+    "export DSN='app_rw/Qm4Tz8Lw2Nx6Pv@//db7.corp.example:1521/SALES'": "connection string with password",
     # a password
     "ईमेल का पासवर्ड है Kite-7421-blue": "password",
     "వైఫై పాస్‌వర్డ్: Mango.river.42": "password",
@@ -112,6 +121,11 @@ PASSES = [
     "host: oak06.oakridge-data.com, port 5432",  # a host's name, mostly letters
     "saved_at 2024-10-04T18:00:00Z, build 20241004180000Z",  # dates, mostly digits
     '{"values": [{"key": "MAX_RETRIES", "value": "6", "enabled": true}]}',
+    "app password instructions are in the wiki",
+    "phone unlock 2021 model",
+    "tablet unlock 4 times a day",
+    "door #2 then turn left",
+    "bike lock broke in 2019",
 ]
 
 
