@@ -8,9 +8,10 @@ Corpora: the four tuning corpora and the first seventeen held-out corpora (``sec
 to ``secrets_heldout17``) have had their misses read and tuned on; the eighteenth
 (``secrets_heldout18``) had its totals read while the learned reader was built and trains
 it now, as do the nineteenth (measured once first) and two corpora written for training
-(``secrets_train20a``, ``secrets_train20b``); the twentieth and twenty-first
-(``secrets_heldout20``, ``secrets_heldout21``), each written by a helper that never saw the
-guard and committed frozen before it was first run, are the held-out figures of record.
+(``secrets_train20a``, ``secrets_train20b``); the twentieth (``secrets_heldout20``) was
+held out until the twenty-second round tuned rules on it and trained the reader with it; the
+twenty-first (``secrets_heldout21``), written by a helper that never saw the guard and
+committed frozen before it was first run, is the held-out figure of record.
 """
 
 from __future__ import annotations
@@ -317,22 +318,20 @@ def test_nineteenth_heldout_corpus_is_training_data_now(guard):
     assert report.fp_rate <= 0.0207
 
 
-def test_twentieth_heldout_corpus(guard):
+def test_twentieth_heldout_corpus_is_training_data_now(guard):
     """Written by a helper that never saw the guard or any other corpus, committed frozen
     (2bfdca0) before it was first run, and measured once, after the learned reader was
     retrained with heldout19, train20a and train20b as planned before it arrived: rules alone
     0.837 recall, 0.737 on evasions, 0.0309 false positives; with the reader 0.867 / 0.817 /
-    0.0309 (the reader shipped before, trained without those three: 0.870 / 0.829 / 0.0324).
-    After the twentieth round (false positives of heldout19 and train20a read: password
-    hashes, values encrypted by dotenvx and Jasypt) measured again: 0.867 / 0.817 / 0.0281.
-    Never tuned on, never trained on: a held-out figure of record, with heldout21. The targets
-    are not met. Asserted as measured, so a regression shows; its records are never read."""
+    0.0309. After the twentieth round measured again: 0.867 / 0.817 / 0.0281. A held-out figure
+    of record until the twenty-second round read its misses and false positives, tuned rules on
+    them and trained the reader on it: 0.947 / 0.857 / 0.0065 (tuning figures, not held out)."""
     report, _, _ = guard_eval.evaluate("heldout20", guard_eval.heldout20_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
-    assert report.recall >= 0.867  # target TARGET_RECALL: not met
-    assert report.recall_hard >= 0.817
-    assert report.fp_rate <= 0.0281  # target TARGET_FP: not met
+    assert report.recall >= 0.946
+    assert report.recall_hard >= 0.856
+    assert report.fp_rate <= 0.0065
 
 
 def test_twenty_first_heldout_corpus(guard):
@@ -342,14 +341,16 @@ def test_twenty_first_heldout_corpus(guard):
     frozen (ee4076c) before it was first run, and measured once, on the guard of the
     thirty-seventh stop (its speed changes only: verdicts identical on every other corpus):
     0.915 recall, 0.789 on evasions, 0.0348 false positives (16 of 460), 1.14 ms per
-    200-character memory; rules alone 0.904 / 0.750 / 0.0348. Never tuned on, never trained
-    on: a held-out figure of record. The targets are not met. Asserted as measured, so a
-    regression shows; its records are never read."""
+    200-character memory; rules alone 0.904 / 0.750 / 0.0348. Measured once more after the
+    twenty-second round (rules tuned on heldout20, the reader retrained with it): 0.926 / 0.808
+    / 0.0348 (424 of 458 secrets, 16 of 460 benign); rules alone 0.910 / 0.760 / 0.0348. Never
+    tuned on, never trained on: the held-out figure of record. The targets are not met.
+    Asserted as measured, so a regression shows; its records are never read."""
     report, _, _ = guard_eval.evaluate("heldout21", guard_eval.heldout21_corpus(), guard, timing=False)
     assert report.secrets >= 450 and report.benign >= 450
     assert report.errors == 0
-    assert report.recall >= 0.914  # target TARGET_RECALL: not met
-    assert report.recall_hard >= 0.788
+    assert report.recall >= 0.925  # target TARGET_RECALL: not met
+    assert report.recall_hard >= 0.807
     assert report.fp_rate <= 0.0348  # target TARGET_FP: not met
 
 
@@ -404,7 +405,7 @@ def test_second_tuning_corpus(guard):
     assert report.fp_rate <= 0.001, [r.id for r, _ in fps]
 
 
-@pytest.mark.parametrize("corpus", ["heldout", "heldout20"])
+@pytest.mark.parametrize("corpus", ["heldout", "heldout21"])
 def test_speed_per_200_char_memory(guard, corpus):
     """A regression guard only, far above the measured figure: the speed
     target (TARGET_MS) is checked by ``bench/guard_eval.py`` on an idle
