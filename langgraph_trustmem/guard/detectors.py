@@ -188,7 +188,7 @@ _PLACEHOLDER = re.compile(
       | %\(?\w*\)?s | %[A-Z_]+%                                # %s, %VAR%
       | (?:redacted|hidden|removed|omitted|masked|none|null|nil|undefined|empty|todo|tbd|n/?a
          |change[_-]?me(?:[_-][a-z0-9]{1,12}){0,3}|replace[_-]?me(?:[_-][a-z0-9]{1,12}){0,3}
-         |example|sample|dummy|placeholder|secret|password|passwd|pass|token|value
+         |example|sample|dummy|placeholder|secret|password|passwd|token|value
          |(?:your|my)[_-]?(?:api[_-]?)?(?:password|passwd|pass|secret|token|key)(?:[_-][a-z]{1,8}){0,2}
          |xyz|abc|foo|bar|baz|test)
     )$""",
@@ -1192,7 +1192,7 @@ _REFERENCE = re.compile(
     r"|(?:os\.getenv|os\.environ\.get)\(\s*[\"'][\w.\-]{1,100}[\"']\s*\)"  # not one with a default: a value
     # a template's (Ansible, Jinja, Helm) lookup of a value kept elsewhere, by names only
     r"|\{\{\s*(?:lookup|query)\(\s*[\"'](?:env|file|password|hashi_vault|aws_secret|aws_ssm|community\.[\w.]+)[\"']"
-    r"(?:\s*,\s*[\"'][\w./\-:=]{1,100}[\"']){1,3}\s*\)\s*\}\}"
+    r"(?:\s*,\s*[\"'](?:[a-z][a-z0-9_./\-:]{0,99}|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)[\"']){1,3}\s*\)\s*\}\}"
     r"|\{\{\s*\.Values(?:\.[A-Za-z_]\w{0,63}){1,6}\s*\}\}"
 )
 # The unit a policy counts, after its number: a quick test before the policy pattern.
@@ -1369,7 +1369,7 @@ _COMMAND_VALUE = re.compile(
 _KEYPAD_GAME = re.compile(r"\b([A-Z]{3,10})\s*=\s*(\d{3,10})\b")
 _DATADOG_CLIENT_TOKEN = re.compile(r"(clientToken\W{1,4})pub[0-9a-f]{32}(?![0-9a-f])")
 _KEYPAD_SPELLS = re.compile(r"(?<!\d)(\d{3,10})\s+spells\s+(?:out\s+)?[\"'“]?([A-Za-z]{3,10})\b")
-_LOCK_WORDS = re.compile(r"(?i)code|pin\b|safe|door|alarm|lock|combination|passw|passcode|gate|garage")
+_LOCK_WORDS = re.compile(r"(?i)code|pin\b|puk|safe|door|alarm|lock|combination|passw|passcode|gate|garage|\bkey\b|sim\b|atm|card|voicemail")
 # A Firebase web app's config (its apiKey is public by design: it ships in the page, and the
 # project's security rules hold the access).
 _FIREBASE_WEB = re.compile(r"firebaseConfig|authDomain\W{1,4}[\w-]+\.firebaseapp\.com")
@@ -1462,7 +1462,7 @@ def without_doc_values(text: str, testing: bool = False, masked: bool = True) ->
         text = _SIGNATURE_HEADER.sub(r"\1[signature]", text)
     if "$(" in text:  # DB_PASSWORD=$(aws secretsmanager ...): fetched, not written
         text = _COMMAND_VALUE.sub("=<secret>", text)
-    if "spells" in text and not _LOCK_WORDS.search(text) and _KEYPAD_SPELLS.search(text):  # "on a phone keypad 4663 spells HOME": a word's digits
+    if "spells" in text and not _LOCK_WORDS.search(text) and not _PW_KEYWORD.search(text.lower()) and _KEYPAD_SPELLS.search(text):  # "on a phone keypad 4663 spells HOME": a word's digits
         text = _KEYPAD_SPELLS.sub(lambda m: ("[word]" if m.group(2).upper().translate(KEYPAD) == m.group(1) else m.group(1)) + m.group()[len(m.group(1)) :], text)
     if "game" in text.lower() and "=" in text and not _LOCK_WORDS.search(text):
         text = _KEYPAD_GAME.sub(lambda m: m.group(1) + ("[game]" if m.group(1).translate(KEYPAD) == m.group(2) else m.group(2)), text)
@@ -3442,7 +3442,9 @@ def _account_value(value: str, email: bool) -> bool:
     and a symbol, or a passphrase), or letters and digits a generator mixed; after an e-mail
     address, any random-looking run ("sommerhus379"), after a name only a generated one (not
     "Postgres / TimescaleDB2")."""
-    if _EMAIL_LIKE.search(value) or "://" in value or value.startswith(("/", "+", "(")):
+    if _EMAIL_LIKE.search(value) or "://" in value or value.startswith(("/", "+", "(", "#")):
+        return False
+    if "/" in value or "," in value or re.match(r"[A-Za-z]+:", value) or re.search(r"\d{6,}", value):
         return False
     if _strong_password(value):
         return True
@@ -3474,8 +3476,9 @@ def _scan_account_pairs(line: str, low: str, found: set[str]) -> None:
 # Oracle connect descriptor with its password ("svc_app/<password>@//db.host:1521/ORCL").
 _APP_PASSWORD = re.compile(r"(?i)\bapp(?:lication)?[\s\-]?passwor(?:d|t)\b\W{0,3}([a-z]{4}(?:[ \-]?[a-z]{4}){3})(?![a-z])")
 _THING_KEYPAD = re.compile(
-    r"(?i)(?<![a-z])(?:gate|door|garage|alarm|keypad|lockbox|key\s?box|key\s?safe|entry|entrance|lobby|intercom)"
-    r"\s*[:=]?\s*(?:[#*]\d{4,8}|\d{4,8}[#*])(?![\d#*])"
+    r"(?i)(?<![a-z])(?:gate|door|garage|alarm|keypad|lockbox|key\s?box|key\s?safe|intercom)"
+    r"\s*[:=]?\s*(?:\*\d{4,8}|(?<=gate)\s*#\d{4,8}|(?<=keypad)\s*#\d{4,8}|#\d{4,8}(?=\s+(?:then|and\s+press|press|enter|wait))"
+    r"|\d{4,8}[#*])(?![\d#*])"
 )
 _ORACLE_CONNECT = re.compile(r"(?<![\w/.@-])([A-Za-z][\w$#]{1,29})/([^\s@/\"'`]{6,64})@//?[\w.\-]+(?::\d{2,5})?(?:/[\w.$]+)?")
 

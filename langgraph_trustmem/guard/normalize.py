@@ -747,9 +747,12 @@ def _joint(text: str, m: re.Match[str]) -> str:
     right = text[m.end() : end if end >= 0 else len(text)]
     if "$" in left or right.startswith(("$", "http", "/")):
         return m.group()
-    if any(c in left for c in " :\n"):
+    if _SETTING_NAME.fullmatch(left):
         return q + "=" + q  # read as a name and its value: "Api:Token"="..."
     return ""
+
+
+_SETTING_NAME = re.compile(r"[A-Za-z_][\w.\-]*(?::[A-Za-z_][\w.\-]*)+")  # "Billing:Region", not "https:" or "admin:"
 
 
 def _joined_list(m: re.Match[str]) -> str:

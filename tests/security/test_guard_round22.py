@@ -126,6 +126,10 @@ PASSES = [
     "tablet unlock 4 times a day",
     "door #2 then turn left",
     "bike lock broke in 2019",
+    "journal entry #2031 about the move",
+    "Hotel room door #1205, second floor",
+    "support@acme.com ticket#INC0012345",
+    "tracking for dad@gmail.com 1Z999AA10123456784",
 ]
 
 
@@ -161,8 +165,6 @@ NOT_SECRETS = [
     "backup.tar encrypted with openssl enc -chacha20 (passphrase kept in 1Password)",
     "secret blob from KMS: AQICAHj" + "Qx7vLp2RtZ9mKw4N" * 8,
     "kids' puzzle: on a phone keypad 7867 spells RUNS",
-    # a connection string with the documentation's credentials
-    "local broker: amqp://user:pass@localhost:5672 (tutorial default)",
 ]
 
 STILL_SECRETS = [
@@ -175,6 +177,12 @@ STILL_SECRETS = [
     "payload: eyJhcGlfa2V5IjogInNrX2xpdmVfNTFIeDJRbVI3dFZ6OUxwTjR3Szh5QjNjRDZmRyJ9",
     "my door code 7867 spells RUNS",
     "broker: amqp://orders:Qm4!Tz8Lw2Nx@mq.internal:5672",
+    # the review's bypasses of this round, mended
+    "{{ lookup('file', 'AKIAZ7QK2M9XW4VT1NP8') }} and aws secret {{ lookup('file', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ8kLm2Rt9Vx') }}",
+    'SLACK = "https://hooks.slack.com/services/" "T01ABCDEF/B02GHIJKL/Zq8Lm2Rt9Vx4Np7Kw3Bc6Df1"',
+    'creds = "admin:" "Qm4!Tz8Lw2Nx#7v"',
+    "the SIM PUK 46637867 spells HOMERUNS",
+    "postgres://app:pass@db.prod.acme.io/app",
 ]
 
 
