@@ -3313,7 +3313,7 @@ _ML_THINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
 # words that are a code's name on their own: a PIN, a one-time password, the Nordic compounds
 _ML_SELF_NAMED: tuple[tuple[str, tuple[str, ...]], ...] = (
     (PIN, (
-        "पिन", "পিন", "பின்", "பின்", "పిన్", "ಪಿನ್", "പിൻ", "પિન", "ਪਿੰਨ", "ପିନ", "پن", "پین", "პინ", "պին",
+        "पिन", "পিন", "பின்", "పిన్", "ಪಿನ್", "പിൻ", "પિન", "ਪਿੰਨ", "ପିନ", "پن", "پین", "პინ", "պին",
         "pin-ul", "pinul", "pin-kóði", "pin-númer",
     )),
     (ONE_TIME_CODE, ("ओटीपी", "ওটিপি", "ஓடிபி", "ఓటీపీ", "ಒಟಿಪಿ", "ഒടിപി", "ઓટીપી", "ਓਟੀਪੀ", "او ٹی پی")),
@@ -3322,14 +3322,14 @@ _ML_SELF_NAMED: tuple[tuple[str, tuple[str, ...]], ...] = (
 _ML_COMPOUND = re.compile(
     r"(?<![^\W\d_])(?:låge|låg|dør|gadedør|opgang|port|dörr|larm|alarm|boks|hurðar|þjófavarnar|öryggis|staðfestingar"
     r"|aðgangs|hlið|bekræftelses|bekreftelses|ovi|portti|hälytys|vahvistus|ajtó|kapu|riasztó|széf)"
-    r"(?:kode|koden|kod|koden|kóði|kóðinn|koodi|kód|kódja)(?![^\W\d_])"
+    r"(?:kode|koden|kod|kóði|kóðinn|koodi|kód|kódja)(?![^\W\d_])"
 )
 # a PIN word that is a postal code's name: India's "PIN code" (पिन कोड) is its postcode
 _ML_POSTAL = re.compile(
     r"(?:पिन|পিন|பின்|పిన్|ಪಿನ್|പിൻ|પિન|ਪਿੰਨ|پن)\s*(?:कोड|কোড|கோட்|கோடு|குறியீடு|కోడ్|ಕೋಡ್|കോഡ്|કોડ|ਕੋਡ|کوڈ)"
 )
 _ML_PASSWORD = re.compile(
-    r"(?<![^\W\d_])(?:पासवर्ड|पासवर्ड|पासवड|पास वर्ड|পাসওয়ার্ড|পাসওয়ার্ড|পাসওয়ার্ড|কাউন্টসিগন্যাল|கடவுச்சொல்|கடவுச்சொல்லு"
+    r"(?<![^\W\d_])(?:पासवर्ड|पासवड|पास वर्ड|পাসওয়ার্ড|কাউন্টসিগন্যাল|கடவுச்சொல்|கடவுச்சொல்லு"
     r"|பாஸ்வேர்ட்|பாஸ்வேர்டு|పాస్వర్డ్|సంకేతపదం|ಪಾಸ್ವರ್ಡ್|ಗುಪ್ತಪದ|പാസ്വേഡ്|പാസ്വേർഡ്|પાસવર્ડ|ਪਾਸਵਰਡ|ପାସୱାର୍ଡ"
     r"|پاس ورڈ|پاسورڈ|پاس‌ورڈ|رمز عبور|رمز ورود|گذرواژه|پسورد|პაროლი|პაროლს|პაროლ|գաղտնաբառը|գաղտնաբառ"
     r"|лозинка|лозинку|lozinka|lozinku|parola|parolă|lykilorð|lykilorðið|kata laluan|kata sandi|mật khẩu|รหัสผ่าน"
@@ -3341,7 +3341,7 @@ _ML_HINT = re.compile(
         re.escape(w)
         for w in sorted(
             {*_ML_CODE_WORDS, *(w for _, ws in _ML_SELF_NAMED for w in ws)}
-            | {"kode", "kóði", "koodi", "kód", "kod", "पास", "পাস", "கடவு", "பாஸ", "పాస", "ಪಾಸ", "ಗುಪ್ತ", "പാസ", "પાસ", "ਪਾਸ",
+            | {"पास", "পাস", "கடவு", "பாஸ", "పాస", "ಪಾಸ", "ಗುಪ್ತ", "പാസ", "પાસ", "ਪਾਸ",
                "پاس", "رمز", "گذرواژه", "پسورد", "პაროლ", "գաղտնաբառ", "лозин", "lozin", "parol", "lykilorð",
                "kata laluan", "kata sandi", "mật khẩu", "รหัส", "κωδικ", "salasana", "jelsz", "slaptažod"},
             key=len,
@@ -3385,17 +3385,19 @@ def _scan_named_in_more_languages(line: str, low: str, found: set[str]) -> None:
     if not _ML_HINT.search(low):
         return
     if PIN not in found or ONE_TIME_CODE not in found:
-        for m in _ML_CODE.finditer(low):
+        things = [(kind, t.span()) for kind, thing in _ML_THING for t in thing.finditer(low)]  # once a line
+        for m in _ML_CODE.finditer(low) if things else ():
             if _NOT_A_DOOR_CODE.search(near := low[max(0, m.start() - 24) : m.end() + 24]) or "poștal" in near:
                 continue  # a product's, a postal or a booking's code
-            for kind, thing in _ML_THING:
-                for t in thing.finditer(low, max(0, m.start() - 30), min(len(low), m.end() + 30)):
-                    lo, hi = min(t.start(), m.start()), max(t.end(), m.end())
-                    if _ML_CLAUSE_BREAK.search(low, lo, hi) or _ML_POSTAL.search(low, lo, hi):
-                        continue
-                    if _ml_value(line, hi, kind):
-                        found.add(kind)
-                        return
+            for kind, (start, end) in things:
+                if start < m.start() - 30 or end > m.end() + 30:
+                    continue
+                lo, hi = min(start, m.start()), max(end, m.end())
+                if _ML_CLAUSE_BREAK.search(low, lo, hi) or _ML_POSTAL.search(low, lo, hi):
+                    continue
+                if _ml_value(line, hi, kind):
+                    found.add(kind)
+                    return
         for m in _ML_COMPOUND.finditer(low):
             kind = ONE_TIME_CODE if m.group().startswith(("staðfest", "bekræft", "bekreft", "vahvist")) else PIN
             if _ml_value(line, m.end(), kind):
@@ -3417,7 +3419,6 @@ def _scan_named_in_more_languages(line: str, low: str, found: set[str]) -> None:
                     continue  # a word of the sentence, not a value
                 found.add(PASSWORD)
                 return
-
 
 
 # An account written as its user and its password side by side, the way notes keep logins:
