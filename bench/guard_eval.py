@@ -351,7 +351,9 @@ CORPORA = {
 }
 # Never tuned on, and never seen by the learned reader's training (bench/train_guard.py).
 # (heldout20 was, until the twenty-second round tuned rules on it and the reader trained on it.)
-HELD_OUT = ("heldout21",)
+# heldout22 (tests/data/secrets_heldout22, committed frozen at 405bb13) is held out too; it is not yet
+# one of CORPORA and has never been run.
+HELD_OUT = ("heldout21", "heldout22")
 
 
 def outcome(guard: Guard, rec: Record) -> tuple[bool, list[str]]:
