@@ -389,7 +389,7 @@ _LATER_TOKEN = r"(?:" + "|".join(sorted(map(re.escape, _AMBIGUOUS_DIGITS), key=l
 # a speaker's fillers between the digits of a transcript: "eight five wait, zero four"
 _FILLER = r"(?:wait|yeah|yes|um+|uh+|erm|er|hmm+|sorry|ok|okay|then)"
 _SPELLED_RUN = re.compile(
-    rf"(?<![\w']){_TOKEN}(?:(?:\s*[,\-./]\s*|\s+)(?:{_FILLER}[,.]?\s+)?{_LATER_TOKEN}){{2,11}}(?![\w'])"
+    rf"(?<!\w)(?<!\w'){_TOKEN}(?:(?:\s*[,\-./]\s*|\s+)(?:{_FILLER}[,.]?\s+)?{_LATER_TOKEN}){{2,11}}(?!\w|'\w)"
 )
 _SPELLED_CJK = re.compile(r"[零〇一二三四五六七八九](?:[、，, ]?[零〇一二三四五六七八九]){2,18}|(?:(?:ゼロ|いち|に|さん|よん|ご|ろく|なな|はち|きゅう|れい|しち)\s*){3,10}")
 _ONE_TOKEN = re.compile(_TOKEN)

@@ -73,6 +73,7 @@ from langgraph_trustmem.guard.fields import (
     anon_jwt,
     field_kind,
     field_secret,
+    generated,
     hash_ok,
     sealed,
 )
@@ -405,20 +406,6 @@ def _passwordish(word: str) -> bool:
 
 _CASE_PIECES = re.compile(r"[A-Z]+[a-z]*|[a-z]+")
 _CAPITAL_RUNS = re.compile(r"[A-Z]{2,}")
-_WORDLIKE = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z]{4,}")
-_VOWELS = frozenset("aeiouyAEIOUY")
-
-
-def generated(token: str) -> bool:
-    """Whether a token reads as a generator's output rather than words: less
-    than half of it is word-like runs (three lower-case letters or more, or
-    four capitals, with a word's share of vowels). ``w9hW9d9YOTg`` is
-    generated; ``ConfigurationBackup2024`` and ``hypertension-guidelines``
-    are not. About one random 24-character token in 200 reads as words."""
-    words = sum(len(p) for p in _WORDLIKE.findall(token) if sum(c in _VOWELS for c in p) >= 0.3 * len(p))
-    return words < 0.5 * len(token)
-
-
 def _random_letters(word: str) -> bool:
     """Ten letters or more whose case switches as a generator's output does
     (``tfSlRQDlyKDwiQlO``), not a word, a name or a CamelCase identifier."""
@@ -848,11 +835,29 @@ _PIN_NEAR = re.compile(  # "PIN do aplikacji 53452", "pincode internetbankieren 
     r"(?i)(?<![a-z])(?:(?:pin|pincode|pin-code|pin\s+code|пин-код|пин|пін-код|пін)(?:\s+[^\W\d][\w'’]*){1,4}"
     r"|(?:पिन|পিন|پین|رمز\s+کارت)(?:\s+[^\d\s]+){0,4}|(?:ş|s)ifresi"
     r"|(?:현관|도어락|문)\s*비밀번호|lockbox\b[^.\n]{0,40}?\bcode|(?:phone|tablet|ipad|iphone|laptop|screen)\s+unlock|kart\s+(?:ş|s)ifrem|koodi\s+ovelle\s+on)\s*[:=]?\s*"
-    r"(?!(?:19|20)\d\d(?!\d))(\d{4,6})(?![\d.,/:-]?\d)"
+    r"(?!(?:19|20)\d\d(?!\d))(\d{4,6})(?![\d.,/:-]?\d|[^\W\d_])"  # (not "screen unlock 1080p")
 )
 _ADDRESS_WORDS = _hints("पिन कोड", "পিন কোড", "पता", "ঠিকানা", "address", "road", "street", "nagar", "marg", "delivery",
                         "ship", "post", "india", "bengaluru",
                         "bangalore", "mumbai", "delhi", "chennai", "kolkata", "hyderabad", "pune", "district")  # fmt: skip
+# India's scripts call a postcode "PIN" too: six digits from 1-8 after the word are a postcode
+# unless a card, a bank or UPI is named ("मेरा पिन 400001 है, मुंबई"; "यूपीआई पिन 482913" is a PIN)
+_INDIC_PIN = _hints("पिन", "পিন", "பின்", "పిన్", "ಪಿನ್", "പിൻ", "પિન", "ਪਿੰਨ")
+_PAYMENT_WORDS = _hints(  # and the other things a PIN opens: a phone, a lock
+    "phone", "mobile", "lock", "फोन", "फ़ोन", "मोबाइल", "लॉक", "ফোন", "মোবাইল", "লক", "போன்", "ఫోన్", "ಫೋನ್", "ഫോൺ", "ફોન", "ਫੋਨ",
+    "card", "atm", "upi", "bank", "debit", "credit", "कार्ड", "एटीएम", "यूपीआई", "बैंक", "डेबिट", "क्रेडिट", "কার্ড",
+    "এটিএম", "ইউপিআই", "ব্যাংক", "கார்டு", "ஏடிஎம்", "కార్డ్", "ఏటీఎం", "ಕಾರ್ಡ್", "ಎಟಿಎಂ", "കാർഡ്", "എടിഎം",
+    "કાર્ડ", "એટીએમ", "ਕਾਰਡ", "ਏਟੀਐਮ",
+)  # fmt: skip
+
+
+def postal_pin(value: str, low: str) -> bool:
+    """Whether six digits named a PIN are an Indian postcode (see ``_INDIC_PIN``)."""
+    if len(value) != 6:
+        return False
+    return _has(low, _ADDRESS_WORDS) or (value[0] in "12345678" and _has(low, _INDIC_PIN) and not _has(low, _PAYMENT_WORDS))
+
+
 _PIN_DIRECT = re.compile(  # "PIN 7731 for the debit card", "gate code 4410#"
     r"(?<![A-Za-z])(?:PIN|[Pp]in(?:\s+(?:number|code))?|passcode"
     r"|(?i:door|gate|alarm|garage|keypad|lockbox|safe|entry|building|lobby|disarm|bike\s+lock|locker|voicemail"
@@ -898,7 +903,7 @@ _SPELLED = re.compile(rf"(?i)(?<!\w)(?:(?:{_DIGIT_ALT})[\s,\-]+){{2,18}}(?:{_DIG
 
 
 _DIGIT_WORD = re.compile(rf"(?i){_DIGIT_ALT}")
-_WORD_SPLIT = re.compile(r"[\s,\-–—.;:!?()\"]+")
+_WORD_SPLIT = re.compile(r"[\s,\-–—.;:!?()\"'‘’“”«»]+")
 
 
 def _maybe_spelled(low: str) -> bool:
@@ -1979,7 +1984,7 @@ def _scan_pins(line: str, low: str, found: set[str]) -> None:
     if _has(low, ("cvv", "cvc", "card")) and _CARD_CODE_DIRECT.search(line):
         found.add(CARD_CODE)
     direct = _PIN_DIRECT.search(line) or _PIN_NEAR.search(line)
-    if direct and not (len(direct.group(1)) == 6 and _has(low, _ADDRESS_WORDS)):  # an Indian postal PIN code
+    if direct and not postal_pin(direct.group(1), low):
         found.add(PIN)
     if "comb" in low and _COMBO_DIRECT.search(line):
         found.add(PIN)
@@ -1996,8 +2001,8 @@ def _scan_pins(line: str, low: str, found: set[str]) -> None:
         if kw.startswith(("cvv", "cvc", "csc", "card")) or "back" in kw:
             if len(value) in (3, 4):
                 found.add(CARD_CODE)
-        elif 4 <= len(value) <= 10 and not (len(value) == 6 and _has(low, _ADDRESS_WORDS)):
-            found.add(PIN)  # (six digits beside an address are an Indian postal PIN code)
+        elif 4 <= len(value) <= 10 and not postal_pin(value, low):
+            found.add(PIN)
 
 
 # A variable that holds the password, passed on in code: "connect(user=USER, password=password)".
@@ -2153,10 +2158,14 @@ _SAID_PUBLIC = re.compile(
     r"(?i)(?:search[- _]?only|publishable|client[- ]side (?:key|token)s?"
     r"|safe (?:to expose|to publish|to share publicly|in the browser|for the browser|in client code)"
     r"|public (?:project |site |client |web )?(?:key|identifier|id|token)\b|public by design"
-    r"|used (?:client-side|in (?:the )?(?:browser|frontend|checkout\.js|web page))"
-    # said beside it: "(browser key, public)", "(public, web drop-in)", "the key id is public"
-    r"|\(public\b|\bpublic\)|browser (?:key|token)s?\b|(?:key|id|token) is public\b)"
+    r"|used (?:client-side|in (?:the )?(?:browser|frontend|checkout\.js|web page)))"
 )
+# said right beside it (within a few words): "(browser key, public)", "(public, web drop-in)",
+# "the key id is public"
+_PUBLIC_BESIDE = re.compile(r"(?i)\(public\b|\bpublic\)|browser (?:key|token)s?\b|(?:key|id|token) is public\b")
+_BESIDE = 32
+# a key said to have got out is a secret that leaked, not a public one: "(public now, leaked)"
+_LEAKED = re.compile(r"(?i)\b(?:leak\w*|exposed|compromised|stolen|revok\w*|pasted|committed)\b")
 # What such a memory may still hold without it being refused: a key no rule names.
 PUBLIC_KINDS = frozenset({GENERIC, "API key or token", "Google API key"})
 
@@ -2177,11 +2186,21 @@ _FIREBASE_PUBLIC = frozenset(
 )
 
 
-def said_public(texts: Iterable[str]) -> bool:
-    """Whether a text says a key is one meant to be seen (and does not deny it)."""
-    return any(
-        not _DENIED.search(t[max(0, m.start() - 24) : m.start()]) for t in texts for m in _SAID_PUBLIC.finditer(t)
-    )
+def said_public(texts: Iterable[str], key: tuple[int, int] | None = None) -> bool:
+    """Whether a text says a key is one meant to be seen (and does not deny it, nor say it
+    leaked). The short forms count only within a few characters of the ``key`` (its span in
+    the first text) or, without one, in a short text (a record's note beside the key)."""
+    texts = list(texts)
+    if any(_LEAKED.search(t) for t in texts):
+        return False
+    said = [(t, m) for t in texts for m in _SAID_PUBLIC.finditer(t)]
+    said += [
+        (t, m)
+        for t in (texts[:1] if key else [t for t in texts if len(t) <= 2 * _BESIDE])
+        for m in _PUBLIC_BESIDE.finditer(t)
+        if key is None or (key[0] - _BESIDE <= m.start() and m.end() <= key[1] + _BESIDE)
+    ]
+    return any(not _DENIED.search(t[max(0, m.start() - 24) : m.start()]) for t, m in said)
 
 
 def _strings(value: Any, record: Mapping[Any, Any] | None, field: str, out: list[Any], depth: int = 0) -> None:
@@ -2224,7 +2243,7 @@ def only_public_key(value: Any) -> bool:
     end = next((e.start() for e in _SENTENCE_END.finditer(text, m.end())), len(text))
     if _SECRET_FIELD.search(text, start, m.start()):
         return False  # "search-only key in the widget, admin api key <key>": another key named before it
-    if said_public([text[start:end]]):
+    if said_public([text[start:end]], (m.start() - start, m.end() - start)):
         return True
     if record is None or len(record) > 8:
         return False
@@ -3118,6 +3137,9 @@ _NOT_A_DOOR_CODE = re.compile(
     r"(?i)post|zip|pocztow|\bpos\b|bưu|ไปรษณีย์|reserva|booking|order|course|product|tracking|region|товар|регион"
     r"|почтов|منتج|البريد|ürün|sipariş|kargo|hàng|προϊόν|παραγγελ|ταχυδρομ|produkt|bestell|artikel|prodotto|ordine"
     r"|produit|commande|pedido|producto|rejs|lot|flight|vuelo|model|train|tren|zug|поезд|ट्रेन|ट्रैन|বাস|bus"
+    # an order's, a booking's, a coupon's or a loyalty card's code in Persian, Hindi, Romanian
+    r"|loyalty|coupon|voucher|promo|discount|سفارش|رزرو|پیگیری|رهگیری|تخفیف|کوپن|باشگاه\s+مشتریان|ऑर्डर|बुकिंग"
+    r"|आरक्षण|ट्रैकिंग|कूपन|डिस्काउंट|छूट|comenz|comand|rezerv|fidelitate|reducere|cupon"
 )
 
 
@@ -3279,8 +3301,8 @@ _ML_THINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "दरवाज", "दरवाज़", "दाराच", "गेट", "দরজা", "গেট", "கதவு", "கதவின்", "கேட்", "வாயில்", "తలుపు", "గేట్", "ಬಾಗಿಲ", "ಗೇಟ್",
         "വാതിൽ", "ഗേറ്റ്", "દરવાજ", "ગેટ", "ਦਰਵਾਜ", "ਗੇਟ", "دروازے", "دروازہ", "گیٹ", "در ورودی", "درب", "კარის", "ჭიშკრის",
         "შესასვლელის", "დომოფონის", "դռան", "դարպասի", "մուտքի", "врата", "капије", "ulaza", "vrata", "kapije",
-        "ușii", "uşii", "usii", "porții", "portii", "interfonului", "hurðar", "hurð", "hlið", "útidyra", "låge", "låg",
-        "dør", "gadedør", "opgang", "dörr", "portti", "portin", "oven", "ovi", "ukse", "värava", "durvju", "vārtu",
+        "ușii", "uşii", "usii", "porții", "portii", "interfonului", "hurðar", "hurð-", "hlið-", "útidyra", "låge-", "låg",
+        "dør-", "gadedør-", "opgang", "dörr-", "portti", "portin", "oven", "ovi", "ukse", "värava", "durvju", "vārtu",
         "durų", "vartų", "laukujų", "kapu", "kaputa",
     )),
     (PIN, (  # alarms
@@ -3334,8 +3356,8 @@ _ML_PASSWORD = re.compile(
     r"|پاس ورڈ|پاسورڈ|پاس‌ورڈ|رمز عبور|رمز ورود|گذرواژه|پسورد|პაროლი|პაროლს|პაროლ|գաղտնաբառը|գաղտնաբառ"
     r"|лозинка|лозинку|lozinka|lozinku|parola|parolă|lykilorð|lykilorðið|kata laluan|kata sandi|mật khẩu|รหัสผ่าน"
     r"|κωδικός πρόσβασης|κωδικός wifi|κωδικός του wifi|κωδικός wi-fi|wifi κωδικός|κωδικος wifi|salasana|jelszó|jelszava"
-    r"|parool|parole|slaptažodis|слаптажодис)(?![^\W\d_])"
-)
+    r"|parool|parole(?=\s*[:=]|\s+ir\s)|slaptažodis|слаптажодис)(?![^\W\d_])"
+)  # (Latvian "parole" only as "parole: ..." or "parole ir ...": in English it is a release from prison)
 _ML_HINT = re.compile(
     "|".join(
         re.escape(w)
@@ -3352,8 +3374,19 @@ _ML_HINT = re.compile(
 _ML_CODE = re.compile(
     r"(?<![^\W\d_])(?:" + "|".join(re.escape(w) for w in sorted(_ML_CODE_WORDS, key=len, reverse=True)) + r")(?![^\W\d_])"
 )
+
+def _ml_word(word: str) -> str:
+    """A thing's word as a pattern: a stem in India's and the Perso-Arabic scripts (their
+    endings join the word) and where the table marks one ("hlið-": "hliðinu"), else a whole
+    word in the alphabets ("oven" is a Finnish door's, not the start of "ovenproof")."""
+    if word.endswith("-"):
+        return re.escape(word[:-1])
+    whole = word[0].isascii() or "\u00c0" <= word[0] <= "\u052f"  # Latin, Greek, Cyrillic
+    return re.escape(word) + (r"(?![^\W\d_])" if whole else "")
+
+
 _ML_THING = [
-    (kind, re.compile(r"(?<![^\W\d_])(?:" + "|".join(re.escape(w) for w in sorted(ws, key=len, reverse=True)) + r")"))
+    (kind, re.compile(r"(?<![^\W\d_])(?:" + "|".join(_ml_word(w) for w in sorted(ws, key=len, reverse=True)) + r")"))
     for kind, ws in _ML_THINGS
 ]
 _ML_SELF = [
@@ -3363,7 +3396,7 @@ _ML_SELF = [
 # the value after the name, in the same clause: a keypad's ("#3824", "6233#"), a one-time
 # code in two halves ("682 292"), a dial's combination ("19-12-0", "R30 L4 R35")
 _ML_VALUE = re.compile(
-    r"[^\d\n.!?;|]{0,24}?(?<![\w-])"
+    r"[^\d\n.!?;|,،؛।]{0,24}?(?<![\w-])"
     r"(?:(?P<keypad>[#*]?(?!(?:19|20)\d\d(?!\d))\d{4,8}[#*]?)(?![\d.,/:-]?\d)"
     r"|(?P<halves>\d{3}[ \-]\d{3})(?![\d.,/:-]?\d)"
     r"|(?P<dial>\d{1,2}(?:\s*[-–]\s*\d{1,2}){2,3}|\d{1,2}(?:\s\d{1,2}){2}|[RL]\d{1,2}(?:\s+[RL]\d{1,2}){2,3})(?![\d.,/:-]?\d))"
@@ -3407,6 +3440,9 @@ def _scan_named_in_more_languages(line: str, low: str, found: set[str]) -> None:
             for m in self_named.finditer(low):
                 if _ML_POSTAL.match(low, m.start()):
                     continue
+                v = _ML_VALUE.match(line, m.end())
+                if v and v.group("keypad") and postal_pin(v.group("keypad"), low):
+                    continue
                 if _ml_value(line, m.end(), kind):
                     found.add(kind)
                     return
@@ -3428,7 +3464,7 @@ def _scan_named_in_more_languages(line: str, low: str, found: set[str]) -> None:
 # names a login. The value must read as a password (see ``_account_value``) and end its clause.
 _ACCOUNT_PAIR = re.compile(
     r"(?<![\w@.+\-/])(?P<user>[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)*\.[A-Za-z]{2,}|[A-Za-z][\w.\-]{1,39})"
-    r"(?P<sep>\s+/\s+|\s*\|\s*|\s{2,}|\s)"
+    r"(?P<sep>\s+/\s+|\s*\|\s*|\s+[—–-]\s+|(?<=[A-Za-z]):\s*|\s{2,}|\s)"
     r"[\"'`]?(?P<val>[^\s\"'`]{8,64})[\"'`]?(?=\s*$|\s+(?:at|on|for|via|from|in)\b|\s*[(\[]|\s+[-—–]\s)"
 )
 _EMAIL_LIKE = re.compile(r"[\w.+\-]+@[\w\-]+\.[A-Za-z]{2,}")
@@ -3454,16 +3490,28 @@ def _account_value(value: str, email: bool) -> bool:
     )
 
 
+# An OAuth client written as its id and its secret side by side ("client id acme-web /
+# Xq9vT2mLp8Rz...", "client_id=acme:Xq9v..."): what follows the id is the client's secret.
+_CLIENT_PAIR = re.compile(
+    r"(?i)(?<![a-z])client[\s_\-]?id[\"']?\s*[:=]?\s*[\"']?[\w\-.~]{4,128}[\"']?(?:\s*[/|:]\s*)[\"']?(?P<val>[\w\-.~+/=]{16,128})"
+)
+
+
 def _scan_account_pairs(line: str, low: str, found: set[str]) -> None:
     if PASSWORD in found or BASIC_AUTH in found:
         return
+    if "client" in low and GENERIC not in found:
+        for c in _CLIENT_PAIR.finditer(line):
+            if _looks_random(c.group("val"), 16) and not ID_SHAPE.fullmatch(c.group("val")):
+                found.add(GENERIC)
+                return
     at = "@" in line
     if not at and not ("/" in line and _has(low, _LOGIN_CONTEXT)):
         return
     for m in _ACCOUNT_PAIR.finditer(line):
         email = "@" in m.group("user")
         if not email and (m.group("sep").strip() != "/" or not _has(low[: m.start()], _LOGIN_CONTEXT)):
-            continue
+            continue  # after a name, only " / " (an e-mail's dash or colon: "ops@acme.io: Qz7!mB2v")
         value = _strip(m.group("val"))
         if _account_value(value, email):
             found.add(PASSWORD)
@@ -3481,15 +3529,62 @@ _THING_KEYPAD = re.compile(
     r"\s*[:=]?\s*(?:\*\d{4,8}|(?<=gate)\s*#\d{4,8}|(?<=keypad)\s*#\d{4,8}|#\d{4,8}(?=\s+(?:then|and\s+press|press|enter|wait))"
     r"|\d{4,8}[#*])(?![\d#*])"
 )
-_ORACLE_CONNECT = re.compile(r"(?<![\w/.@-])([A-Za-z][\w$#]{1,29})/([^\s@/\"'`]{6,64})@//?[\w.\-]+(?::\d{2,5})?(?:/[\w.$]+)?")
+_ORACLE_CONNECT = re.compile(
+    r"(?<![\w/.@-])([A-Za-z][\w$#]{1,29})/([^\s@/\"'`]{6,64})@"
+    r"(?://?[\w.\-]+(?::\d{2,5})?(?:/[\w.$]+)?|[\w.\-]+:\d{2,5}/[\w.$]+)"  # EZConnect: "@host:1521/service"
+)
+
+
+_FOUR_LETTER_WORDS = frozenset(
+    """that with your this from they them then than have been were will when what also just only some more
+    most over into like make mail work help open here there each does done goes much many must need able
+    once well very even sure used uses page link sign send sent told said tell keep kept want your mine
+    ours find give gave take took come came back next last year time good best same else""".split()
+)  # fmt: skip
+
+
+def _app_password(letters: str) -> bool:
+    """Sixteen letters an app password is made of: lower case, not words ("then open mail
+    also") nor the alphabet of a help page's example ("abcd efgh ijkl mnop")."""
+    groups = re.findall(r"[a-z]{4}", letters.replace(" ", "").replace("-", ""))
+    if letters.lower() != letters or len(groups) != 4:
+        return False
+    if sum(g in _FOUR_LETTER_WORDS or g in BIP39_WORDS for g in groups) >= 2:
+        return False
+    return not any(all(ord(b) - ord(a) == 1 for a, b in zip(g, g[1:], strict=False)) for g in groups)
+
+
+# A code with the thing it opens after its value: "the code is 4827 for the gate", "combo
+# '1939' on the shed padlock" (a product's, an error's or an order's code is no one's secret).
+_CODE_FOR_THING = re.compile(
+    r"(?i)(?<![a-z])(?P<what>[a-z]+\s+)?(?:code|combination|combo|pin|passcode)\s*(?:is|was|:|=)?\s*(?:now\s+|still\s+)?"
+    r"[\"'`]?(?P<val>[#*]?\d{4,8}[#*]?)[\"'`]?\s+(?:for|to|on|opens|at)\s+(?:the|my|our|your|his|her|their)\s+"
+    r"(?:[a-z]+\s+){0,2}?(?:door|gate|garage|alarm|keypad|lock\s?box|key\s?box|key\s?safe|safe|locker|padlock|bike\s+lock"
+    r"|shed|storage\s+unit|mailbox|intercom|building|entry|lobby|entrance|front\s+door|apartment|flat|house)s?(?![a-z])"
+)
+
+
+_NOT_AN_OPENING = re.compile(
+    r"(?i)error|fault|status|model|part|serial|reference|ref|sku|item|area|dial|country|warranty|remote|opener|motor"
+    r"|sensor|battery|fob|manual|" + _NOT_A_DOOR_CODE.pattern.removeprefix("(?i)")
+)
 
 
 def _scan_plain_shapes(line: str, low: str, found: set[str]) -> None:
-    if "pass" in low and "app" in low and (m := _APP_PASSWORD.search(line)) and m.group(1).lower() == m.group(1):
+    if PIN not in found and ("code" in low or "comb" in low or "pin" in low):
+        said = _spelled_digits(line) if _maybe_spelled(low) and _SPELLED.search(line) else line
+        for c in _CODE_FOR_THING.finditer(said):
+            val = c.group("val").strip("#*")
+            if _NOT_AN_OPENING.search(c.group("what") or "") or _NOT_AN_OPENING.search(said, c.end("val"), c.end() + 12):
+                continue
+            if val != c.group("val") or not re.fullmatch(r"(?:19|20)\d\d", val):
+                found.add(PIN)
+                break
+    if "pass" in low and "app" in low and (m := _APP_PASSWORD.search(line)) and _app_password(m.group(1)):
         found.add(PASSWORD)
     if ("*" in line or "#" in line) and _THING_KEYPAD.search(line):
         found.add(PIN)
-    if "@/" in line:
+    if "@" in line and "/" in line:
         for m in _ORACLE_CONNECT.finditer(line):
             if _plausible_password(m.group(2)) and not _PLACEHOLDER.match(m.group(2)):
                 found.add(CONNECTION_STRING)

@@ -435,6 +435,20 @@ ENCRYPTED_VALUE = re.compile(
     # (dotenvx's start with the ephemeral key's 0x04 byte and hold at least 98 bytes)
     r"|(?<![\w:])encrypted:B[A-Za-z0-9+/]{130,}={0,2}(?![A-Za-z0-9+/=])|(?<!\w)ENC\([A-Za-z0-9+/]{20,}={0,2}\)"
 )
+_WORDLIKE = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z]{4,}")
+_VOWELS = frozenset("aeiouyAEIOUY")
+
+
+def generated(token: str) -> bool:
+    """Whether a token reads as a generator's output rather than words: less
+    than half of it is word-like runs (three lower-case letters or more, or
+    four capitals, with a word's share of vowels). ``w9hW9d9YOTg`` is
+    generated; ``ConfigurationBackup2024`` and ``hypertension-guidelines``
+    are not. About one random 24-character token in 200 reads as words."""
+    words = sum(len(p) for p in _WORDLIKE.findall(token) if sum(c in _VOWELS for c in p) >= 0.3 * len(p))
+    return words < 0.5 * len(token)
+
+
 # A password's hash as bcrypt, argon2, crypt(3) (MD5, SHA-256/512, Apache's MD5, yescrypt),
 # Cisco's types 8 and 9, phpass, Drupal, Django, Werkzeug and LDAP store it ("$2b$12$...", "pbkdf2_sha256$870000$...",
 # "{SSHA}..."), each field of the length its scheme writes (so a random secret of another
@@ -475,7 +489,11 @@ def hash_ok(m: re.Match[str]) -> bool:
     scheme: a 40-character secret key decodes to 30 bytes, a salted SHA-1's size)."""
     scheme = m.group("ldap")
     if scheme is None:
-        return True
+        # a salt and a digest are a generator's output: a chosen value dressed as a hash
+        # ("$P$BMyRealPassword...", a Werkzeug salt "Hunter2Password") is not one
+        digest = m.group()[m.end("user") - m.start() + 1 :] if m.group("user") else m.group()
+        pieces = [p for p in re.split(r"[$:]", digest) if len(p) >= 12]
+        return all(generated(p) for p in pieces if len(p) <= 32) and generated("".join(pieces))
     try:
         size = len(base64.b64decode(m.group("digest"), validate=True))
     except (ValueError, binascii.Error):
@@ -498,8 +516,9 @@ def without_hash(value: str) -> str | None:
 SALTED_VALUE = re.compile(r"(?<![A-Za-z0-9+/])U2FsdGVkX1[A-Za-z0-9+/]{20,}={0,2}(?![A-Za-z0-9+/=])")
 SEALED_VALUE = re.compile(r"(?<![A-Za-z0-9+/])Ag[A-Za-z0-9+/]{100,}={0,2}(?![A-Za-z0-9+/=])")
 # AWS KMS's ciphertext blob in base64 (its header: version 1, then "AH" for the key's ARN that
-# follows): sealed by a key that never leaves KMS.
-KMS_BLOB = re.compile(r"(?<![A-Za-z0-9+/])AQ[IE][BCD]AH[A-Za-z0-9+/]{80,}={0,2}(?![A-Za-z0-9+/=])")
+# follows): sealed by a key that never leaves KMS. Its header, IV, tag and key id alone take
+# over 80 bytes, so a shorter run dressed with the prefix is no blob.
+KMS_BLOB = re.compile(r"(?<![A-Za-z0-9+/])AQ[IE][BCD]AH[A-Za-z0-9+/]{114,}={0,2}(?![A-Za-z0-9+/=])")
 _SOPS_DATA = re.compile(r"data:([A-Za-z0-9+/=]*)|^encrypted:([A-Za-z0-9+/=]*)|^ENC\(([A-Za-z0-9+/=]*)\)")
 _VAULT_BODY = re.compile(r"AES256(?:;[\w.\-]+)?\s*([0-9a-f\s]+)$")
 
