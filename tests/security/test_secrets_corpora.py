@@ -354,6 +354,23 @@ def test_twenty_first_heldout_corpus(guard):
     assert report.fp_rate <= 0.0348  # target TARGET_FP: not met
 
 
+def test_twenty_second_heldout_corpus(guard):
+    """Written by a helper that never saw the guard or any other corpus (472 secrets: 189
+    provider credentials of 167 formats, 165 personal secrets in English and 22 languages,
+    118 evasions of 104 techniques; 470 benign, 259 of them look-alikes of 165 families),
+    committed frozen (405bb13) before it was first run, and first measured on the guard of
+    4e86ab9 (round 22 and its review's mends): 0.939 recall, 0.856 on evasions, 0.0149 false
+    positives (7 of 470), 1.25 ms per 200-character memory; rules alone 0.934 / 0.839 /
+    0.0149. Never tuned on, never trained on. The targets are not met. Asserted as measured,
+    so a regression shows; its records are never read."""
+    report, _, _ = guard_eval.evaluate("heldout22", guard_eval.heldout22_corpus(), guard, timing=False)
+    assert report.secrets >= 450 and report.benign >= 450
+    assert report.errors == 0
+    assert report.recall >= 0.938  # target TARGET_RECALL: not met
+    assert report.recall_hard >= 0.855
+    assert report.fp_rate <= 0.0149  # target TARGET_FP: not met
+
+
 def test_fourth_tuning_corpus(guard):
     """Written by a helper that never saw the guard, as tuning data of evasions (800 of
     its 970 secrets disguised by 246 techniques) and look-alikes (840 of 1,020 benign
@@ -405,7 +422,7 @@ def test_second_tuning_corpus(guard):
     assert report.fp_rate <= 0.001, [r.id for r, _ in fps]
 
 
-@pytest.mark.parametrize("corpus", ["heldout", "heldout21"])
+@pytest.mark.parametrize("corpus", ["heldout", "heldout22"])
 def test_speed_per_200_char_memory(guard, corpus):
     """A regression guard only, far above the measured figure: the speed
     target (TARGET_MS) is checked by ``bench/guard_eval.py`` on an idle
