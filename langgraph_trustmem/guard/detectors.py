@@ -2678,7 +2678,7 @@ SECRET_KINDS: frozenset[str] = frozenset(
 # An account's security question (or its "memorable word"), in several languages.
 _SECURITY_Q = re.compile(
     r"(?i)(?<![a-z])(?:security\s+(?:question|answer)s?|secret\s+(?:question|answer)s?|recovery\s+answers?"
-    r"|memorable\s+word|verification\s+word"
+    r"|memorable\s+(?:word|info(?:rmation)?|answer|phrase|name|place|date)|verification\s+word"
     r"|sicherheitsfrage|sicherheitsantwort|question\s+secr[èe]te|r[ée]ponse\s+secr[èe]te|pregunta\s+(?:de\s+)?seguridad"
     r"|pregunta\s+secreta|pergunta\s+(?:de\s+)?seguran[çc]a|domanda\s+(?:di\s+)?sicurezza|beveiligingsvraag"
     r"|pytanie\s+bezpiecze[ńn]stwa|s[äa]kerhetsfr[åa]ga|секретный\s+вопрос|秘密の質問|安全问题|密保问题|보안\s*질문"
@@ -3570,7 +3570,80 @@ _NOT_AN_OPENING = re.compile(
 )
 
 
+# A value named after it as the token to use: "Use 7462-...-c4b6 as the exa api key", "use
+# cmVmdGtu... as the jfrog access token". A random run, or a UUID (ids have no "key" after them).
+_USE_AS_TOKEN = re.compile(
+    r"(?i)\b(?:use|using|set|paste)\s+[\"'`]?(?P<val>[A-Za-z0-9][\w\-.+/=:]{15,511})[\"'`]?\s+as\s+(?:the|my|our|a|your|an)\s+"
+    r"(?P<what>(?:[\w\-.]+\s+){0,3}?)(?:api[\s_\-]?key|access[\s_\-]?token|auth[\s_\-]?token|token|secret|api[\s_\-]?secret"
+    r"|pat|password|credential)s?\b"
+)
+
+
+def _use_as_token(line: str, low: str, found: set[str]) -> None:
+    for m in _USE_AS_TOKEN.finditer(line):
+        val, what = m.group("val"), m.group("what")
+        if _NOT_SECRET_CONTEXT.search(what) or _PLACEHOLDER.match(val):
+            continue
+        if _looks_random(val) or ID_SHAPE.search(val) or _UUID_HEX.search(val.lower().replace("-", "")):
+            found.add(GENERIC)
+            return
+
+
+# A Wi-Fi network's key after its name, as routers' stickers print it: digits only
+# ("key: 69681196222692037188"), or in a language the password words do not list
+# ("sandinya: rwus1fcp9qsk2"). WPA's keys are 8 to 63 characters.
+_WIFI_PSK = re.compile(
+    r"(?i)(?<![a-z])(?:wi-?fi|wlan|ssid)(?![a-z])[^\n]{0,60}?(?<![a-z])(?:key|clave|sandi(?:nya)?|password|passwort|senha"
+    r"|contrase(?:ñ|n)a|wachtwoord|lösenord|heslo|hasło|şifre\w*|пароль|kunci|parola|lozinka|jelszó|salasana)"
+    r"\s*[:=]\s*[\"'`«„]?(?P<val>[^\s\"'`»“”,;]{8,63})[\"'`»“”]?(?:[\s,;.]|$)"
+)
+
+
+# A meeting's passcode, which Zoom and Teams make of letters alone too ("passcode qfNPpo")
+_MEETING_PASSCODE = re.compile(
+    r"(?i)(?<![a-z])(?:zoom|teams|webex|meet|meeting|call)(?![a-z])[^\n]{0,60}?(?<![a-z])pass(?:code|word)\s*[:=]?\s*"
+    r"(?P<val>[A-Za-z0-9.@*_\-]{5,16})(?![\w\-])"
+)
+
+
+# A secret kept in the memory's own key or namespace, the text saying how to read it out
+# ("garage code = last 4 characters of this note's key", "append this note's key", "the
+# final 4 digits of the u-number this memory is filed under"): the text names the secret
+# and says part of it is the label the store keeps beside it.
+_SELF_LABEL = re.compile(
+    r"(?i)\b(?:this|the)\s+(?:memory|note|entry|record|item)(?:['’]s)?\s+(?:key|id|name|namespace|label)\b"
+    r"|\b(?:this|the)\s+(?:memory|note|entry|record)\s+is\s+(?:filed|stored|saved|kept)\s+(?:under|in)\b"
+    r"|\bu-number\b"
+)
+_DERIVED = re.compile(
+    r"(?i)\b(?:last|final|first)\s+(?:\d{1,2}|two|three|four|five|six|eight)\s+(?:digits|characters|chars|letters)"
+    r"|\bappend\b|\bthe\s+rest\s+is\b|\bstarts?\s+with\b|\bends?\s+with\b|\bthe\s+hex\b|\bdigits\s+of\b"
+)
+_NAMED_SECRET = re.compile(
+    r"(?i)(?<![a-z])(?:(?P<pin>code|pin|combination|combo|passcode)|(?P<pw>password|passphrase|pw)|token|api\s+key|secret)(?![a-z])"
+)
+
+
+def _self_label(line: str, found: set[str]) -> None:
+    if _SELF_LABEL.search(line) and _DERIVED.search(line) and (n := _NAMED_SECRET.search(line)):
+        found.add(PIN if n.group("pin") else PASSWORD if n.group("pw") else GENERIC)
+
+
 def _scan_plain_shapes(line: str, low: str, found: set[str]) -> None:
+    if ("this" in low or "u-number" in low) and ("note" in low or "memory" in low or "entry" in low or "record" in low):
+        _self_label(line, found)
+    if PASSWORD not in found and "pass" in low and (p := _MEETING_PASSCODE.search(line)):
+        val = p.group("val")
+        if (val.lower() != val and val.upper() != val) or (re.search(r"\d", val) and re.search(r"[A-Za-z]", val)):
+            found.add(PASSWORD)
+    if " as " in low and GENERIC not in found:
+        _use_as_token(line, low, found)
+    if PASSWORD not in found and ("wi" in low or "wlan" in low or "ssid" in low):
+        for w in _WIFI_PSK.finditer(line):
+            val = w.group("val")
+            if val.isdigit() or (re.search(r"\d", val) and re.search(r"[^\W\d_]", val) and not _is_wordy(val)):
+                found.add(PASSWORD)
+                break
     if PIN not in found and ("code" in low or "comb" in low or "pin" in low):
         said = _spelled_digits(line) if _maybe_spelled(low) and _SPELLED.search(line) else line
         for c in _CODE_FOR_THING.finditer(said):
