@@ -175,6 +175,10 @@ class _Check:
         self.redacted: set[str] = set()
 
 
+# a line of a file or a record written out: indented, or closing on an opener or a comma
+_FILE_LINE = re.compile(r"[ \t]+\S|.*[{\[(,]\s*$")
+
+
 @dataclass(frozen=True)
 class Guard:
     """The write-time check of a memory.
@@ -390,9 +394,13 @@ class Guard:
         if not self.reject_secrets:
             return
         items = list(items)
-        if sum(isinstance(item, str) and PIECE_LINE.match(item) is not None for item in items) >= 2:
-            # a value given in numbered pieces, one an item: read as lines, where the pieces join
-            check.full.append("\n".join(item for item in items if isinstance(item, str)))
+        lines = [item for item in items if isinstance(item, str)]
+        if sum(PIECE_LINE.match(item) is not None for item in lines) >= 2 or (
+            len(lines) >= 3 and sum(_FILE_LINE.match(item) is not None for item in lines) >= 2
+        ):
+            # a value given in numbered pieces, one an item, or a file kept a line an item (a
+            # manifest's "- name: X_TOKEN" and its "value: ..."): read as lines, where they join
+            check.full.append("\n".join(lines))
         if len(items) >= 12:  # a recovery phrase kept as a list of words
             words = [item.strip().lower() for item in items if isinstance(item, str)]
             cued = detectors.wallet_cued(" ".join(str(p) for p in path))

@@ -1692,6 +1692,8 @@ def _code_kind(low: str, receipt: bool = False) -> str | None:
                 low[m.start() : m.end()].rsplit(" ", 1)[0] + " "
             ):
                 continue
+            if m.group() == "pin" and _PIN_VERB.match(low, m.end()):
+                continue  # "pin this: port is 8080": to pin a note, not a PIN
             after = _window_after(low, m.end(), _AFTER)
             if _code_value(after, 4 if cue is _PASSWORD_CUE else 3, cue is _PIN_CUE or cue is _LOCK_CUE):
                 return kind

@@ -1392,12 +1392,27 @@ _STORE_URI = re.compile(
 
 
 _STORE_SCHEMES = ("vault:", "op:", "ssm:", "sm:", "kv:", "keyvault:", "doppler:", "infisical:", "bws:", "sops:")
+# An AWS access key's id where the memory says its secret is not in it: the id names the key
+# (it is in every CloudTrail record); the secret access key beside it would be the secret.
+_AWS_KEY_ID = re.compile(r"(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])")
+_AWS_SECRET_SHAPE = re.compile(r"(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
+_ID_ONLY = re.compile(
+    r"(?i)\b(?:(?:key\s+)?id\s+only|only\s+the\s+(?:key\s+)?id|ask\s+(?:\w+\s+){1,3}for\s+the\s+secret"
+    r"|secret\s+(?:was\s+)?never\s+stored|without\s+(?:the|its)\s+secret|no\s+secret\s+(?:key\s+)?(?:here|in\s+this))\b"
+)
+_NAME_PART = re.compile(r"[a-z]+(?:[_\-][a-z]+)*")  # a field's or a path's name: "api_key", "db-password"
+# A secret's name in Google's Secret Manager and in Azure Key Vault (its version an id):
+# "projects/1704.../secrets/db-password/versions/latest", "https://x-kv.vault.azure.net/secrets/db/<32 hex>"
+_CLOUD_SECRET_NAME = re.compile(
+    r"(?:(?<![\w/])projects/[\w\-]+|https://[a-z0-9\-]{3,24}\.vault\.azure\.net)/secrets/(?P<name>[\w\-]+)"
+    r"(?:/versions/(?:latest|\d{1,6})|/[0-9a-f]{32})?(?![\w/])"
+)  # (a name that reads as a password is kept: "secrets/Hunter2Pass/versions/1")
 
 
 def _store_uri(text: str, m: re.Match[str]) -> str:
     """The address replaced, unless a part of it, or a word after it on its line, reads as a
     password ("vault:db/prod  # fallback literal Zebra!Cactus9")."""
-    parts = re.split(r"[:/#]+", m.group())[1:]
+    parts = [p for p in re.split(r"[:/#]+", m.group())[1:] if not _NAME_PART.fullmatch(p)]
     rest = text[m.end() :].split("\n", 1)[0].split()
     if any(_passwordish(p) or _looks_random(p) for p in parts) or any(
         _passwordish(w) and re.search(r"\d", w) for w in rest
@@ -1448,6 +1463,12 @@ def without_doc_values(text: str, testing: bool = False, masked: bool = True) ->
         text = _CHANGE_ME.sub("<placeholder>", text)  # "MYSQL_PASSWORD=change-me-before-prod"
     if ":" in text and any(scheme in text for scheme in _STORE_SCHEMES) and _STORE_URI.search(text):
         text = _STORE_URI.sub(lambda m: _store_uri(text, m), text)
+    if ("AKIA" in text or "ASIA" in text) and _ID_ONLY.search(text) and not _AWS_SECRET_SHAPE.search(text):
+        text = _AWS_KEY_ID.sub("[key id]", text)  # "# key id only — ask ops for the secret"
+    if "/secrets/" in text:
+        text = _CLOUD_SECRET_NAME.sub(
+            lambda m: m.group() if _passwordish(m["name"]) and not _NAME_PART.fullmatch(m["name"]) else "<secret>", text
+        )
     if "arn:aws" in text:  # a resource's name, unless a token was put in it
         text = _ARN.sub(_arn, text)
     if "${" in text or "!secret" in text or "get_password(" in text or "getpass(" in text or "os." in text or "{{" in text:
@@ -1492,7 +1513,12 @@ def without_doc_values(text: str, testing: bool = False, masked: bool = True) ->
         text = _COORDINATES.sub("[position]", text)
     if _TWELVE_DIGITS.search(text) and (testing or _TEST_CONTEXT.search(text)):  # before the views join digit runs up
         text = _CARD_RUN.sub(lambda m: "[test card]" if re.sub(r"[ -]", "", m.group()) in TEST_CARDS else m.group(), text)
+        if "[test card]" in text:  # its security code on its line is the docs' too ("exp 12/34 CVC 123")
+            text = _TEST_CARD_CODE.sub(r"\1[test code]", text)
     return text
+
+
+_TEST_CARD_CODE = re.compile(r"(?i)(\[test card\][^\n]{0,40}?\b(?:cvc|cvv|csc|cid)2?\W{0,3})\d{3,4}(?!\d)")
 
 
 _CODE_REFERENCE = re.compile(
@@ -2284,6 +2310,9 @@ def _scan_prefixed_tokens(line: str, low: str, found: set[str]) -> None:
         return
 
 
+_EVM_ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
+
+
 def _scan_near_keyword(line: str, low: str, found: set[str]) -> None:
     """High-entropy tokens standing shortly after a secret keyword; a 40-character AWS
     secret key anywhere on a line that says "aws" and "secret" (before or after it)."""
@@ -2311,6 +2340,8 @@ def _scan_near_keyword(line: str, low: str, found: set[str]) -> None:
             continue  # an id said to be one: "clientId: '<uuid>'", "job done id=<ULID>"
         if token.split("_", 1)[0].lower() in _ID_PREFIXES and "_" in token:
             continue  # evt_..., cus_...: a payment provider's object id
+        if _EVM_ADDRESS.fullmatch(token):
+            continue  # a wallet's or a contract's address (a private key is 64 hex digits)
         if _json_payload(token) and "." not in line[max(0, m.start() - 1) : m.end() + 1]:
             continue  # a cookie's base64 JSON, alone (a JWT's or a Mapbox token's part is read whole)
         if decodes_to_prose(token):
@@ -3098,6 +3129,15 @@ def scan_blocks(text: str, found: set[str], had_private_key: bool) -> None:
         re.sub(r"\s*\n\s*", "", text)
     ):
         found.add(PRIVATE_KEY)
+    if "kty" in text and PRIVATE_KEY not in found:
+        # a JSON Web Key written as text, escaped in a string or a CSV cell: its "d" is the private key
+        plain = re.sub(r'\\+"|""', '"', text)
+        if _JWK_TYPE.search(plain) and any(_looks_random(d.group(1), 32) for d in _JWK_D.finditer(plain)):
+            found.add(PRIVATE_KEY)
+
+
+_JWK_TYPE = re.compile(r'"kty"\s*:\s*"(?:RSA|EC|OKP)"')
+_JWK_D = re.compile(r'"(?:d|p|q|dp|dq)"\s*:\s*"([A-Za-z0-9_\-]{32,})"')
 
 
 # --------------------------------------------------------------------------------------------

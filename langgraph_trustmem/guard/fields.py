@@ -119,11 +119,15 @@ _PLAIN = frozenset(("plain", "plaintext", "clear", "cleartext", "raw"))
 @lru_cache(maxsize=4096)  # field names repeat (a record's keys, config lines): cached, pure
 def _field_kind(name: str) -> str | None:
     words = _words(name)
+    if "for" in words[1:-1]:  # "wiFiPasswordForAterm7d3c2a", "pin_for_garage": what is named is before "for"
+        words = words[: words.index("for")]
     if not words or any(w in _PUBLIC for w in words[1:]) or words[-1] in _PUBLIC:
         return None
     if words[0] in ("cache", "etag", "idempotency", "object", "partition", "sort", "primary", "foreign", "row", "dedup"):
         return None  # "cache_key", "object_key": the name of a thing
     if words[0] in ("public", "publishable", "pub"):  # "public_key", "PublicKey": not a secret
+        return None
+    if words[-2:] == ["site", "key"] or words[-1] == "sitekey":  # a CAPTCHA's site key ships in the page
         return None
     head = words[-1]
     before = words[-2] if len(words) > 1 else ""

@@ -588,6 +588,39 @@ _CARD_NAMED = re.compile(
 _GROUP_LINES = re.compile(r"(?m)^[ \t]*\d{4,6}[ \t]*(?:\n[ \t]*\d{4,6}[ \t]*){2,4}$")
 
 
+# A value built in code from parts: a template of variables each given a literal above
+# ("const p1 = \"3i1x\"; ... `${p1}${p2}`"), or a format of only "%s" / "{}" filled by literals.
+_LITERAL_VAR = re.compile(r"(?<![\w.])([A-Za-z_]\w{0,30})\s*(?::=|=)\s*([\"'`])([^\"'`\n]{1,64})\2")
+_TEMPLATE_VARS = re.compile(r"([`\"'])((?:\$\{\s*[A-Za-z_]\w*\s*\}|\{\s*[A-Za-z_]\w*\s*\}){2,12})\1")
+_FORMAT_PARTS = re.compile(
+    r"(?P<call>\b[\w.]*(?i:printf|format)\s*\(\s*)?([\"'])((?:%s|\{\}){2,12})\2\s*"
+    r"(?:,|%\s*(?P<tup>\()?|\)\s*\.format\s*(?P<fmt>\()|\.format\s*(?P<fmt2>\())"
+    r"\s*((?:[\"'][^\"'\n]{1,64}[\"']\s*,?\s*){2,12})(?(call)\s*\))(?(tup)\s*\))(?(fmt)\s*\))(?(fmt2)\s*\))"
+)
+
+
+def _built_from_parts(text: str) -> str:
+    names = {m.group(1): m.group(3) for m in _LITERAL_VAR.finditer(text)}
+
+    def template(m: re.Match[str]) -> str:
+        parts = re.findall(r"[A-Za-z_]\w*", m.group(2))
+        if not all(p in names for p in parts):
+            return m.group()
+        return m.group(1) + "".join(names[p] for p in parts) + m.group(1)
+
+    def formatted(m: re.Match[str]) -> str:
+        literals = re.findall(r"[\"']([^\"'\n]{1,64})[\"']", m.group(7))
+        if len(literals) != len(re.findall(r"%s|\{\}", m.group(3))):
+            return m.group()
+        return f'"{"".join(literals)}"'
+
+    if names and ("${" in text or "{" in text):
+        text = _TEMPLATE_VARS.sub(template, text)
+    if "%s" in text or "{}" in text:
+        text = _FORMAT_PARTS.sub(formatted, text)
+    return text
+
+
 def full_views(text: str, depth: int = 2) -> list[str]:
     """Texts that read like ``text`` with one disguise undone: homoglyphs folded, base64,
     hex and percent-encoded runs decoded (again inside what was decoded, to ``depth``),
@@ -616,6 +649,8 @@ def full_views(text: str, depth: int = 2) -> list[str]:
         for _ in range(3):
             unescaped = unescaped.replace("\\\\", "\\").replace('\\"', '"')
         out.append(unescaped)
+    if ("${" in folded or "%s" in folded or "{}" in folded) and (built := _built_from_parts(folded)) != folded:
+        out.append(built)  # `${p1}${p2}` of literals defined above; Sprintf("%s%s", "ly4p", "o9oh")
     if "<key>" in folded and _PLIST_PAIR.search(folded):
         out.append(_PLIST_PAIR.sub(r'\1 = "\2"', folded))
     if ("name" in folded or "label" in folded) and "value" in folded and _NAME_VALUE.search(folded):
