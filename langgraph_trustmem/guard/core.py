@@ -42,7 +42,13 @@ from langgraph_trustmem.guard.fields import (
     parent_kind,
     sibling_secret,
 )
-from langgraph_trustmem.guard.normalize import PIECE_LINE, decodes_to_prose, full_views, token_views
+from langgraph_trustmem.guard.normalize import (
+    PIECE_LINE,
+    decodes_to_prose,
+    full_views,
+    parts_joined,
+    token_views,
+)
 from langgraph_trustmem.guard.pii import (
     CARD,
     DEFAULT_REDACT,
@@ -475,6 +481,10 @@ class Guard:
                 labelled = _labelled(value)
                 if labelled is not None and self.reject_secrets:
                     check.full.append(labelled)  # {"label": "garage code", "value": "*3402"}: one line
+                if len(value) >= 2 and self.reject_secrets:
+                    strings = [(k, v) for k, v in value.items() if isinstance(k, str) and isinstance(v, str)]
+                    for name, joined in parts_joined(strings):  # {"X_PAT_PART1": "fb2c...", "X_PAT_PART2": "8eef..."}
+                        check.full.append(f"{name}: {joined}")
                 rest = {k: v for k, v in value.items() if not (public and k in _JWK_PUBLIC)}
                 if not had_code and _PAYMENT_RECORD.intersection(str(k).lower() for k in value):
                     check.secrets.discard(detectors.ONE_TIME_CODE)  # found in this payment's own fields only

@@ -2117,7 +2117,7 @@ _TRAILING_COMMENT = re.compile(r"\s+(?:#|//|--|;)\s.*$|[\s,]+$")
 _FIELD_HINTS = _hints(
     "pass", "pw", "pin", "secret", "token", "key", "cred", "auth", "cvv", "cvc", "csc", "seed", "mnemonic",
     "otp", "2fa", "mfa", "psk", "mdp", "combo", "combination", "code", "answer", "wort", "senha", "contrase",
-    "cookie", "session", "signature", "hmac", "jwt", "bearer", "wif", "phrase", "words", "puk", "cid", "_sk",
+    "cookie", "session", "signature", "hmac", "jwt", "bearer", "wif", "phrase", "words", "puk", "cid", "_sk", "_pat",
 )  # fmt: skip
 
 

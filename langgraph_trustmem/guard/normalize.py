@@ -22,7 +22,7 @@ import html
 import re
 import unicodedata
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from urllib.parse import unquote
 
 # The letters a phone's keypad prints on its keys, as the digits they stand for.
@@ -555,14 +555,65 @@ def _numbered_words(text: str) -> str | None:
 # A value given in numbered pieces, one a line ("1) tornado-", "2) copper-g", "3) alaxy-93"): read
 # as one, after the line that says what it is.
 PIECE_LINE = re.compile(r"^[ \t]*\(?(\d{1,2})[).:][ \t]*(\S{1,12})[ \t]*$")
-_PIECE_LINES = re.compile(r"(?:\n[ \t]*\(?1[).:][ \t]*\S{1,12}[ \t]*)(?:\n[ \t]*\(?\d{1,2}[).:][ \t]*\S{1,12}[ \t]*){1,11}(?=\n|$)")
+_PIECE_LINES = re.compile(r"(?:\n[ \t]*\(?\d{1,2}[).:][ \t]*\S{1,12}[ \t]*){2,12}(?=\n|$)")
 
 
 def _pieces_joined(m: re.Match[str]) -> str:
+    """Numbered pieces joined in their numbers' order (listed shuffled too: "4) SMGw\n1) glft-VF")."""
     pieces = [PIECE_LINE.match(line) for line in m.group().split("\n")[1:]]
-    if not all(pieces) or [int(p.group(1)) for p in pieces if p] != list(range(1, len(pieces) + 1)):
+    numbers = [int(p.group(1)) for p in pieces if p]
+    if not all(pieces) or sorted(numbers) != list(range(1, len(pieces) + 1)):
         return m.group()
-    return " " + "".join(p.group(2) for p in pieces if p)
+    return " " + "".join(p.group(2) for _, p in sorted(zip(numbers, pieces, strict=True)) if p)
+
+
+# Pieces said to be joined: a bulleted list of short runs ("join the items:\n- glft-\n- OgSUB"),
+# runs between one separator ("W8NQ / wdMs / DzNM ... drop the separators"), groups given in
+# reverse order ("groups in reverse order: b20f 291c ... key-").
+_JOIN_SAID = re.compile(
+    r"(?i)\bjoin(?:ed)?\b|\bcombine|\bconcatenat|\btogether\b|\bin order\b|\bno spaces\b|\bdrop the (?:separators|slashes|dashes|spaces)"
+    r"|\bwithout the (?:separators|slashes|dashes|spaces)|\bremove the (?:separators|slashes|dashes|spaces)"
+)
+_BULLET_PIECES = re.compile(r"(?:\n[ \t]*[-*•][ \t]*[^\s\-*•]\S{0,11}[ \t]*){3,12}(?=\n|$)|(?:\n[ \t]*[-*•][ \t]*\S{1,12}[ \t]*){3,12}(?=\n|$)")
+_SEPARATED_PIECES = re.compile(r"(?<!\S)\S{2,8}(?:[ \t]+[/|·•][ \t]+\S{2,8}){3,15}(?!\S)")
+_REVERSED_GROUPS = re.compile(r"(?i)\b(?:groups?|chunks?|pieces?|parts?|blocks?) in reverse(?:d)? order\W{0,3}((?:\S{2,8}[ \t]+){3,15}\S{2,8})")
+_TABLE_CELLS = re.compile(r"(?m)^[ \t]*\|(?:[ \t]*\S{1,2}[ \t]*\|){8,64}[ \t]*$")
+
+
+# A note under a value that points up at it: "W8NQwdMs...\n^ gradle publish secret": read as
+# "gradle publish secret: W8NQwdMs...".
+_CARET_NOTE = re.compile(r"(?m)^(?P<val>[^\n^]{1,400})\n[ \t]*\^+[ \t]*(?P<name>[^\n]{1,120})")
+
+
+# A value kept in numbered parts under one name ("CLARIFAI_PAT_PART1", "..._PART2"): the
+# name without its number, and the parts joined in order.
+_PART_NAME = re.compile(r"(?i)^(?P<base>[A-Za-z][\w.\-]*?)[_\-. ]?(?:part|pt|chunk|piece|seg(?:ment)?)?[_\-. ]?(?P<n>[1-9])$")
+_PART_LINE = re.compile(r"(?m)^[ \t]*(?:export[ \t]+)?(?P<name>[A-Za-z][\w.\-]*?[_\-. ]?(?:part|pt|chunk|piece|seg(?:ment)?)[_\-. ]?[1-9])[ \t]*[:=][ \t]*[\"']?(?P<val>[^\s\"']{1,64})[\"']?[ \t]*$", re.I)
+
+
+def parts_joined(pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(name, value) pairs whose names are one name numbered 1..n: that name and the values
+    joined in order."""
+    groups: dict[str, dict[int, str]] = {}
+    for name, value in pairs:
+        if (m := _PART_NAME.match(name)) is not None:
+            groups.setdefault(m["base"], {})[int(m["n"])] = value
+    return [
+        (base, "".join(parts[i] for i in sorted(parts)))
+        for base, parts in groups.items()
+        if len(parts) >= 2 and sorted(parts) == list(range(1, len(parts) + 1))
+    ]
+
+
+def _said_joined(text: str) -> str:
+    if _JOIN_SAID.search(text):
+        text = _BULLET_PIECES.sub(lambda m: " " + "".join(re.sub(r"^[ \t]*[-*•][ \t]*", "", line).strip() for line in m.group().split("\n")[1:]), text)
+        text = _SEPARATED_PIECES.sub(lambda m: re.sub(r"[ \t]+[/|·•][ \t]+", "", m.group()), text)
+    if "revers" in text:
+        text = _REVERSED_GROUPS.sub(lambda m: m.group()[: m.start(1) - m.start()] + "".join(reversed(m.group(1).split())), text)
+    if "|" in text:
+        text = _TABLE_CELLS.sub(lambda m: "".join(c.strip() for c in m.group().split("|")), text)
+    return text
 
 
 # A value given as its characters at odd positions, then those at even positions.
@@ -686,6 +737,14 @@ def full_views(text: str, depth: int = 2) -> list[str]:
         # as a wallet shows them where the text names one; else listed, so their checksum must hold
         words = words if _WALLET_WORDS.search(folded) else words.replace(" ", ", ")  # " 1 cable\n 2 tiger\n ...": a wallet's words
         out.append(words)
+    if ("join" in folded or "revers" in folded or "|" in folded or "together" in folded or "order" in folded or "separat" in folded
+        or "combin" in folded or "concat" in folded or "spaces" in folded) and (said := _said_joined(folded)) != folded:
+        out.append(said)
+    if "\n" in folded and ("art" in folded or "ART" in folded) and len(lines := _PART_LINE.findall(folded)) >= 2:
+        out.extend(f"{name}: {value}" for name, value in parts_joined(lines))  # "X_PASSWORD_PART1: emsj-pcxk" ...
+    if ("\n^" in folded or "\n ^" in folded) and (noted := _CARET_NOTE.sub(lambda m: f"{m['name']}: {m['val']}", folded)) != folded:
+        out.append(noted)
+        out.extend(full_views(noted, depth))  # its disguises undone as for any text (none points up now)
     if "\n" in folded and (joined_pieces := _PIECE_LINES.sub(_pieces_joined, folded)) != folded:
         out.append(joined_pieces)  # "wifi password, in pieces:\n1) tornado-\n2) copper-g\n3) alaxy-93"
     if "odd" in folded and "even" in folded and _ODD_EVEN.search(folded):  # "odd: kC8rL | even: v$*L-"
