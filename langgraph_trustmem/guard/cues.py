@@ -1656,7 +1656,7 @@ _NOT_A_CODE_WORDS = (
     r"|referral|tax|sort|bar|qr|source|colou?r|icd|cpt|billing|product|tracking|booking|confirmation|course|class"
     r"|airport|station|language|currency|access (?:to the|for the) course)"
 )
-_NOT_A_CODE = re.compile(_NOT_A_CODE_WORDS + r"[ -]?$")
+_NOT_A_CODE = re.compile(r"(?<![^\W\d_])" + _NOT_A_CODE_WORDS + r"[ -]?$")  # (a word: "inpost" is no post)
 
 
 # A card's security code, its value announced ("CVV of the card ending 5521 is 804"), not

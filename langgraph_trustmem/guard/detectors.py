@@ -838,7 +838,7 @@ _PIN_NEAR = re.compile(  # "PIN do aplikacji 53452", "pincode internetbankieren 
     r"(?!(?:19|20)\d\d(?!\d))(\d{4,6})(?![\d.,/:-]?\d|[^\W\d_])"  # (not "screen unlock 1080p")
 )
 _ADDRESS_WORDS = _hints("पिन कोड", "পিন কোড", "पता", "ঠিকানা", "address", "road", "street", "nagar", "marg", "delivery",
-                        "ship", "post", "india", "bengaluru",
+                        "ship", "postal", "postcode", "post code", "post office", "india", "bengaluru",
                         "bangalore", "mumbai", "delhi", "chennai", "kolkata", "hyderabad", "pune", "district")  # fmt: skip
 # India's scripts call a postcode "PIN" too: six digits from 1-8 after the word are a postcode
 # unless a card, a bank or UPI is named ("मेरा पिन 400001 है, मुंबई"; "यूपीआई पिन 482913" is a PIN)

@@ -672,6 +672,15 @@ def _built_from_parts(text: str) -> str:
     return text
 
 
+_CODES_SAID = re.compile(r"(?i)[ \t]*[-—–,(]?[ \t]*(?:in[ \t]+|as[ \t]+)?(?:ascii|decimal|char(?:acter)?)[ \t]+codes?\)?(?=[ \t]*[:\n])")
+_DECIMAL_CODES = re.compile(r"(?<![\d.])(?:\d{2,3}[ \t]*[,; ][ \t]*){7,200}\d{2,3}(?![\d.])")
+
+
+def _decimal_chars(m: re.Match[str]) -> str:
+    codes = [int(c) for c in re.findall(r"\d+", m.group())]
+    return "".join(map(chr, codes)) if all(32 < c < 127 for c in codes) else m.group()
+
+
 def full_views(text: str, depth: int = 2) -> list[str]:
     """Texts that read like ``text`` with one disguise undone: homoglyphs folded, base64,
     hex and percent-encoded runs decoded (again inside what was decoded, to ``depth``),
@@ -723,6 +732,9 @@ def full_views(text: str, depth: int = 2) -> list[str]:
         out.append(column)
     if ("**" in folded or "__" in folded) and BOLD.search(folded):  # "- **password**: `...`": Markdown's bold
         out.append(BOLD.sub(r"\1", folded))
+    if ("ascii" in folded.lower() or "char code" in folded.lower() or "chr(" in folded) and _DECIMAL_CODES.search(folded):
+        decoded = _DECIMAL_CODES.sub(_decimal_chars, folded)  # "ASCII codes: 97,111,112,...": characters by number
+        out.append(_CODES_SAID.sub("", decoded))  # the words naming the disguise gone: "token — ASCII codes:" reads "token:"
     if "U+" in folded and _CODE_POINTS.search(folded):  # "U+0039 U+0036 U+0035": characters by number
         out.append(_CODE_POINTS.sub(lambda m: "".join(chr(int(h, 16)) for h in re.findall(r"[0-9A-Fa-f]{4,5}", m.group())), folded))
     if ("with" in folded or "iddle" in folded) and len(pieces := _pieces_in_order(folded)) >= 2:
