@@ -576,7 +576,7 @@ _JOIN_SAID = re.compile(
 )
 _BULLET_PIECES = re.compile(r"(?:\n[ \t]*[-*•][ \t]*[^\s\-*•]\S{0,11}[ \t]*){3,12}(?=\n|$)|(?:\n[ \t]*[-*•][ \t]*\S{1,12}[ \t]*){3,12}(?=\n|$)")
 _SEPARATED_PIECES = re.compile(r"(?<!\S)\S{2,8}(?:[ \t]+[/|·•][ \t]+\S{2,8}){3,15}(?!\S)")
-_REVERSED_GROUPS = re.compile(r"(?i)\b(?:groups?|chunks?|pieces?|parts?|blocks?) in reverse(?:d)? order\W{0,3}((?:\S{2,8}[ \t]+){3,15}\S{2,8})")
+_REVERSED_GROUPS = re.compile(r"(?i)\b(?:groups?|chunks?|pieces?|parts?|blocks?) in reverse(?:d)? order\W{0,3}((?:\S{2,16}[ \t]+){3,15}\S{2,16})")
 _TABLE_CELLS = re.compile(r"(?m)^[ \t]*\|(?:[ \t]*\S{1,2}[ \t]*\|){8,64}[ \t]*$")
 
 
