@@ -434,7 +434,7 @@ def _with_digits(line: str) -> str:
     ("3, 2, 6, 6, 5, 0") as one number."""
     if "ty" in line and (low := line.lower()) and any(t in low for t in _TENS):
         line = _SPOKEN_RUN.sub(_spoken_run, line)
-    words = (w.strip("\"'“”«»()") for w in _SPLIT.split(line.lower()))  # '"four two six seven"' quoted too
+    words = (w.strip("\"'“”‘’«»()") for w in _SPLIT.split(line.lower()))  # '"four two six seven"' quoted too
     if sum(1 for w in words if w in _DIGIT_WORDS or (len(w) == 1 and w.isdigit())) >= 3:
         line = _SPELLED_RUN.sub(lambda m: m.group() if _VERSION.fullmatch(m.group()) else _digits_of(m.group()), line)
     if not line.isascii():

@@ -838,24 +838,17 @@ _PIN_NEAR = re.compile(  # "PIN do aplikacji 53452", "pincode internetbankieren 
     r"(?!(?:19|20)\d\d(?!\d))(\d{4,6})(?![\d.,/:-]?\d|[^\W\d_])"  # (not "screen unlock 1080p")
 )
 _ADDRESS_WORDS = _hints("पिन कोड", "পিন কোড", "पता", "ঠিকানা", "address", "road", "street", "nagar", "marg", "delivery",
-                        "ship", "postal", "postcode", "post code", "post office", "india", "bengaluru",
-                        "bangalore", "mumbai", "delhi", "chennai", "kolkata", "hyderabad", "pune", "district")  # fmt: skip
-# India's scripts call a postcode "PIN" too: six digits from 1-8 after the word are a postcode
-# unless a card, a bank or UPI is named ("मेरा पिन 400001 है, मुंबई"; "यूपीआई पिन 482913" is a PIN)
-_INDIC_PIN = _hints("पिन", "পিন", "பின்", "పిన్", "ಪಿನ್", "പിൻ", "પિન", "ਪਿੰਨ")
-_PAYMENT_WORDS = _hints(  # and the other things a PIN opens: a phone, a lock
-    "phone", "mobile", "lock", "फोन", "फ़ोन", "मोबाइल", "लॉक", "ফোন", "মোবাইল", "লক", "போன்", "ఫోన్", "ಫೋನ್", "ഫോൺ", "ફોન", "ਫੋਨ",
-    "card", "atm", "upi", "bank", "debit", "credit", "कार्ड", "एटीएम", "यूपीआई", "बैंक", "डेबिट", "क्रेडिट", "কার্ড",
-    "এটিএম", "ইউপিআই", "ব্যাংক", "கார்டு", "ஏடிஎம்", "కార్డ్", "ఏటీఎం", "ಕಾರ್ಡ್", "ಎಟಿಎಂ", "കാർഡ്", "എടിഎം",
-    "કાર્ડ", "એટીએમ", "ਕਾਰਡ", "ਏਟੀਐਮ",
-)  # fmt: skip
-
-
+                        "shipping", "ship to", "postal", "postcode", "post code", "post office", "postleit", "postnummer", "pocztow",
+                        "почтов", "india", "bengaluru",
+                        "bangalore", "mumbai", "delhi", "chennai", "kolkata", "hyderabad", "pune", "district",
+                        # and in India's scripts: road, lane, colony, district, the cities
+                        "मार्ग", "रोड", "गली", "नगर", "कॉलोनी", "जिला", "ज़िला", "मुंबई", "दिल्ली", "बेंगलुरु", "चेन्नई",
+                        "कोलकाता", "हैदराबाद", "पुणे", "রোড", "কলকাতা", "ঢাকা", "জেলা", "சாலை", "சென்னை", "రోడ్", "హైదరాబాద్",
+                        "ರಸ್ತೆ", "ಬೆಂಗಳೂರು", "റോഡ്", "રોડ", "અમદાવાદ", "ਰੋਡ", "ਸੜਕ")  # fmt: skip
 def postal_pin(value: str, low: str) -> bool:
-    """Whether six digits named a PIN are an Indian postcode (see ``_INDIC_PIN``)."""
-    if len(value) != 6:
-        return False
-    return _has(low, _ADDRESS_WORDS) or (value[0] in "12345678" and _has(low, _INDIC_PIN) and not _has(low, _PAYMENT_WORDS))
+    """Whether six digits named a PIN are an Indian postcode: an address, a road or a city is
+    named beside them ("पता: 12 गांधी मार्ग, पिन 110001"; "मेरा पिन 482913 है" is a PIN)."""
+    return len(value) == 6 and value[0] in "12345678" and _has(low, _ADDRESS_WORDS)
 
 
 _PIN_DIRECT = re.compile(  # "PIN 7731 for the debit card", "gate code 4410#"
@@ -2189,9 +2182,14 @@ _SAID_PUBLIC = re.compile(
 # said right beside it (within a few words): "(browser key, public)", "(public, web drop-in)",
 # "the key id is public"
 _PUBLIC_BESIDE = re.compile(r"(?i)\(public\b|\bpublic\)|browser (?:key|token)s?\b|(?:key|id|token) is public\b")
-_BESIDE = 32
-# a key said to have got out is a secret that leaked, not a public one: "(public now, leaked)"
-_LEAKED = re.compile(r"(?i)\b(?:leak\w*|exposed|compromised|stolen|revok\w*|pasted|committed)\b")
+_BESIDE = 64
+# a key said to have got out is a secret that leaked, not a public one: "(public now, leaked)",
+# "I pushed it to GitHub by mistake"; unless the words deny it or say it is meant to be seen
+_LEAKED = re.compile(
+    r"(?i)\b(?:leak(?:ed|s)?|exposed|compromised|stolen|by\s+mistake|by\s+accident|accidentally|got\s+out|ended\s+up\s+in"
+    r"|oops|fuite|fuit[ée]|geleakt|filtrad[ao])\b"
+)
+_LEAK_EXCUSED = re.compile(r"(?i)\b(?:by\s+design|on\s+purpose|intentionally|meant\s+to|safe\s+to)\b")
 # What such a memory may still hold without it being refused: a key no rule names.
 PUBLIC_KINDS = frozenset({GENERIC, "API key or token", "Google API key"})
 
@@ -2217,8 +2215,10 @@ def said_public(texts: Iterable[str], key: tuple[int, int] | None = None) -> boo
     leaked). The short forms count only within a few characters of the ``key`` (its span in
     the first text) or, without one, in a short text (a record's note beside the key)."""
     texts = list(texts)
-    if any(_LEAKED.search(t) for t in texts):
-        return False
+    for t in texts:
+        for leak in _LEAKED.finditer(t):
+            if not _DENIED.search(t[max(0, leak.start() - 24) : leak.start()]) and not _LEAK_EXCUSED.search(t, leak.end(), leak.end() + 40):
+                return False  # ("never leaked", "exposed in the page source by design" are no leak)
     said = [(t, m) for t in texts for m in _SAID_PUBLIC.finditer(t)]
     said += [
         (t, m)
@@ -3179,7 +3179,7 @@ _NOT_A_DOOR_CODE = re.compile(
     r"|produit|commande|pedido|producto|rejs|lot|flight|vuelo|model|train|tren|zug|поезд|ट्रेन|ट्रैन|বাস|bus"
     # an order's, a booking's, a coupon's or a loyalty card's code in Persian, Hindi, Romanian
     r"|loyalty|coupon|voucher|promo|discount|سفارش|رزرو|پیگیری|رهگیری|تخفیف|کوپن|باشگاه\s+مشتریان|ऑर्डर|बुकिंग"
-    r"|आरक्षण|ट्रैकिंग|कूपन|डिस्काउंट|छूट|comenz|comand|rezerv|fidelitate|reducere|cupon"
+    r"|आरक्षण|ट्रैकिंग|कूपन|डिस्काउंट|छूट|comenz|comanda\s+(?:nr|num)|comandă\s+(?:nr|num)|rezervar|fidelitate|reducere|cupon"
 )
 
 
@@ -3342,8 +3342,8 @@ _ML_THINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "വാതിൽ", "ഗേറ്റ്", "દરવાજ", "ગેટ", "ਦਰਵਾਜ", "ਗੇਟ", "دروازے", "دروازہ", "گیٹ", "در ورودی", "درب", "კარის", "ჭიშკრის",
         "შესასვლელის", "დომოფონის", "դռան", "դարպասի", "մուտքի", "врата", "капије", "ulaza", "vrata", "kapije",
         "ușii", "uşii", "usii", "porții", "portii", "interfonului", "hurðar", "hurð-", "hlið-", "útidyra", "låge-", "låg",
-        "dør-", "gadedør-", "opgang", "dörr-", "portti", "portin", "oven", "ovi", "ukse", "värava", "durvju", "vārtu",
-        "durų", "vartų", "laukujų", "kapu", "kaputa",
+        "dør-", "gadedør-", "opgang", "dörr-", "portti-", "portin", "oven", "ovi", "ukse", "värava", "durvju", "vārtu",
+        "durų", "vartų", "laukujų", "kapu-", "kaputa",
     )),
     (PIN, (  # alarms
         "अलार्म", "অ্যালার্ম", "এলার্ম", "அலாரம்", "అలారం", "ಅಲಾರಂ", "ಅಲಾರ್ಮ್", "അലാറം", "એલાર્મ", "અલાર્મ", "ਅਲਾਰਮ",
@@ -3396,8 +3396,11 @@ _ML_PASSWORD = re.compile(
     r"|پاس ورڈ|پاسورڈ|پاس‌ورڈ|رمز عبور|رمز ورود|گذرواژه|پسورد|პაროლი|პაროლს|პაროლ|գաղտնաբառը|գաղտնաբառ"
     r"|лозинка|лозинку|lozinka|lozinku|parola|parolă|lykilorð|lykilorðið|kata laluan|kata sandi|mật khẩu|รหัสผ่าน"
     r"|κωδικός πρόσβασης|κωδικός wifi|κωδικός του wifi|κωδικός wi-fi|wifi κωδικός|κωδικος wifi|salasana|jelszó|jelszava"
-    r"|parool|parole(?=\s*[:=]|\s+ir\s)|slaptažodis|слаптажодис)(?![^\W\d_])"
-)  # (Latvian "parole" only as "parole: ..." or "parole ir ...": in English it is a release from prison)
+    r"|parool|parole|slaptažodis|слаптажодис)(?![^\W\d_])"
+)
+# Latvian "parole" is English's release from prison too: a value after it counts when "parole" is
+# followed by ":", "=", a dash or "ir", or when the value is a strong password ("Banka parole Zv41gz!2024")
+_PAROLE_SAID = re.compile(r"\s*[:=—–-]|\s+ir\s")
 _ML_HINT = re.compile(
     "|".join(
         re.escape(w)
@@ -3436,7 +3439,7 @@ _ML_SELF = [
 # the value after the name, in the same clause: a keypad's ("#3824", "6233#"), a one-time
 # code in two halves ("682 292"), a dial's combination ("19-12-0", "R30 L4 R35")
 _ML_VALUE = re.compile(
-    r"[^\d\n.!?;|,،؛।]{0,24}?(?<![\w-])"
+    r"[^\d\n.!?;|]{0,24}?(?<![\w-])"
     r"(?:(?P<keypad>[#*]?(?!(?:19|20)\d\d(?!\d))\d{4,8}[#*]?)(?![\d.,/:-]?\d)"
     r"|(?P<halves>\d{3}[ \-]\d{3})(?![\d.,/:-]?\d)"
     r"|(?P<dial>\d{1,2}(?:\s*[-–]\s*\d{1,2}){2,3}|\d{1,2}(?:\s\d{1,2}){2}|[RL]\d{1,2}(?:\s+[RL]\d{1,2}){2,3})(?![\d.,/:-]?\d))"
@@ -3445,10 +3448,10 @@ _ML_PASSWORD_VALUE = re.compile(r"[^\n]{0,16}?(?:[:=\-—–→]\s*|\s)(?P<val>[
 _ML_CLAUSE_BREAK = re.compile(r"[\n,;،؛।]")
 
 
-def _ml_value(line: str, at: int, kind: str) -> bool:
+def _ml_value(line: str, at: int, kind: str, comma_ends: bool = False) -> bool:
     v = _ML_VALUE.match(line, at)
-    if v is None:
-        return False
+    if v is None or (comma_ends and re.search(r"[,،؛।]", v.group())):
+        return False  # after Serbian "kod" ("at"), a comma ends the clause: "kod vrata, 1830 je bilo"
     if v.group("halves") and kind != ONE_TIME_CODE:
         return False  # "123 456" is a one-time code's shape; a keypad's has no gap
     return not v.group("dial") or kind == PIN
@@ -3468,7 +3471,7 @@ def _scan_named_in_more_languages(line: str, low: str, found: set[str]) -> None:
                 lo, hi = min(start, m.start()), max(end, m.end())
                 if _ML_CLAUSE_BREAK.search(low, lo, hi) or _ML_POSTAL.search(low, lo, hi):
                     continue
-                if _ml_value(line, hi, kind):
+                if _ml_value(line, hi, kind, comma_ends=m.group() in ("kod", "код")):
                     found.add(kind)
                     return
         for m in _ML_COMPOUND.finditer(low):
@@ -3489,6 +3492,8 @@ def _scan_named_in_more_languages(line: str, low: str, found: set[str]) -> None:
     if PASSWORD not in found:
         for m in _ML_PASSWORD.finditer(low):
             v = _ML_PASSWORD_VALUE.match(line, m.end())
+            if v and m.group() == "parole" and not _PAROLE_SAID.match(low, m.end()) and not _strong_password(v.group("val")):
+                continue
             if v and not _CJK.search(v.group("val")) and _plausible_password(v.group("val"), strict=True):
                 val = v.group("val")
                 if not val.isascii() and not any(ch.isdigit() for ch in val):
@@ -3502,10 +3507,16 @@ def _scan_named_in_more_languages(line: str, low: str, found: set[str]) -> None:
 # Pixel.falcon90!", "router admin login admin / wRXQxN$Pv6DS at 192.168.1.1". An e-mail
 # address is the user wherever it stands; any other name only before " / " on a line that
 # names a login. The value must read as a password (see ``_account_value``) and end its clause.
+_PAIR_END = r"(?=\s*$|\s*[,;]|\s+(?:and|at|on|for|via|from|in)\b|\s*[(\[]|\s+[-—–]\s)"
 _ACCOUNT_PAIR = re.compile(
-    r"(?<![\w@.+\-/])(?P<user>[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)*\.[A-Za-z]{2,}|[A-Za-z][\w.\-]{1,39})"
-    r"(?P<sep>\s+/\s+|\s*\|\s*|\s+[—–-]\s+|(?<=[A-Za-z]):\s*|\s{2,}|\s)"
-    r"[\"'`]?(?P<val>[^\s\"'`]{8,64})[\"'`]?(?=\s*$|\s+(?:at|on|for|via|from|in)\b|\s*[(\[]|\s+[-—–]\s)"
+    r"(?<![\w@.+\-/])(?P<user>[A-Za-z][\w.\-]{1,39})(?P<sep>\s+/\s+)"
+    r"[\"'`]?(?P<val>[^\s\"'`]{8,64})[\"'`]?" + _PAIR_END
+)
+# an e-mail address is the user wherever it stands, whatever stands before it on the line
+_EMAIL_PAIR = re.compile(
+    r"(?<![\w@.+\-/])(?P<user>[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)*\.[A-Za-z]{2,})"
+    r"(?P<sep>\s+/\s+|\s*\|\s*|\s+[—–-]\s+|:\s*|\s{2,}|\s)"
+    r"[\"'`]?(?P<val>[^\s\"'`,;]{8,64})[\"'`]?" + _PAIR_END
 )
 _EMAIL_LIKE = re.compile(r"[\w.+\-]+@[\w\-]+\.[A-Za-z]{2,}")
 _LOGIN_CONTEXT = _hints(
@@ -3533,7 +3544,7 @@ def _account_value(value: str, email: bool) -> bool:
 # An OAuth client written as its id and its secret side by side ("client id acme-web /
 # Xq9vT2mLp8Rz...", "client_id=acme:Xq9v..."): what follows the id is the client's secret.
 _CLIENT_PAIR = re.compile(
-    r"(?i)(?<![a-z])client[\s_\-]?id[\"']?\s*[:=]?\s*[\"']?[\w\-.~]{4,128}[\"']?(?:\s*[/|:]\s*)[\"']?(?P<val>[\w\-.~+/=]{16,128})"
+    r"(?i)(?<![a-z])client[\s_\-]?id[\"']?\s*[:=]?\s*[\"']?[\w\-.~]{4,128}[\"']?(?:\s*[/|:]\s*|\s+[—–-]\s+)[\"']?(?P<val>[\w\-.~+/=]{16,128})"
 )
 
 
@@ -3542,18 +3553,29 @@ def _scan_account_pairs(line: str, low: str, found: set[str]) -> None:
         return
     if "client" in low and GENERIC not in found:
         for c in _CLIENT_PAIR.finditer(line):
-            if _looks_random(c.group("val"), 16) and not ID_SHAPE.fullmatch(c.group("val")):
+            val = c.group("val")
+            if "/" in val and re.search(r"(?:^|/)[a-z][a-z\-]{3,}(?:[/.]|$)|\.[a-z]{2,4}$", val):
+                continue  # a file's path after the id: "client id C-20931 / uploads/2024/c20931-intake.pdf"
+            if _looks_random(val, 16) and not ID_SHAPE.fullmatch(val):
                 found.add(GENERIC)
                 return
     at = "@" in line
-    if not at and not ("/" in line and _has(low, _LOGIN_CONTEXT)):
+    for m in _EMAIL_PAIR.finditer(line) if at else ():
+        value, sep = _strip(m.group("val")), m.group("sep").strip()
+        if sep == ":" and not (generated(value) or (_strong_password(value) and re.search(r"[!$%^&*?+=~@]", value))):
+            continue  # "billing@stmarys.org: Statement#A7731": a message's subject after its sender
+        if sep in "—–-" and sep and not (generated(value) or re.search(r"[!@#$%^&*?+=~]", value) and re.search(r"\d", value)):
+            continue
+        if _account_value(value, True):
+            found.add(PASSWORD)
+            return
+    if not ("/" in line and _has(low, _LOGIN_CONTEXT)):
         return
     for m in _ACCOUNT_PAIR.finditer(line):
-        email = "@" in m.group("user")
-        if not email and (m.group("sep").strip() != "/" or not _has(low[: m.start()], _LOGIN_CONTEXT)):
-            continue  # after a name, only " / " (an e-mail's dash or colon: "ops@acme.io: Qz7!mB2v")
+        if not _has(low[: m.start()], _LOGIN_CONTEXT):
+            continue  # after a name, only " / " on a line that names a login
         value = _strip(m.group("val"))
-        if _account_value(value, email):
+        if _account_value(value, False):
             found.add(PASSWORD)
             return
 
@@ -3571,7 +3593,13 @@ _THING_KEYPAD = re.compile(
 )
 _ORACLE_CONNECT = re.compile(
     r"(?<![\w/.@-])([A-Za-z][\w$#]{1,29})/([^\s@/\"'`]{6,64})@"
-    r"(?://?[\w.\-]+(?::\d{2,5})?(?:/[\w.$]+)?|[\w.\-]+:\d{2,5}/[\w.$]+)"  # EZConnect: "@host:1521/service"
+    r"(?://?[\w.\-]+(?::\d{2,5})?(?:/[\w.$]+)?|(?P<ez>[\w.\-]+:\d{4,5}/[A-Za-z][\w.$]*))"  # EZConnect: "@host:1521/service"
+)
+# sqlplus and the other Oracle tools take "user/password@alias" (a tnsnames entry, a
+# descriptor) after their name: "sqlplus scott/Tiger#2024@ORCL"
+_ORACLE_TOOL = re.compile(
+    r"(?i)\b(?:sqlplus|sqlcl|sql|connect|conn|expdp|impdp|exp|imp|rman|sqlldr)\s+(?:-\w+\s+)*"
+    r"([A-Za-z][\w$#]{1,29})/([^\s@/\"'`]{6,64})@[\w.(\-]"
 )
 
 
@@ -3598,15 +3626,17 @@ def _app_password(letters: str) -> bool:
 # '1939' on the shed padlock" (a product's, an error's or an order's code is no one's secret).
 _CODE_FOR_THING = re.compile(
     r"(?i)(?<![a-z])(?P<what>[a-z]+\s+)?(?:code|combination|combo|pin|passcode)\s*(?:is|was|:|=)?\s*(?:now\s+|still\s+)?"
-    r"[\"'`]?(?P<val>[#*]?\d{4,8}[#*]?)[\"'`]?\s+(?:for|to|on|opens|at)\s+(?:the|my|our|your|his|her|their)\s+"
-    r"(?:[a-z]+\s+){0,2}?(?:door|gate|garage|alarm|keypad|lock\s?box|key\s?box|key\s?safe|safe|locker|padlock|bike\s+lock"
-    r"|shed|storage\s+unit|mailbox|intercom|building|entry|lobby|entrance|front\s+door|apartment|flat|house)s?(?![a-z])"
+    r"[\"'`‘’“”]?(?P<val>[#*]?\d{4,8}[#*]?)[\"'`‘’“”]?,?\s+(?:for|to|on|opens|at|into|unlocks|to\s+get\s+into|gets\s+you\s+into)\s+"
+    r"(?:(?:the|my|our|your|his|her|their)\s+|[a-z]+['’]s\s+)(?:[a-z]+\s+){0,2}?"
+    r"(?P<thing>door|gate|garage|alarm|keypad|lock\s?box|key\s?box|key\s?safe|safe|locker|padlock|lock|shed|storage\s+unit"
+    r"|mailbox|intercom|building|entry|lobby|entrance|apartment|flat|house|cabinet|crate|dispenser|room|office|studio)s?(?![a-z])"
 )
 
 
-_NOT_AN_OPENING = re.compile(
-    r"(?i)error|fault|status|model|part|serial|reference|ref|sku|item|area|dial|country|warranty|remote|opener|motor"
-    r"|sensor|battery|fob|manual|" + _NOT_A_DOOR_CODE.pattern.removeprefix("(?i)")
+_NOT_AN_OPENING = re.compile(  # whole words only: "apartment" holds "part", "motorcycle" "motor"
+    r"(?i)(?<![a-z])(?:error|fault|status|model|part|serial|reference|ref|sku|item|area|dial|country|warranty|remote"
+    r"|opener|motor|sensor|battery|fob|manual|colou?r|paint|pantone|ral|tax|county|zone|school|parcel|deed|district"
+    r"|" + _NOT_A_DOOR_CODE.pattern.removeprefix("(?i)") + r")(?![a-z])"
 )
 
 
@@ -3688,7 +3718,8 @@ def _scan_plain_shapes(line: str, low: str, found: set[str]) -> None:
         said = _spelled_digits(line) if _maybe_spelled(low) and _SPELLED.search(line) else line
         for c in _CODE_FOR_THING.finditer(said):
             val = c.group("val").strip("#*")
-            if _NOT_AN_OPENING.search(c.group("what") or "") or _NOT_AN_OPENING.search(said, c.end("val"), c.end() + 12):
+            after = said[c.start("thing") : c.end()] + " " + (said[c.end() :].split(None, 1) or [""])[0]  # the thing, the word after
+            if _NOT_AN_OPENING.search(c.group("what") or "") or _NOT_AN_OPENING.search(after):
                 continue
             if val != c.group("val") or not re.fullmatch(r"(?:19|20)\d\d", val):
                 found.add(PIN)
@@ -3698,10 +3729,16 @@ def _scan_plain_shapes(line: str, low: str, found: set[str]) -> None:
     if ("*" in line or "#" in line) and _THING_KEYPAD.search(line):
         found.add(PIN)
     if "@" in line and "/" in line:
-        for m in _ORACLE_CONNECT.finditer(line):
-            if _plausible_password(m.group(2)) and not _PLACEHOLDER.match(m.group(2)):
-                found.add(CONNECTION_STRING)
-                return
+        for m in [*_ORACLE_CONNECT.finditer(line), *_ORACLE_TOOL.finditer(line)]:
+            pw = m.group(2)
+            if not _plausible_password(pw) or _PLACEHOLDER.match(pw):
+                continue
+            if m.re is _ORACLE_CONNECT and m.group("ez") and not (
+                (re.search(r"[A-Za-z]", pw) and re.search(r"[\d!#$%&*+=?^~]", pw)) or _random_letters(pw) or (pw.isalpha() and pw.lower() != pw and generated(pw)) or pw.count("-") >= 3
+            ):
+                continue  # without "//", a password's shape: "node/exporter@monitor:9100/metrics" is a path
+            found.add(CONNECTION_STRING)
+            return
 
 
 _DETECTORS: tuple[Callable[[str, str, set[str]], None], ...] = (
