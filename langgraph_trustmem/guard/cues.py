@@ -624,7 +624,7 @@ _PW_BEFORE = re.compile(
 _WIFI_CUE = re.compile(r"(?<![\w-])(?:wifi|wi-fi|wlan|wlan-netz|ssid|network|netzwerk|reseau|red wifi|rede)(?![\w-])")
 # Security questions: the answer is a plain word, so only a strong cue and a stated answer count.
 _ANSWER_CUE = re.compile(
-    r"(?<!\w)(?:security (?:question|answer|q)s?|sec\. (?:question|answer|q)s?|secret (?:question|answer)|recovery questions?|memorable (?:word|info(?:rmation)?|answer|phrase)"
+    r"(?<!\w)(?:security (?:question|answer|q)s?|sec\. (?:question|answer|q)s?|secret (?:question|answer)|recovery questions?|memorable word|memorable info(?:rmation)?(?=[^.\n]{0,30}\b(?:bank|banking|account|login)\b)"
     r"|سؤال الأمان|سؤال الامان|السؤال السري"
     r"|respuesta (?:de seguridad|secreta)|pregunta de seguridad|resposta (?:secreta|de seguranca)"
     r"|pergunta secreta|pregunta secreta|domanda segreta|geheimfrage|vraag van de bank"

@@ -848,7 +848,18 @@ _ADDRESS_WORDS = _hints("पिन कोड", "পিন কোড", "पता
 def postal_pin(value: str, low: str) -> bool:
     """Whether six digits named a PIN are an Indian postcode: an address, a road or a city is
     named beside them ("पता: 12 गांधी मार्ग, पिन 110001"; "मेरा पिन 482913 है" is a PIN)."""
-    return len(value) == 6 and value[0] in "12345678" and _has(low, _ADDRESS_WORDS)
+    return len(value) == 6 and value[0] in "12345678" and _has(low, _ADDRESS_WORDS) and (
+        not _has(low, _PAYMENT_WORDS) or _has(low, _SAID_POSTAL)
+    )
+
+
+_SAID_POSTAL = _hints("postal", "postcode", "post code", "pin code", "पिन कोड", "পিন কোড")
+
+
+_PAYMENT_WORDS = _hints(
+    "card", "atm", "upi", "bank", "debit", "credit", "paytm", "gpay", "कार्ड", "एटीएम", "यूपीआई", "बैंक", "डेबिट", "क्रेडिट",
+    "पेटीएम", "কার্ড", "এটিএম", "ইউপিআই", "ব্যাংক", "கார்டு", "ஏடிஎம்", "కార్డ్", "ఏటీఎం", "ಕಾರ್ಡ್", "ಎಟಿಎಂ", "കാർഡ്", "എടിഎം",
+)  # fmt: skip
 
 
 _PIN_DIRECT = re.compile(  # "PIN 7731 for the debit card", "gate code 4410#"
@@ -1393,7 +1404,7 @@ _ID_ONLY = re.compile(
     r"(?i)\b(?:(?:key\s+)?id\s+only|only\s+the\s+(?:key\s+)?id|ask\s+(?:\w+\s+){1,3}for\s+the\s+secret"
     r"|secret\s+(?:was\s+)?never\s+stored|without\s+(?:the|its)\s+secret|no\s+secret\s+(?:key\s+)?(?:here|in\s+this))\b"
 )
-_NAME_PART = re.compile(r"[a-z]+(?:[_\-][a-z]+)*")  # a field's or a path's name: "api_key", "db-password"
+_NAME_PART = re.compile(r"[a-z]+(?:[_\-][a-z]+)?")  # a field's or a path's name: "api_key", "db-password"
 # A secret's name in Google's Secret Manager and in Azure Key Vault (its version an id):
 # "projects/1704.../secrets/db-password/versions/latest", "https://x-kv.vault.azure.net/secrets/db/<32 hex>"
 _CLOUD_SECRET_NAME = re.compile(
@@ -1511,7 +1522,9 @@ def without_doc_values(text: str, testing: bool = False, masked: bool = True) ->
     return text
 
 
-_TEST_CARD_CODE = re.compile(r"(?i)(\[test card\][^\n]{0,40}?\b(?:cvc|cvv|csc|cid)2?\W{0,3})\d{3,4}(?!\d)")
+_TEST_CARD_CODE = re.compile(
+    r"(?i)(\[test card\](?:(?!\b(?:real|own|my|actual|instead|ending)\b)[^\n]){0,40}?\b(?:cvc|cvv|csc|cid)2?\W{0,3})\d{3,4}(?!\d)"
+)
 
 
 _CODE_REFERENCE = re.compile(
@@ -2182,14 +2195,15 @@ _SAID_PUBLIC = re.compile(
 # said right beside it (within a few words): "(browser key, public)", "(public, web drop-in)",
 # "the key id is public"
 _PUBLIC_BESIDE = re.compile(r"(?i)\(public\b|\bpublic\)|browser (?:key|token)s?\b|(?:key|id|token) is public\b")
-_BESIDE = 64
+_BESIDE = 48
 # a key said to have got out is a secret that leaked, not a public one: "(public now, leaked)",
 # "I pushed it to GitHub by mistake"; unless the words deny it or say it is meant to be seen
 _LEAKED = re.compile(
-    r"(?i)\b(?:leak(?:ed|s)?|exposed|compromised|stolen|by\s+mistake|by\s+accident|accidentally|got\s+out|ended\s+up\s+in"
+    r"(?i)\b(?:leak(?:ed|s)?|exposed|compromised|stolen|pasted|committed|pushed|by\s+mistake|by\s+accident|accidentally"
+    r"|got\s+out|ended\s+up\s+in"
     r"|oops|fuite|fuit[ée]|geleakt|filtrad[ao])\b"
 )
-_LEAK_EXCUSED = re.compile(r"(?i)\b(?:by\s+design|on\s+purpose|intentionally|meant\s+to|safe\s+to)\b")
+_LEAK_EXCUSED = re.compile(r"(?i)\b(?:by\s+design|intentionally|meant\s+to)\b")
 # What such a memory may still hold without it being refused: a key no rule names.
 PUBLIC_KINDS = frozenset({GENERIC, "API key or token", "Google API key"})
 
@@ -2340,7 +2354,7 @@ def _scan_near_keyword(line: str, low: str, found: set[str]) -> None:
             continue  # an id said to be one: "clientId: '<uuid>'", "job done id=<ULID>"
         if token.split("_", 1)[0].lower() in _ID_PREFIXES and "_" in token:
             continue  # evt_..., cus_...: a payment provider's object id
-        if _EVM_ADDRESS.fullmatch(token):
+        if _EVM_ADDRESS.fullmatch(token) and not re.search(r"secret|private|hmac|signing|seed", window):
             continue  # a wallet's or a contract's address (a private key is 64 hex digits)
         if _json_payload(token) and "." not in line[max(0, m.start() - 1) : m.end() + 1]:
             continue  # a cookie's base64 JSON, alone (a JWT's or a Mapbox token's part is read whole)
@@ -2709,7 +2723,7 @@ SECRET_KINDS: frozenset[str] = frozenset(
 # An account's security question (or its "memorable word"), in several languages.
 _SECURITY_Q = re.compile(
     r"(?i)(?<![a-z])(?:security\s+(?:question|answer)s?|secret\s+(?:question|answer)s?|recovery\s+answers?"
-    r"|memorable\s+(?:word|info(?:rmation)?|answer|phrase|name|place|date)|verification\s+word"
+    r"|memorable\s+word|memorable\s+info(?:rmation)?(?=[^.\n]{0,30}\b(?:bank|banking|account|login|security)\b)|verification\s+word"
     r"|sicherheitsfrage|sicherheitsantwort|question\s+secr[èe]te|r[ée]ponse\s+secr[èe]te|pregunta\s+(?:de\s+)?seguridad"
     r"|pregunta\s+secreta|pergunta\s+(?:de\s+)?seguran[çc]a|domanda\s+(?:di\s+)?sicurezza|beveiligingsvraag"
     r"|pytanie\s+bezpiecze[ńn]stwa|s[äa]kerhetsfr[åa]ga|секретный\s+вопрос|秘密の質問|安全问题|密保问题|보안\s*질문"
@@ -3562,10 +3576,8 @@ def _scan_account_pairs(line: str, low: str, found: set[str]) -> None:
     at = "@" in line
     for m in _EMAIL_PAIR.finditer(line) if at else ():
         value, sep = _strip(m.group("val")), m.group("sep").strip()
-        if sep == ":" and not (generated(value) or (_strong_password(value) and re.search(r"[!$%^&*?+=~@]", value))):
-            continue  # "billing@stmarys.org: Statement#A7731": a message's subject after its sender
-        if sep in "—–-" and sep and not (generated(value) or re.search(r"[!@#$%^&*?+=~]", value) and re.search(r"\d", value)):
-            continue
+        if sep != "/" and not (generated(value) or (_strong_password(value) and re.search(r"[!$%^&*?+=~@]", value))):
+            continue  # "billing@stmarys.org: Statement#A7731", "mom@gmail.com | BirthdayPlans2024": a subject
         if _account_value(value, True):
             found.add(PASSWORD)
             return
@@ -3629,13 +3641,14 @@ _CODE_FOR_THING = re.compile(
     r"[\"'`‘’“”]?(?P<val>[#*]?\d{4,8}[#*]?)[\"'`‘’“”]?,?\s+(?:for|to|on|opens|at|into|unlocks|to\s+get\s+into|gets\s+you\s+into)\s+"
     r"(?:(?:the|my|our|your|his|her|their)\s+|[a-z]+['’]s\s+)(?:[a-z]+\s+){0,2}?"
     r"(?P<thing>door|gate|garage|alarm|keypad|lock\s?box|key\s?box|key\s?safe|safe|locker|padlock|lock|shed|storage\s+unit"
-    r"|mailbox|intercom|building|entry|lobby|entrance|apartment|flat|house|cabinet|crate|dispenser|room|office|studio)s?(?![a-z])"
+    r"|mailbox|intercom|building|entry|lobby|entrance|apartment|flat|house)s?(?![a-z])"
 )
 
 
 _NOT_AN_OPENING = re.compile(  # whole words only: "apartment" holds "part", "motorcycle" "motor"
     r"(?i)(?<![a-z])(?:error|fault|status|model|part|serial|reference|ref|sku|item|area|dial|country|warranty|remote"
     r"|opener|motor|sensor|battery|fob|manual|colou?r|paint|pantone|ral|tax|county|zone|school|parcel|deed|district"
+    r"|billing|budget|cost|procedure|medication|batch|room|postal|post|zip"
     r"|" + _NOT_A_DOOR_CODE.pattern.removeprefix("(?i)") + r")(?![a-z])"
 )
 
@@ -3649,11 +3662,14 @@ _USE_AS_TOKEN = re.compile(
 )
 
 
+_USE_AS_NOT = re.compile(r"(?i)\b(?:test|tests|testing|mock|fixture|csrf|signing|rotation|algorithm|method|hook|example|sample|dummy)\b")
+
+
 def _use_as_token(line: str, low: str, found: set[str]) -> None:
     for m in _USE_AS_TOKEN.finditer(line):
         val, what = m.group("val"), m.group("what")
-        if _NOT_SECRET_CONTEXT.search(what) or _PLACEHOLDER.match(val):
-            continue
+        if _NOT_SECRET_CONTEXT.search(what) or _PLACEHOLDER.match(val) or _USE_AS_NOT.search(what + line[m.end() : m.end() + 40]):
+            continue  # a signing method, a rotation hook, a test's or a mock's value
         if _looks_random(val) or ID_SHAPE.search(val) or _UUID_HEX.search(val.lower().replace("-", "")):
             found.add(GENERIC)
             return
@@ -3687,7 +3703,7 @@ _SELF_LABEL = re.compile(
 )
 _DERIVED = re.compile(
     r"(?i)\b(?:last|final|first)\s+(?:\d{1,2}|two|three|four|five|six|eight)\s+(?:digits|characters|chars|letters)"
-    r"|\bappend\b|\bthe\s+rest\s+is\b|\bstarts?\s+with\b|\bends?\s+with\b|\bthe\s+hex\b|\bdigits\s+of\b"
+    r"|\bappend\b|\bthe\s+rest\s+is\b|\bthe\s+hex\b|\bdigits\s+of\b"
 )
 _NAMED_SECRET = re.compile(
     r"(?i)(?<![a-z])(?:(?P<pin>code|pin|combination|combo|passcode)|(?P<pw>password|passphrase|pw)|token|api\s+key|secret)(?![a-z])"
@@ -3699,18 +3715,24 @@ def _self_label(line: str, found: set[str]) -> None:
         found.add(PIN if n.group("pin") else PASSWORD if n.group("pw") else GENERIC)
 
 
+_WIFI_NOT = re.compile(r"(?i)\b(?:helpline|hotline|support|phone|call|ticket|order|account\s+number|customer\s+number)\b")
+
+
 def _scan_plain_shapes(line: str, low: str, found: set[str]) -> None:
     if ("this" in low or "u-number" in low) and ("note" in low or "memory" in low or "entry" in low or "record" in low):
         _self_label(line, found)
     if PASSWORD not in found and "pass" in low and (p := _MEETING_PASSCODE.search(line)):
         val = p.group("val")
-        if (val.lower() != val and val.upper() != val) or (re.search(r"\d", val) and re.search(r"[A-Za-z]", val)):
-            found.add(PASSWORD)
+        mixed = re.search(r"[A-Z]", val[1:]) and re.search(r"[a-z]", val)
+        if (mixed or (re.search(r"\d", val) and re.search(r"[A-Za-z]", val))) and generated(val):
+            found.add(PASSWORD)  # not a word after it ("Password Reset", "passcode iPhone lockout")
     if " as " in low and GENERIC not in found:
         _use_as_token(line, low, found)
     if PASSWORD not in found and ("wi" in low or "wlan" in low or "ssid" in low):
         for w in _WIFI_PSK.finditer(line):
             val = w.group("val")
+            if _WIFI_NOT.search(line, w.end()) or _WIFI_NOT.search(line, max(0, w.start("val") - 40), w.start("val")):
+                continue  # "support key: 0800123456 is the ISP helpline"
             if val.isdigit() or (re.search(r"\d", val) and re.search(r"[^\W\d_]", val) and not _is_wordy(val)):
                 found.add(PASSWORD)
                 break

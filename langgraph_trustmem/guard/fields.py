@@ -708,7 +708,7 @@ def field_secret(kind: str | None, value: object, looks_random: object) -> str |
             return TWO_FACTOR  # a backup code: "sy36-c8xu", "KAOU2-4F6EU-CVIBB-B985L-O7GW6"
         if looks_random(v):  # type: ignore[operator]
             return GENERIC if kind == "key" else kind
-        if kind == GENERIC and re.fullmatch(r"(?=.*\d)(?=.*[a-zA-Z])[A-Za-z0-9]{12,15}", v) and looks_random(v, 12):  # type: ignore[operator]
+        if kind == GENERIC and re.fullmatch(r"(?=.*\d)(?=.*[a-zA-Z])[A-Za-z0-9]{12,15}", v) and looks_random(v, 12) and generated(v):  # type: ignore[operator]
             return GENERIC  # a field named a token holds short ones too (ipinfo's: 14 hex)
         return None
     return None

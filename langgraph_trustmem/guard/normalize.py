@@ -571,7 +571,7 @@ def _pieces_joined(m: re.Match[str]) -> str:
 # runs between one separator ("W8NQ / wdMs / DzNM ... drop the separators"), groups given in
 # reverse order ("groups in reverse order: b20f 291c ... key-").
 _JOIN_SAID = re.compile(
-    r"(?i)\bjoin(?:ed)?\b|\bcombine|\bconcatenat|\btogether\b|\bin order\b|\bno spaces\b|\bdrop the (?:separators|slashes|dashes|spaces)"
+    r"(?i)\bjoin(?:ed)?\b|\bconcatenat|\bno spaces\b|\b(?:glue|put|stick)\s+(?:them\s+|it\s+)?together\b|\bdrop the (?:separators|slashes|dashes|spaces)"
     r"|\bwithout the (?:separators|slashes|dashes|spaces)|\bremove the (?:separators|slashes|dashes|spaces)"
 )
 _BULLET_PIECES = re.compile(r"(?:\n[ \t]*[-*•][ \t]*[^\s\-*•]\S{0,11}[ \t]*){3,12}(?=\n|$)|(?:\n[ \t]*[-*•][ \t]*\S{1,12}[ \t]*){3,12}(?=\n|$)")
@@ -755,8 +755,10 @@ def full_views(text: str, depth: int = 2) -> list[str]:
     if "\n" in folded and ("art" in folded or "ART" in folded) and len(lines := _PART_LINE.findall(folded)) >= 2:
         out.extend(f"{name}: {value}" for name, value in parts_joined(lines))  # "X_PASSWORD_PART1: emsj-pcxk" ...
     if ("\n^" in folded or "\n ^" in folded) and (noted := _CARET_NOTE.sub(lambda m: f"{m['name']}: {m['val']}", folded)) != folded:
-        out.append(noted)
-        out.extend(full_views(noted, depth))  # its disguises undone as for any text (none points up now)
+        if len(noted) <= 2000 and folded.count("^") <= 4:  # a note, not a log of carets: read as any text
+            out.extend([noted, *full_views(noted, depth)])
+        else:
+            out.extend([noted, _said_joined(noted)])
     if "\n" in folded and (joined_pieces := _PIECE_LINES.sub(_pieces_joined, folded)) != folded:
         out.append(joined_pieces)  # "wifi password, in pieces:\n1) tornado-\n2) copper-g\n3) alaxy-93"
     if "odd" in folded and "even" in folded and _ODD_EVEN.search(folded):  # "odd: kC8rL | even: v$*L-"

@@ -40,6 +40,12 @@ REFUSED = [
     'api token — ASCII codes:\n88,113,57,118,84,50,109,76,112,56,82,122,75,52,119,78,55,98,89,99,51,72,100,74',
     'DPD pickup code 483920',
     'the code is 5531 for the side gate',
+    # its review's bypasses, mended
+    'मेरा एटीएम पिन 482913 है, मैं मुंबई में रहता हूँ',
+    'HMAC secret 0xa94a8fe5ccb19ba61c4c0873d391e987982fbbd3',
+    'Stripe test card 4242 4242 4242 4242 failed; used my own Visa instead, CVV 512',
+    'db password: vault:kv/prod#correct-horse-battery-staple',
+    'API key Zx8Kq2Lm9Pw4Rt7Vb3Nc6Yd1Fe5Gh0Jk9 — pasted in the (public) Slack channel',
 ]
 
 PASSES = [
@@ -59,6 +65,19 @@ PASSES = [
     'groups in reverse order: red blue green',
     'InPost pickup point: Prosta 51, open 24/7',
     'the code of conduct is posted for the front gate staff',
+    # its review's false positives, mended
+    'Call the bank about the Password Reset tomorrow at 10',
+    'Call IT about passcode iPhone lockout, ticket pending',
+    'Budget code 6100 for the office supplies',
+    'Room code 1201 for the hotel room',
+    'Postal code 90210 for the house',
+    'Memorable name from the book club: Atticus',
+    "This record's id ends with 42; the room code is on the door",
+    'Use HS256-signing-algorithm as the token signing method',
+    'use 550e8400-e29b-41d4-a716-446655440000 as the CSRF token in the unit test fixture',
+    'Wifi kept dropping; support key: 0800123456 is the ISP helpline',
+    {'token': 'Hospital12WardB'},
+    'Take these together in the morning:\n- Vitamin-D\n- B12\n- Omega3\n- Zinc',
 ]
 
 
