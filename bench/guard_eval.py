@@ -100,8 +100,8 @@
   on them and trained the learned reader with it, so it is tuning data now.
 * heldout21: ``tests/data/secrets_heldout21/heldout21.jsonl``, written by a helper that never
   saw the guard or any other corpus, committed frozen (ee4076c) before it was first run;
-  held out until the twenty-third round tuned rules on it (tuning data for the rules now;
-  the learned reader has still never been trained on it, so it stays in ``HELD_OUT``).
+  held out until the twenty-third round tuned rules on it; the learned reader was trained
+  with it after that round (stop 40), so it is tuning data now.
 * heldout22: ``tests/data/secrets_heldout22/heldout22.jsonl``, written the same way, committed
   frozen (405bb13) before it was first run; never tuned on and never trained on: the held-out
   figure of record.
@@ -359,11 +359,10 @@ CORPORA = {
     "heldout21": heldout21_corpus,
     "heldout22": heldout22_corpus,
 }
-# Never seen by the learned reader's training (bench/train_guard.py); heldout22 never tuned on
-# by rules either (heldout21 was, in the twenty-third round).
-# (heldout20 was, until the twenty-second round tuned rules on it and the reader trained on it.)
-# heldout22 (tests/data/secrets_heldout22, committed frozen at 405bb13) is held out too.
-HELD_OUT = ("heldout21", "heldout22")
+# Never seen by the learned reader's training (bench/train_guard.py) nor tuned on by rules:
+# heldout22 (tests/data/secrets_heldout22, committed frozen at 405bb13). heldout20 and heldout21
+# were held out until rules were tuned on them and the reader was trained with them.
+HELD_OUT = ("heldout22",)
 
 
 def outcome(guard: Guard, rec: Record) -> tuple[bool, list[str]]:

@@ -11,7 +11,7 @@ it now, as do the nineteenth (measured once first) and two corpora written for t
 (``secrets_train20a``, ``secrets_train20b``); the twentieth (``secrets_heldout20``) was
 held out until the twenty-second round tuned rules on it and trained the reader with it; the
 twenty-first (``secrets_heldout21``) was held out until the twenty-third round tuned rules on
-it; the twenty-second (``secrets_heldout22``), written by a helper that never saw the guard
+it and the fortieth stop trained the reader with it; the twenty-second (``secrets_heldout22``), written by a helper that never saw the guard
 and committed frozen before it was first run, is the held-out figure of record.
 """
 
@@ -347,11 +347,13 @@ def test_twenty_first_heldout_corpus(guard):
     / 0.0348 (424 of 458 secrets, 16 of 460 benign); rules alone 0.910 / 0.760 / 0.0348. Never
     tuned on, never trained on until then. The twenty-third round read its misses and false
     positives and tuned rules on them (the learned reader was not retrained: it has still never
-    seen it): 0.991 / 0.962 / 0.0087 (4 of 460); rules alone 0.978 / 0.923. Tuning data now."""
+    seen it): 0.991 / 0.962 / 0.0087 (4 of 460); rules alone 0.978 / 0.923. Tuning data now,
+    and training data since the fortieth stop retrained the reader with it: 0.989 / 0.962 /
+    0.0087 (the new weights reach one secret fewer here; the rules' verdicts are unchanged)."""
     report, misses, fps = guard_eval.evaluate("heldout21", guard_eval.heldout21_corpus(), guard, timing=False)
     assert report.secrets >= 450 and report.benign >= 450
     assert report.errors == 0
-    assert report.recall >= 0.991, [r.id for r in misses]
+    assert report.recall >= 0.989, [r.id for r in misses]
     assert report.recall_hard >= 0.961
     assert report.fp_rate <= 0.0087, [r.id for r, _ in fps]
 
@@ -364,15 +366,18 @@ def test_twenty_second_heldout_corpus(guard):
     4e86ab9 (round 22 and its review's mends): 0.939 recall, 0.856 on evasions, 0.0149 false
     positives (7 of 470), 1.25 ms per 200-character memory; rules alone 0.934 / 0.839 /
     0.0149. Measured again after the twenty-third round (rules tuned on heldout21, and that
-    round's two reviews mended): identical, 0.939 / 0.856 / 0.0149. Never tuned on, never
-    trained on: the held-out figure of record. The targets are not met. Asserted as measured,
-    so a regression shows; its records are never read."""
+    round's two reviews mended): identical, 0.939 / 0.856 / 0.0149. Measured a third time after
+    the learned reader was retrained with heldout21 (the retraining planned before this
+    measurement, its threshold chosen by the usual folds): 0.941 / 0.864 / 0.0170 (one secret
+    and one false positive more than the rules' own 0.934 / 0.839 / 0.0149). Never tuned on,
+    never trained on: the held-out figure of record. The targets are not met. Asserted as
+    measured, so a regression shows; its records are never read."""
     report, _, _ = guard_eval.evaluate("heldout22", guard_eval.heldout22_corpus(), guard, timing=False)
     assert report.secrets >= 450 and report.benign >= 450
     assert report.errors == 0
-    assert report.recall >= 0.938  # target TARGET_RECALL: not met
-    assert report.recall_hard >= 0.855
-    assert report.fp_rate <= 0.0149  # target TARGET_FP: not met
+    assert report.recall >= 0.940  # target TARGET_RECALL: not met
+    assert report.recall_hard >= 0.864
+    assert report.fp_rate <= 0.0170  # target TARGET_FP: not met
 
 
 def test_fourth_tuning_corpus(guard):
