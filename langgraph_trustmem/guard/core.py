@@ -35,6 +35,7 @@ from langgraph_trustmem.guard.detectors import (
 )
 from langgraph_trustmem.guard.engine import engine_scan, require_engine
 from langgraph_trustmem.guard.fields import (
+    SEALED_VALUE,
     field_kind,
     field_secret,
     label_secret,
@@ -148,18 +149,20 @@ _JWK_PUBLIC = frozenset({"kty", "use", "alg", "kid", "n", "e", "x", "y", "crv", 
 _JWK_PRIVATE = frozenset({"d", "p", "q", "dp", "dq", "qi", "k", "oth"})
 
 
-def _masked(value: Any, testing: bool, public: dict[str, str]) -> Any:
+def _masked(value: Any, testing: bool, public: dict[str, str], sealed: bool = False) -> Any:
     """``value`` as the readers of whole records see it: what is no one's secret (the
     documentation's examples, public identifiers, placeholders, statistics) masked in every
     string, as the text scans see it (``detectors.without_doc_values``; ``public`` holds the
     texts the scans masked already)."""
     if isinstance(value, str):
+        if sealed:
+            value = SEALED_VALUE.sub("[encrypted]", value)
         masked = public.get(value)
         return masked if masked is not None else detectors.without_doc_values(value, testing, masked=False)
     if isinstance(value, Mapping):
-        return {k: _masked(v, testing, public) for k, v in value.items()}
+        return {k: _masked(v, testing, public, sealed) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_masked(v, testing, public) for v in value]
+        return [_masked(v, testing, public, sealed) for v in value]
     return value
 
 
@@ -172,13 +175,26 @@ def _public_jwk(record: Mapping[Any, Any]) -> bool:
 class _Check:
     """The working state of one check: texts to scan, and what was found already."""
 
-    __slots__ = ("full", "redacted", "secrets", "tokens")
+    __slots__ = ("full", "redacted", "sealed", "sealed_fields", "secrets", "tokens")
 
     def __init__(self) -> None:
         self.full: list[str] = []  # scanned by every detector
         self.tokens: list[str] = []  # scanned for token formats only
         self.secrets: set[str] = set()
         self.redacted: set[str] = set()
+        self.sealed = False  # the record is a Sealed Secret's manifest (see ``_unsealed``)
+        self.sealed_fields: set[str] = set()  # what field names found in a ciphertext's shape
+
+    def _unsealed(self) -> None:
+        """A Sealed Secret's manifest (``kind: SealedSecret``, ``encryptedData`` in any string or
+        field name of the record) is published by design: its ciphertexts, in whatever field or
+        list item they stand, are no one's secret. Otherwise what a field's name found in a
+        ciphertext's shape counts."""
+        if not self.sealed:
+            self.secrets |= self.sealed_fields
+            return
+        self.full = [SEALED_VALUE.sub("[encrypted]", t) for t in self.full]
+        self.tokens = [SEALED_VALUE.sub("[encrypted]", t) for t in self.tokens]
 
 
 # a line of a file or a record written out: indented, or closing on an opener or a comma
@@ -270,6 +286,7 @@ class Guard:
         """
         check = _Check()
         out = self._walk(value, check, (), set())
+        check._unsealed()
         if self.reject_secrets:
             labels = [*(namespace or ()), *([key] if isinstance(key, str) else [])]
             self._labels(labels, check)
@@ -281,7 +298,7 @@ class Guard:
                 found = set()  # only a key no rule names, which the memory says is public ("search-only")
             if not found:  # the last line: a credential named, and a value of its shape beside it
                 names = [x for x in labels if isinstance(x, str)]
-                probe = _masked(value, any(detectors.testing(t) for t in check.full), public)
+                probe = _masked(value, any(detectors.testing(t) for t in check.full), public, check.sealed)
                 kind = (
                     cues.cued_secret(cues.document(probe, names))
                     or cues.record_secret(probe)
@@ -368,7 +385,8 @@ class Guard:
         if self.reject_secrets:
             hit = field_secret(parent_kind(path), value, looks_random)
             if hit:
-                check.secrets.add(hit)
+                sealed = isinstance(value, str) and SEALED_VALUE.fullmatch(value.strip()) is not None
+                (check.sealed_fields if sealed else check.secrets).add(hit)
         return (
             SSN in self._kinds
             and bool(path)
@@ -437,6 +455,8 @@ class Guard:
         if isinstance(value, str) and path and _BARCODE_FIELD.fullmatch(path[-1]) and value.isdigit():
             return value  # an EAN, a UPC, an ISBN: a product's number, whatever its check digit
         if isinstance(value, str):
+            if "SealedSecret" in value or "encryptedData" in value:
+                check.sealed = True
             if path and self._field(path, value, check):
                 check.redacted.add(SSN)
                 return f"[{SSN}]"

@@ -3533,6 +3533,9 @@ _EMAIL_PAIR = re.compile(
     r"[\"'`]?(?P<val>[^\s\"'`,;]{8,64})[\"'`]?" + _PAIR_END
 )
 _EMAIL_LIKE = re.compile(r"[\w.+\-]+@[\w\-]+\.[A-Za-z]{2,}")
+# words in title case and a number or year: a message's subject or a file's name after an
+# address ("Statement_March2024", "BirthdayPlans2024"), not a password beside its login
+_TITLED = re.compile(r"(?:[A-Z][a-z]{2,}[_\-.]?){2,}\d{0,4}")
 _LOGIN_CONTEXT = _hints(
     "login", "log in", "log-in", "sign-in", "sign in", "account", "acct", "admin", "portal", "vpn", "console",
     "dashboard", "wordpress", "router", "site", "app ", "user", "server", "streaming", "creds", "credentials",
@@ -3576,7 +3579,10 @@ def _scan_account_pairs(line: str, low: str, found: set[str]) -> None:
     at = "@" in line
     for m in _EMAIL_PAIR.finditer(line) if at else ():
         value, sep = _strip(m.group("val")), m.group("sep").strip()
-        if sep != "/" and not (generated(value) or (_strong_password(value) and re.search(r"[!$%^&*?+=~@]", value))):
+        if sep != "/" and (
+            _TITLED.fullmatch(value)
+            or not (generated(value) or (_strong_password(value) and re.search(r"[!$%^&*?+=~@]", value)))
+        ):
             continue  # "billing@stmarys.org: Statement#A7731", "mom@gmail.com | BirthdayPlans2024": a subject
         if _account_value(value, True):
             found.add(PASSWORD)
