@@ -684,8 +684,17 @@ _CLI_PASSWORD_ARGS = re.compile(
     r"|\bPG?PASSWORD=|\bMYSQL_PWD=|\bsmbclient\b[^\n]{0,200}?\s-U\s+\S+%"
     r"|\bnet\s+use\b[^\n]{0,200}?\\\\\S+\s+(?=[^/\s]+\s+/user:)|\bnet\s+use\b[^\n]{0,200}?/user:\S+\s+(?=[^/\s])"
     r"|\bhtpasswd\s+-b\w*\s+(?:-\w+\s+)*\S+\s+\S+\s+"
-    r"|\benter\s+the\s+password\s+for\s+\S+:\s*)"
+    r"|\benter\s+the\s+password\s+for\s+\S+:\s*"
+    r"|\b(?:mongosh|mongo|mongodump|mongorestore|mongoexport|mongoimport)\b[^\n]{0,200}?\s(?:-p|--password)\s+"
+    r"|\baz\s+login\b[^\n]{0,200}?\s(?:-p|--password)\s+|\blftp\b[^\n]{0,200}?\s-u\s+[^,\s]+,"
+    r"|\bnet\s+user\s+(?!/)\S+\s+(?=[^/\s*])|\bvncpasswd\b[^\n]{0,40}?<<<\s*)"
     r"['\"]?([^\s'\"]{4,128})"
+)
+# A Cisco device's configuration: a user's or the enable password in clear (type 0, or none)
+# or in the reversible type 7 (types 5, 8 and 9 are hashes)
+_CISCO_PASSWORD = re.compile(
+    r"(?i)^\s*(?:username\s+\S+(?:\s+privilege\s+\d{1,2})?\s+(?:password|secret)|enable\s+(?:password|secret))"
+    r"\s+(?:(?P<type>[07])\s+)?(?P<val>\S{4,128})\s*$"
 )
 # A password piped into a command that reads it from stdin: echo 'X' | sudo -S ..., | docker login --password-stdin
 _CLI_STDIN_PASSWORD = re.compile(
@@ -695,6 +704,7 @@ _CLI_STDIN_PASSWORD = re.compile(
 _CLI_HINTS = _hints(
     "psexec", "sqlcmd", "bcp ", "osql", "isql", "ldap", "rdp", "zip", "7z", "keytool", "rclone", "openssl", "password=",
     "pgpassword", "mysql_pwd", "smbclient", "net use", "htpasswd", "enter the password", "echo", "rdesktop",
+    "mongo", "az login", "lftp", "net user", "vncpasswd",
 )  # fmt: skip
 # .NET and Java XML configuration: <add key="Password" value="..."/>, <entry key="db.password">
 _XML_PASSWORD = re.compile(
@@ -1930,6 +1940,12 @@ def _scan_passwords(line: str, low: str, found: set[str]) -> None:
                 continue  # read from somewhere at run time, or a redirection ("2>/dev/null")
             if plausible(value) and re.search(r"\d", value):
                 found.add(PASSWORD)
+    if ("username" in low or "enable" in low) and (m := _CISCO_PASSWORD.match(line)) is not None:
+        value = m.group("val")
+        if m.group("type") == "7" and re.fullmatch(r"[0-9A-Fa-f]{4,}", value):
+            found.add(PASSWORD)  # type 7 is an encoding, reversed in one line of code
+        elif _plausible_password(value) and re.search(r"\d", value):
+            found.add(PASSWORD)
     if "value" in low and _has(low, ("pass", "pwd", "secret")):
         for m in _XML_PASSWORD.finditer(line):
             if _plausible_password(m.group(1)):
