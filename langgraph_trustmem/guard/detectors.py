@@ -1940,9 +1940,9 @@ def _scan_passwords(line: str, low: str, found: set[str]) -> None:
                 continue  # read from somewhere at run time, or a redirection ("2>/dev/null")
             if plausible(value) and re.search(r"\d", value):
                 found.add(PASSWORD)
-    if ("username" in low or "enable" in low) and (m := _CISCO_PASSWORD.match(line)) is not None:
-        value = m.group("val")
-        if m.group("type") == "7" and re.fullmatch(r"[0-9A-Fa-f]{4,}", value):
+    if ("username" in low or "enable" in low) and (cisco := _CISCO_PASSWORD.match(line)) is not None:
+        value = cisco.group("val")
+        if cisco.group("type") == "7" and re.fullmatch(r"[0-9A-Fa-f]{4,}", value):
             found.add(PASSWORD)  # type 7 is an encoding, reversed in one line of code
         elif _plausible_password(value) and re.search(r"\d", value):
             found.add(PASSWORD)
