@@ -50,7 +50,7 @@ GRID = tuple(round(1 / (1 + np.exp(-(3.0 + 0.1 * i))), 5) for i in range(51))  #
 
 
 def training_names() -> list[str]:
-    return [n for n in guard_eval.CORPORA if n not in guard_eval.HELD_OUT]
+    return [n for n in guard_eval.CORPORA if n not in (*guard_eval.HELD_OUT, *guard_eval.NOT_TRAINED)]
 
 
 def matrix(texts: list[str]) -> Any:
@@ -158,7 +158,7 @@ def sha256(path: Path) -> str:
 
 def corpus_files() -> dict[str, str]:
     """Every training corpus file and its sha256 (a test checks them against the weights)."""
-    held = {f"secrets_{n}" for n in guard_eval.HELD_OUT}
+    held = {f"secrets_{n}" for n in (*guard_eval.HELD_OUT, *guard_eval.NOT_TRAINED)}
     files = [guard_eval.DATA / "secrets.txt", guard_eval.DATA / "benign.txt"]
     files += sorted(p for p in guard_eval.DATA.glob("secrets_*/*.jsonl") if p.parent.name not in held)
     return {str(p.relative_to(ROOT)): sha256(p) for p in files}

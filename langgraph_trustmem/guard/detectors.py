@@ -1204,7 +1204,7 @@ _TOKEN_EDGE = re.compile(r"[\s\"']")
 _ARN = re.compile(r"\barn:aws[\w-]*:[^\s\"'<>]+")
 # (not "${TOKEN:-ghp_...}": a default written in the reference is a value)
 _REFERENCE = re.compile(
-    r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::?\?[^}\n]{0,200})?\}|!secret\s+[\w.\-]+"
+    r"(?:\$\{[A-Za-z_][A-Za-z0-9_]*(?::?\?[^}\n]{0,200})?\}|!secret\s+[\w.\-]+"
     # a lookup by names, never with a string that could be the secret itself
     r"|keyring\.get_password\(\s*[\"'][\w.\-@ ]{1,64}[\"']\s*,\s*[A-Za-z_][\w.]{0,60}(?:\(\))?\s*\)"
     r"|getpass\.getpass\(\s*(?:[\"'][^\"'\n]{0,80}[\"'])?\s*\)"
@@ -1213,7 +1213,47 @@ _REFERENCE = re.compile(
     r"|\{\{\s*(?:lookup|query)\(\s*[\"'](?:env|file|password|hashi_vault|aws_secret|aws_ssm|community\.[\w.]+)[\"']"
     r"(?:\s*,\s*[\"'](?:[a-z][a-z0-9_./\-:]{0,99}|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)[\"']){1,3}\s*\)\s*\}\}"
     r"|\{\{\s*\.Values(?:\.[A-Za-z_]\w{0,63}){1,6}\s*\}\}"
+    # an environment variable read by name in more languages and tools: a pipeline's $(NAME), a Go
+    # template's {{ .Env.NAME }} or {{ env "NAME" }}, an Ansible variable, PowerShell's $env:NAME,
+    # ${env:NAME}, ${NAME:-} (empty default only), Ruby's ENV['NAME'], .NET, Java, Go, Node, PHP
+    r"|!ENV\s+\$\{[A-Za-z_]\w{0,99}\}|\$\(\s*[A-Z_][A-Z0-9_]{1,99}\s*\)|\{\{\s*\.Env\.[A-Za-z_]\w{0,99}\s*\}\}|\{\{\s*env\s+[\"'][A-Za-z_]\w{0,99}[\"']\s*\}\}"
+    r"|\{\{\s*[a-z_][a-z0-9_]{0,99}\s*\}\}|\$env:[A-Za-z_]\w{0,99}|\$\{env:[A-Za-z_]\w{0,99}\}|\$\{[A-Za-z_]\w{0,99}:-\}"
+    r"|#\{ENV\[\s*[\"'][A-Za-z_]\w{0,99}[\"']\s*\]\}|(?<![\w.])ENV\[\s*[\"'][A-Za-z_]\w{0,99}[\"']\s*\]"
+    r"|(?:Environment\.GetEnvironmentVariable|System\.getenv|os\.Getenv|std::env::var|getenv)\(\s*[\"'][\w.\-]{1,100}[\"']\s*\)"
+    r"|process\.env(?:\.[A-Za-z_]\w{0,99}|\[\s*[\"'][\w.\-]{1,100}[\"']\s*\])"
+    r"|(?<![(\w])\(\([a-z][a-z0-9_.\-]{0,99}\)\)(?!\))"  # Concourse's ((name))
+    r")(?![\w.])(?!\s*(?:\|\||\?\?|[+\-.])?=(?!=))"  # read, not assigned: ENV["X"] ||= "...", $env:X = "..."
 )
+# A variable's, a secret's or a path part's name: words in lower case joined by "-", "_" or ".",
+# words in capitals joined by "_" (AUTH0_CLIENT_SECRET), or letters only
+_NAME_LIKE = re.compile(
+    r"[a-z][a-z0-9]{0,23}(?:[-_.][a-z0-9]{1,23}){0,7}|[A-Z][A-Z0-9]{0,23}(?:_[A-Z0-9]{1,23}){1,7}|[A-Za-z]{1,40}"
+)
+
+
+def _name_like(part: str) -> bool:
+    """Whether ``part`` reads as a name, not as a value dressed as one (a run of random
+    lower-case letters and digits is no name)."""
+    if not _NAME_LIKE.fullmatch(part):
+        return False
+    return not (part.islower() and not re.search(r"[-_.]", part) and _looks_random(part, 12))
+
+
+def _reference(m: re.Match[str]) -> str:
+    """A reference by name replaced, unless a name in it reads as a password or a token
+    (``{{ Tr0ub4dor }}``, ``$(xK9vT2mLp8Rz...)``: a value dressed as a reference)."""
+    for name in re.findall(r"[\w.\-]{6,}", m.group()):
+        if _name_like(name):
+            continue
+        if re.search(r"\d", name) or _looks_random(name, 12):
+            return m.group()
+    return "<secret>"
+
+
+_REFERENCE_HINTS = _hints(
+    "${", "!secret", "get_password(", "getpass(", "os.", "{{", "$(", "$env:", "ENV[", "getenv(", "Getenv(",
+    "GetEnvironmentVariable(", "env::var(", "process.env", "((",
+)  # fmt: skip
 # The unit a policy counts, after its number: a quick test before the policy pattern.
 _POLICY_UNIT = re.compile(r"(?i)\d\s+(?:char|cara|zeic|teck|tegn|znak|kara|teke|merk|lett|digi|cifr|díg|chif|ziff)")
 # A Terraform reference to a variable or a local ("password = var.db_password"): a name,
@@ -1400,12 +1440,18 @@ _ACCOUNT_SID = re.compile(r"((?i:account[ _]?sid|\bsid\b)[^\n]{0,40}?)\bAC[0-9a-
 # "op://Private/GitHub/password"): where a password is kept. Only addresses whose every part is a
 # plain name (no part that reads as a password or a random token) are references.
 _STORE_URI = re.compile(
-    r"(?<![\w/:])(?:vault|op|ssm|secretsmanager|awssm|gcpsm|azurekv|keyvault|doppler|infisical|bws|sops)"
-    r":(?://)?[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)+(?:#[A-Za-z_][\w.-]*)?(?![\w/#])"
+    r"(?<![\w/:])(?:vault|op|ssm|secretsmanager|awssm|gcpsm|azurekv|keyvault|azurekeyvault|doppler|infisical|bws|sops"
+    r"|k8s|sm|gsm|berglas|conjur)"
+    r":(?://)?[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)+(?:#[A-Za-z_][\w.-]*|\?key=[A-Za-z_][\w.-]*)?(?![\w/#?])"
+    # Azure Key Vault's address of a secret, with the version's id or not
+    r"|https://[a-z0-9-]{3,24}\.vault\.azure\.net/secrets/[A-Za-z0-9-]{1,127}(?:/[0-9a-f]{32})?(?![\w/])"
 )
 
 
-_STORE_SCHEMES = ("vault:", "op:", "ssm:", "sm:", "kv:", "keyvault:", "doppler:", "infisical:", "bws:", "sops:")
+_STORE_SCHEMES = (
+    "vault:", "op:", "ssm:", "sm:", "kv:", "keyvault:", "doppler:", "infisical:", "bws:", "sops:", "k8s:", "berglas:",
+    "conjur:", ".vault.azure.net/",
+)  # fmt: skip
 # An AWS access key's id where the memory says its secret is not in it: the id names the key
 # (it is in every CloudTrail record); the secret access key beside it would be the secret.
 _AWS_KEY_ID = re.compile(r"(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])")
@@ -1423,10 +1469,23 @@ _CLOUD_SECRET_NAME = re.compile(
 )  # (a name that reads as a password is kept: "secrets/Hunter2Pass/versions/1")
 
 
+_CREDENTIAL_WORD = re.compile(r"(?i)key|token|secret|pass|pwd|api|auth|cred|cert|conn|dsn|url|sa(?:$|[-_.])")
+
+
+def _store_name(part: str) -> bool:
+    """A secret's or a folder's name in a store's address: two words ("hazel-secrets",
+    "dune-928094") or a name that says what it holds ("paddle-api-key"); four words that say
+    nothing of the kind are a passphrase put in the address ("correct-horse-battery-staple")."""
+    if not _name_like(part):
+        return False
+    return len(re.split(r"[-_.]", part)) <= 2 or _CREDENTIAL_WORD.search(part) is not None
+
+
 def _store_uri(text: str, m: re.Match[str]) -> str:
     """The address replaced, unless a part of it, or a word after it on its line, reads as a
     password ("vault:db/prod  # fallback literal Zebra!Cactus9")."""
-    parts = [p for p in re.split(r"[:/#]+", m.group())[1:] if not _NAME_PART.fullmatch(p)]
+    address = re.sub(r"^https://[a-z0-9-]+\.vault\.azure\.net/secrets/([^/]+)(?:/[0-9a-f]{32})?$", r"akv:\1", m.group())
+    parts = [p for p in re.split(r"[:/#?=]+", address)[1:] if not _NAME_PART.fullmatch(p) and not _store_name(p)]
     rest = text[m.end() :].split("\n", 1)[0].split()
     if any(_passwordish(p) or _looks_random(p) for p in parts) or any(
         _passwordish(w) and re.search(r"\d", w) for w in rest
@@ -1485,8 +1544,8 @@ def without_doc_values(text: str, testing: bool = False, masked: bool = True) ->
         )
     if "arn:aws" in text:  # a resource's name, unless a token was put in it
         text = _ARN.sub(_arn, text)
-    if "${" in text or "!secret" in text or "get_password(" in text or "getpass(" in text or "os." in text or "{{" in text:
-        text = _REFERENCE.sub("<secret>", text)
+    if _has(text, _REFERENCE_HINTS):
+        text = _REFERENCE.sub(_reference, text)
     if "var." in text or "local." in text:
         text = _TF_REFERENCE.sub(lambda m: m.group() if _tf_token(m.group(1)) else "<secret>", text)
     if "(?=" in text or _POLICY_UNIT.search(text):

@@ -31,15 +31,16 @@ def test_weights_were_trained_on_these_tuning_corpora_and_no_held_out_one():
     meta = shipped().meta
     assert meta["dims"] == DIMS
     assert not set(meta["corpora"]) & set(guard_eval.HELD_OUT)
-    assert set(meta["corpora"]) == {n for n in guard_eval.CORPORA if n not in guard_eval.HELD_OUT}
+    unseen = (*guard_eval.HELD_OUT, *guard_eval.NOT_TRAINED)
+    assert set(meta["corpora"]) == {n for n in guard_eval.CORPORA if n not in unseen}
     files = meta["files"]
-    assert files and not any(f"secrets_{h}/" in f for f in files for h in guard_eval.HELD_OUT)
+    assert files and not any(f"secrets_{h}/" in f for f in files for h in unseen)
     for rel, digest in files.items():  # a corpus edited or added without retraining shows here
         assert hashlib.sha256((ROOT / rel).read_bytes()).hexdigest() == digest, rel
     on_disk = {
         str(p.relative_to(ROOT))
         for p in guard_eval.DATA.glob("secrets_*/*.jsonl")
-        if p.parent.name not in {f"secrets_{h}" for h in guard_eval.HELD_OUT}
+        if p.parent.name not in {f"secrets_{h}" for h in unseen}
     }
     assert on_disk <= set(files)
     # the threshold is the one validation chose for its false-positive budget

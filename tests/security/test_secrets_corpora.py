@@ -326,12 +326,14 @@ def test_twentieth_heldout_corpus_is_training_data_now(guard):
     0.837 recall, 0.737 on evasions, 0.0309 false positives; with the reader 0.867 / 0.817 /
     0.0309. After the twentieth round measured again: 0.867 / 0.817 / 0.0281. A held-out figure
     of record until the twenty-second round read its misses and false positives, tuned rules on
-    them and trained the reader on it: 0.947 / 0.857 / 0.0065, then 0.0072 after the review's mends (tuning figures, not held out)."""
+    them and trained the reader on it: 0.947 / 0.857 / 0.0065, then 0.0072 after the review's mends (tuning figures, not held out).
+    The fortieth stop's reader (trained with train40a too, at a higher threshold its folds chose):
+    0.943 / 0.846 / 0.0072."""
     report, _, _ = guard_eval.evaluate("heldout20", guard_eval.heldout20_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
-    assert report.recall >= 0.946
-    assert report.recall_hard >= 0.856
+    assert report.recall >= 0.942
+    assert report.recall_hard >= 0.845
     assert report.fp_rate <= 0.0072
 
 
@@ -349,12 +351,13 @@ def test_twenty_first_heldout_corpus(guard):
     positives and tuned rules on them (the learned reader was not retrained: it has still never
     seen it): 0.991 / 0.962 / 0.0087 (4 of 460); rules alone 0.978 / 0.923. Tuning data now,
     and training data since the fortieth stop retrained the reader with it: 0.989 / 0.962 /
-    0.0087 (the new weights reach one secret fewer here; the rules' verdicts are unchanged)."""
+    0.0087 (the new weights reach one secret fewer here; the rules' verdicts are unchanged); with
+    train40a in the reader's training too, 0.989 / 0.952 / 0.0087."""
     report, misses, fps = guard_eval.evaluate("heldout21", guard_eval.heldout21_corpus(), guard, timing=False)
     assert report.secrets >= 450 and report.benign >= 450
     assert report.errors == 0
     assert report.recall >= 0.989, [r.id for r in misses]
-    assert report.recall_hard >= 0.961
+    assert report.recall_hard >= 0.951
     assert report.fp_rate <= 0.0087, [r.id for r, _ in fps]
 
 
@@ -371,7 +374,9 @@ def test_twenty_second_heldout_corpus(guard):
     measurement, its threshold chosen by the usual folds): 0.941 / 0.864 / 0.0170 (one secret
     and one false positive more than the rules' own 0.934 / 0.839 / 0.0149). Never tuned on,
     never trained on: the held-out figure of record. The targets are not met. Asserted as
-    measured, so a regression shows; its records are never read."""
+    measured, so a regression shows; its records are never read. Measured a fourth time after
+    the fortieth stop's rules (sealed manifests, subjects after an address, command lines, more
+    references) and the reader retrained with train40a: identical, 0.941 / 0.864 / 0.0170."""
     report, _, _ = guard_eval.evaluate("heldout22", guard_eval.heldout22_corpus(), guard, timing=False)
     assert report.secrets >= 450 and report.benign >= 450
     assert report.errors == 0
@@ -440,3 +445,20 @@ def test_speed_per_200_char_memory(guard, corpus):
     best, median = guard_eval.ms_per_memory(guard, texts)
     print(f"\nGuard.check per 200-char memory ({corpus}): best {best:.3f} ms, median {median:.3f} ms")
     assert best <= 10 * TARGET_MS
+
+
+def test_fortieth_stop_training_corpora(guard):
+    """Two corpora written for the learned reader by helpers that never saw the guard or any
+    other corpus, measured once on the guard before anything was trained on them (rules +
+    reader: train40a 0.823 / 0.748 / 0.0072, train40b 0.917 / 0.822 / 0.1333). train40a
+    (personal and conversational secrets in 29 languages) trains the reader now; train40b
+    (provider credentials in 65 containers) was read for rule families (command lines,
+    references) and is kept out of the reader's training: its author labelled benign about 90
+    records the guard refuses by policy (test-mode keys, an AWS key id alone, vendors' examples
+    quoted from memory), most of its 179 false positives. Asserted as measured after."""
+    a, _, _ = guard_eval.evaluate("train40a", guard_eval.train40a_corpus(), guard, timing=False)
+    assert a.secrets >= 1500 and a.benign >= 1500 and a.errors == 0
+    assert a.recall >= 0.826 and a.recall_hard >= 0.753 and a.fp_rate <= 0.0066
+    b, _, _ = guard_eval.evaluate("train40b", guard_eval.train40b_corpus(), guard, timing=False)
+    assert b.secrets >= 1500 and b.benign >= 1500 and b.errors == 0
+    assert b.recall >= 0.916 and b.recall_hard >= 0.812 and b.fp_rate <= 0.1193
