@@ -149,13 +149,13 @@ _JWK_PUBLIC = frozenset({"kty", "use", "alg", "kid", "n", "e", "x", "y", "crv", 
 _JWK_PRIVATE = frozenset({"d", "p", "q", "dp", "dq", "qi", "k", "oth"})
 
 
-def _masked(value: Any, testing: bool, public: dict[str, str], sealed: bool = False) -> Any:
+def _masked(value: Any, testing: bool, public: dict[str, str], sealed: frozenset[str] = frozenset()) -> Any:
     """``value`` as the readers of whole records see it: what is no one's secret (the
     documentation's examples, public identifiers, placeholders, statistics) masked in every
     string, as the text scans see it (``detectors.without_doc_values``; ``public`` holds the
     texts the scans masked already)."""
     if isinstance(value, str):
-        if sealed:
+        if value in sealed:
             value = SEALED_VALUE.sub("[encrypted]", value)
         masked = public.get(value)
         return masked if masked is not None else detectors.without_doc_values(value, testing, masked=False)
@@ -175,26 +175,49 @@ def _public_jwk(record: Mapping[Any, Any]) -> bool:
 class _Check:
     """The working state of one check: texts to scan, and what was found already."""
 
-    __slots__ = ("full", "redacted", "sealed", "sealed_fields", "secrets", "tokens")
+    __slots__ = ("full", "redacted", "sealed", "sealed_fields", "sealed_values", "secrets", "tokens")
 
     def __init__(self) -> None:
         self.full: list[str] = []  # scanned by every detector
         self.tokens: list[str] = []  # scanned for token formats only
         self.secrets: set[str] = set()
         self.redacted: set[str] = set()
-        self.sealed = False  # the record is a Sealed Secret's manifest (see ``_unsealed``)
-        self.sealed_fields: set[str] = set()  # what field names found in a ciphertext's shape
+        self.sealed = False  # the record names a Sealed Secret (see ``_unsealed``)
+        self.sealed_values: set[str] = set()  # ciphertexts (or their lines) under encryptedData
+        self.sealed_fields: set[str] = set()  # what field names found in those ciphertexts
 
-    def _unsealed(self) -> None:
-        """A Sealed Secret's manifest (``kind: SealedSecret``, ``encryptedData`` in any string or
-        field name of the record) is published by design: its ciphertexts, in whatever field or
-        list item they stand, are no one's secret. Otherwise what a field's name found in a
-        ciphertext's shape counts."""
-        if not self.sealed:
+    def _unsealed(self) -> frozenset[str]:
+        """A Sealed Secret's manifest is published by design: in a record that names the kind
+        (``SealedSecret``), the kubeseal ciphertexts under its ``encryptedData`` (as fields, or
+        as a manifest's lines kept a line an item) are no one's secret; nothing else in the
+        record is excused. Otherwise what a field's name found in them counts. Returns the
+        texts excused."""
+        if not self.sealed or not self.sealed_values:
             self.secrets |= self.sealed_fields
-            return
-        self.full = [SEALED_VALUE.sub("[encrypted]", t) for t in self.full]
-        self.tokens = [SEALED_VALUE.sub("[encrypted]", t) for t in self.tokens]
+            return frozenset()
+        excused = frozenset(self.sealed_values)
+        self.full = [SEALED_VALUE.sub("[encrypted]", t) if t in excused else t for t in self.full]
+        return excused
+
+
+_SEALED_KIND = re.compile(r"(?m)^\s*kind:\s*SealedSecret\s*$")
+_SEALED_LINE = re.compile(r"\s+[\w.\-]{1,253}:\s*Ag[A-Za-z0-9+/]{100,}={0,2}\s*")
+
+
+def _sealed_lines(items: Any, check: _Check) -> None:
+    """A manifest kept a line a list item: the lines under its ``encryptedData:`` line, each
+    a name and a ciphertext, indented deeper."""
+    under: int | None = None
+    for item in items:
+        if not isinstance(item, str):
+            under = None
+            continue
+        if item.strip() == "encryptedData:":
+            under = len(item) - len(item.lstrip())
+        elif under is not None and _SEALED_LINE.fullmatch(item) and len(item) - len(item.lstrip()) > under:
+            check.sealed_values.add(item)
+        else:
+            under = None
 
 
 # a line of a file or a record written out: indented, or closing on an opener or a comma
@@ -286,7 +309,7 @@ class Guard:
         """
         check = _Check()
         out = self._walk(value, check, (), set())
-        check._unsealed()
+        sealed = check._unsealed()
         if self.reject_secrets:
             labels = [*(namespace or ()), *([key] if isinstance(key, str) else [])]
             self._labels(labels, check)
@@ -298,7 +321,7 @@ class Guard:
                 found = set()  # only a key no rule names, which the memory says is public ("search-only")
             if not found:  # the last line: a credential named, and a value of its shape beside it
                 names = [x for x in labels if isinstance(x, str)]
-                probe = _masked(value, any(detectors.testing(t) for t in check.full), public, check.sealed)
+                probe = _masked(value, any(detectors.testing(t) for t in check.full), public, sealed)
                 kind = (
                     cues.cued_secret(cues.document(probe, names))
                     or cues.record_secret(probe)
@@ -385,7 +408,7 @@ class Guard:
         if self.reject_secrets:
             hit = field_secret(parent_kind(path), value, looks_random)
             if hit:
-                sealed = isinstance(value, str) and SEALED_VALUE.fullmatch(value.strip()) is not None
+                sealed = "encryptedData" in path and isinstance(value, str) and SEALED_VALUE.fullmatch(value) is not None
                 (check.sealed_fields if sealed else check.secrets).add(hit)
         return (
             SSN in self._kinds
@@ -455,8 +478,10 @@ class Guard:
         if isinstance(value, str) and path and _BARCODE_FIELD.fullmatch(path[-1]) and value.isdigit():
             return value  # an EAN, a UPC, an ISBN: a product's number, whatever its check digit
         if isinstance(value, str):
-            if "SealedSecret" in value or "encryptedData" in value:
+            if value == "SealedSecret" or _SEALED_KIND.search(value):
                 check.sealed = True
+            if "encryptedData" in path and SEALED_VALUE.fullmatch(value):
+                check.sealed_values.add(value)
             if path and self._field(path, value, check):
                 check.redacted.add(SSN)
                 return f"[{SSN}]"
@@ -529,6 +554,7 @@ class Guard:
                 if hit:
                     check.secrets.add(hit)
             if not isinstance(value, (set, frozenset)):
+                _sealed_lines(value, check)
                 self._join(value, check, path)
                 if (said := chat.messages(value)) is not None:  # a token sent a piece a message
                     self._join([text for _, text in said], check, path)

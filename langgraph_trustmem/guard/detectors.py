@@ -1223,6 +1223,7 @@ _REFERENCE = re.compile(
     r"|process\.env(?:\.[A-Za-z_]\w{0,99}|\[\s*[\"'][\w.\-]{1,100}[\"']\s*\])"
     r"|(?<![(\w])\(\([a-z][a-z0-9_.\-]{0,99}\)\)(?!\))"  # Concourse's ((name))
     r")(?![\w.])(?!\s*(?:\|\||\?\?|[+\-.])?=(?!=))"  # read, not assigned: ENV["X"] ||= "...", $env:X = "..."
+    r"(?!\s*(?:\|\||\?\?|\?:|\bor\b))"  # nor given a literal to fall back on: process.env.X || 'value'
 )
 # A variable's, a secret's or a path part's name: words in lower case joined by "-", "_" or ".",
 # words in capitals joined by "_" (AUTH0_CLIENT_SECRET), or letters only
@@ -1242,12 +1243,25 @@ def _name_like(part: str) -> bool:
 def _reference(m: re.Match[str]) -> str:
     """A reference by name replaced, unless a name in it reads as a password or a token
     (``{{ Tr0ub4dor }}``, ``$(xK9vT2mLp8Rz...)``: a value dressed as a reference)."""
-    for name in re.findall(r"[\w.\-]{6,}", m.group()):
+    for name in re.findall(r"[\w.\-]{4,}", m.group()):
+        if _UPPER_SNAKE.fullmatch(name):  # BIP39_WALLET_TOKEN, AUTH0_SECRET; not P4SS_W0RD, not a year
+            if any(re.search(r"\d[A-Z]", seg) or re.fullmatch(r"\d{4,}", seg) for seg in name.split("_")):
+                return m.group()
+            continue
+        if len(re.findall(r"\d", name)) >= 2 or _UUIDISH.search(name):
+            return m.group()  # digits in a name: "hunter2024", "p4ssw0rd", a UUID
         if _name_like(name):
             continue
         if re.search(r"\d", name) or _looks_random(name, 12):
             return m.group()
+    after = [w.strip("\"'`,;") for w in m.string[m.end() : m.end() + 120].split("\n", 1)[0].split()[:2]]
+    if any((_passwordish(w) and re.search(r"\d", w) and re.search(r"[^\w:/.\-]", w)) or _looks_random(w, 12) for w in after):
+        return m.group()  # a value beside it keeps the name it is read by: "{{ .Env.DB_PASSWORD }} Zx8#q..."
     return "<secret>"
+
+
+_UPPER_SNAKE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+_UUIDISH = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-|[0-9a-f]{12,}")
 
 
 _REFERENCE_HINTS = _hints(
@@ -1318,7 +1332,7 @@ _KEY_LABEL = re.compile(r"(?i)api[ _-]?key|secret[ _-]?key|access[ _-]?key|(?<!n
 # A PIN stated as someone's or something's: "the shed keypad PIN is 5555", "card PIN: 1111".
 _PIN_GIVEN = re.compile(r"(?i)\bpin(?:\s+code)?\s*(?:is|was|=|:)\s*\d")
 # What follows a placeholder when a value was put after it: "<your-password>: BlueHeron#2291".
-_AFTER_PLACEHOLDER = re.compile(r"[ \t]*(?:[:=]|->|→|=>|\bis\b)?[ \t]*([^\s<>]{6,})")
+_AFTER_PLACEHOLDER = re.compile(r"[ \t]*+(?:[:=]|->|→|=>|\bis\b)?[ \t]*+([^\s<>]{6,})")  # possessive: no backtracking over spaces
 
 
 def _not_placeholder(text: str, m: re.Match[str]) -> bool:
@@ -1469,16 +1483,20 @@ _CLOUD_SECRET_NAME = re.compile(
 )  # (a name that reads as a password is kept: "secrets/Hunter2Pass/versions/1")
 
 
-_CREDENTIAL_WORD = re.compile(r"(?i)key|token|secret|pass|pwd|api|auth|cred|cert|conn|dsn|url|sa(?:$|[-_.])")
+_CREDENTIAL_WORD = frozenset(
+    {"key", "keys", "token", "tokens", "secret", "secrets", "pass", "password", "pwd", "api", "auth", "cred", "creds",
+     "credentials", "cert", "conn", "dsn", "url", "sa"}
+)  # fmt: skip
 
 
 def _store_name(part: str) -> bool:
     """A secret's or a folder's name in a store's address: two words ("hazel-secrets",
     "dune-928094") or a name that says what it holds ("paddle-api-key"); four words that say
     nothing of the kind are a passphrase put in the address ("correct-horse-battery-staple")."""
-    if not _name_like(part):
-        return False
-    return len(re.split(r"[-_.]", part)) <= 2 or _CREDENTIAL_WORD.search(part) is not None
+    if not _name_like(part) or re.search(r"\d", part):
+        return False  # a part with digits is read as a value may be ("sunflower-2024")
+    words = re.split(r"[-_.]", part.lower())
+    return len(words) <= 2 or not _CREDENTIAL_WORD.isdisjoint(words)
 
 
 def _store_uri(text: str, m: re.Match[str]) -> str:
@@ -1486,7 +1504,7 @@ def _store_uri(text: str, m: re.Match[str]) -> str:
     password ("vault:db/prod  # fallback literal Zebra!Cactus9")."""
     address = re.sub(r"^https://[a-z0-9-]+\.vault\.azure\.net/secrets/([^/]+)(?:/[0-9a-f]{32})?$", r"akv:\1", m.group())
     parts = [p for p in re.split(r"[:/#?=]+", address)[1:] if not _NAME_PART.fullmatch(p) and not _store_name(p)]
-    rest = text[m.end() :].split("\n", 1)[0].split()
+    rest = text[m.end() : m.end() + 200].split("\n", 1)[0].split()[:6]
     if any(_passwordish(p) or _looks_random(p) for p in parts) or any(
         _passwordish(w) and re.search(r"\d", w) for w in rest
     ):
@@ -1995,8 +2013,10 @@ def _scan_passwords(line: str, low: str, found: set[str]) -> None:
             break
         for m in pattern.finditer(line):
             value = m.group(1)
-            if value.startswith(("$", "`", "%", "<", "{")) or re.match(r"\d?>|.*/dev/", value):
-                continue  # read from somewhere at run time, or a redirection ("2>/dev/null")
+            if value.startswith(("$", "`", "%", "<", "{", "-")) or re.match(r"\d?>|.*/dev/", value):
+                continue  # read from somewhere at run time, a redirection ("2>/dev/null"), the next flag
+            if re.search(r"(?i)\.(?:pem|pfx|p12|crt|cer|key)$", value):
+                continue  # a certificate's file: "az login --service-principal -p cert.pem"
             if plausible(value) and re.search(r"\d", value):
                 found.add(PASSWORD)
     if ("username" in low or "enable" in low) and (cisco := _CISCO_PASSWORD.match(line)) is not None:
@@ -3611,6 +3631,12 @@ _EMAIL_LIKE = re.compile(r"[\w.+\-]+@[\w\-]+\.[A-Za-z]{2,}")
 # words in title case and a number or year: a message's subject or a file's name after an
 # address ("Statement_March2024", "BirthdayPlans2024"), not a password beside its login
 _TITLED = re.compile(r"(?:[A-Z][a-z]{2,}[_\-.]?){2,}\d{0,4}")
+
+
+def _titled_words(value: str) -> bool:
+    """Each capitalised part a word (a vowel in every three letters or so), not random letters."""
+    parts = re.findall(r"[A-Z][a-z]+", value)
+    return all(len(p) <= 12 and sum(c in "aeiouy" for c in p.lower()) >= max(1, len(p) // 4) for p in parts)
 _LOGIN_CONTEXT = _hints(
     "login", "log in", "log-in", "sign-in", "sign in", "account", "acct", "admin", "portal", "vpn", "console",
     "dashboard", "wordpress", "router", "site", "app ", "user", "server", "streaming", "creds", "credentials",
@@ -3655,7 +3681,7 @@ def _scan_account_pairs(line: str, low: str, found: set[str]) -> None:
     for m in _EMAIL_PAIR.finditer(line) if at else ():
         value, sep = _strip(m.group("val")), m.group("sep").strip()
         if sep != "/" and (
-            _TITLED.fullmatch(value)
+            (_TITLED.fullmatch(value) and _titled_words(value) and not _has(low, _LOGIN_CONTEXT))
             or not (generated(value) or (_strong_password(value) and re.search(r"[!$%^&*?+=~@]", value)))
         ):
             continue  # "billing@stmarys.org: Statement#A7731", "mom@gmail.com | BirthdayPlans2024": a subject

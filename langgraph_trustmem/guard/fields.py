@@ -536,7 +536,7 @@ def without_hash(value: str) -> str | None:
 
 # OpenSSL's "enc" output in base64: it always starts with "Salted__" ("U2FsdGVkX1...").
 SALTED_VALUE = re.compile(r"(?<![A-Za-z0-9+/])U2FsdGVkX1[A-Za-z0-9+/]{20,}={0,2}(?![A-Za-z0-9+/=])")
-SEALED_VALUE = re.compile(r"(?<![A-Za-z0-9+/])Ag[A-Za-z0-9+/]{100,}={0,2}(?![A-Za-z0-9+/=])")
+SEALED_VALUE = re.compile(r"(?<![A-Za-z0-9+/_\-])Ag[A-Za-z0-9+/]{100,}={0,2}(?![A-Za-z0-9+/=])")  # not pypi-AgEI...
 # AWS KMS's ciphertext blob in base64 (its header: version 1, then "AH" for the key's ARN that
 # follows): sealed by a key that never leaves KMS. Its header, IV, tag and key id alone take
 # over 80 bytes, so a shorter run dressed with the prefix is no blob.

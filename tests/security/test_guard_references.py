@@ -27,6 +27,9 @@ STORED = [
     'PADDLE_API_KEY="https://kv-orbit.vault.azure.net/secrets/paddle-api-key/1a960e05800f645d75b63a3450c6c868"',
     "ONELOGIN_CLIENT_SECRET=((onelogin-client-secret))",
     "PREFECT_API_KEY = berglas://ops-secrets/prefect-api-key",
+    "curl -H 'Authorization: Bearer ${BIP39_WALLET_TOKEN}' https://api.example.com/v3/me",
+    "mongorestore -u admin -p --archive=dump2024.gz",
+    "az login --service-principal -u 0a1b2c3d -p cert2024.pem --tenant contoso.onmicrosoft.com",
 ]
 REFUSED = [
     'ENV["VAULT_TOKEN"] ||= "s.xveEugqMw9GlO7iT7CENHz4L"',
@@ -37,6 +40,18 @@ REFUSED = [
     "PADDLE_API_KEY=https://kv-orbit.vault.azure.net/secrets/Xk9vT2mLp8RzQ4wNb3Hd7Lq2",
     "password = ((hunter2Xy9!))",
     "SLACK_TOKEN=k8s://secret/xoxb-2456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
+    # a reference with a literal to fall back on, or beside it, keeps its name for the rules
+    "const dbPassword = process.env.DB_PASSWORD || 'Zx8#qLm2vR!';",
+    "const pw = process.env.DB_PASSWORD\n  ?? 'Zx8#qLm2vR!';",
+    "{{ .Env.DB_PASSWORD }} Zx8#qLm2vR!",
+    # a value dressed as a name: digits, leet, a UUID, a passphrase or a dated word in the address
+    'db_password = os.Getenv("hunter2024")',
+    "vault password: ((p4ssw0rd.2024))",
+    "password: $(P4SS_W0RD_2024)",
+    'heroku api key: os.Getenv("d3b07384-d9a0-4c9b-8f7e-1a2b3c4d5e6f")',
+    "wifi password: op://Private/purple-monkey-dishwasher-staple",
+    "db password: sm:prod/sunflower-2024",
+    "DB_PASSWORD=sm:db/zq7wn4-bcd3fghxk9",
 ]
 
 

@@ -23,13 +23,25 @@ PUBLISHED = [
     {"kind": "SealedSecret", "spec": {"encryptedData": {"password": CIPHERTEXT}}},
     ["apiVersion: bitnami.com/v1alpha1", "kind: SealedSecret", "metadata:", "  name: db", "spec:",
      "  encryptedData:", f"    password: {CIPHERTEXT}"],
-    {"manifest": ["spec:", "  encryptedData:", f"    DB_PASSWORD: {CIPHERTEXT}"]},
+    {"manifest": ["kind: SealedSecret", "spec:", "  encryptedData:", f"    DB_PASSWORD: {CIPHERTEXT}"]},
     "From noreply@bank.com: Statement_March2024",
     "mom@gmail.com | BirthdayPlans2024",
     "sent to team@clinic.org: Minutes-Board-Meeting-2025",
 ]
 
+PYPI = "pypi-AgEIcHlwaS5vcmcCJGQ5YjM0ZWE2LTRmOGEtNGY2Ny1hZGIzLTk3ZGQ2YjU4MWUwZgACKlszLCJmMmRlOTc2Yi0xNGE0LTRkNjctYTQ2My05ZjRlNmQ2N2U0OGQiXQAABiB3Xq9vT2mLp8RzK4wN7bYc3HdJQ9wE8rT7yU6i"
+STS = "AgoJb3JpZ2luX2VjEJov" + "Q9wE8rT7yU6iO5pA4sD3fG2hJ1kL0zX9cV8b" * 6
+
 STILL_REFUSED = [
+    # only a manifest's ciphertexts under encryptedData are excused, in a record naming the kind
+    {"manifest": ["spec:", "  encryptedData:", f"    DB_PASSWORD: {CIPHERTEXT}"]},
+    ["SealedSecret", PYPI],  # a PyPI token's macaroon starts with "Ag" too
+    {"kind": "SealedSecret", "release": {"cmd": f"twine upload dist/* -u __token__ -p {PYPI}"}},
+    {"q": "what is encryptedData?", "aws_session_token": STS},
+    {"kind": "SealedSecret", "token": STS},
+    # a login's line, or random letters in title case, is no subject
+    "netflix account  jane@corp.com - BrightMorningSun2024",
+    "router admin: admin@router.lan | Qvtrp_Zmwkd_Hjxfl99",
     # a ciphertext's shape outside a manifest: a field named password holds it
     {"spec": {"data": {"password": CIPHERTEXT}}},
     # a manifest does not excuse what stands beside the ciphertexts
