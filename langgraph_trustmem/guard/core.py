@@ -204,6 +204,11 @@ _SEALED_KIND = re.compile(r"(?m)^\s*kind:\s*SealedSecret\s*$")
 _SEALED_LINE = re.compile(r"\s+[\w.\-]{1,253}:\s*Ag[A-Za-z0-9+/]{100,}={0,2}\s*")
 
 
+def _ciphertext(path: tuple[str, ...], value: Any) -> bool:
+    """A kubeseal ciphertext where a manifest keeps one: a value under ``encryptedData``."""
+    return "encryptedData" in path and isinstance(value, str) and SEALED_VALUE.fullmatch(value) is not None
+
+
 def _sealed_lines(items: Any, check: _Check) -> None:
     """A manifest kept a line a list item: the lines under its ``encryptedData:`` line, each
     a name and a ciphertext, indented deeper."""
@@ -408,8 +413,7 @@ class Guard:
         if self.reject_secrets:
             hit = field_secret(parent_kind(path), value, looks_random)
             if hit:
-                sealed = "encryptedData" in path and isinstance(value, str) and SEALED_VALUE.fullmatch(value) is not None
-                (check.sealed_fields if sealed else check.secrets).add(hit)
+                (check.sealed_fields if _ciphertext(path, value) else check.secrets).add(hit)
         return (
             SSN in self._kinds
             and bool(path)
@@ -478,9 +482,9 @@ class Guard:
         if isinstance(value, str) and path and _BARCODE_FIELD.fullmatch(path[-1]) and value.isdigit():
             return value  # an EAN, a UPC, an ISBN: a product's number, whatever its check digit
         if isinstance(value, str):
-            if value == "SealedSecret" or _SEALED_KIND.search(value):
+            if "SealedSecret" in value and (value == "SealedSecret" or _SEALED_KIND.search(value)):
                 check.sealed = True
-            if "encryptedData" in path and SEALED_VALUE.fullmatch(value):
+            if _ciphertext(path, value):
                 check.sealed_values.add(value)
             if path and self._field(path, value, check):
                 check.redacted.add(SSN)

@@ -1242,7 +1242,8 @@ def _name_like(part: str) -> bool:
 
 def _reference(m: re.Match[str]) -> str:
     """A reference by name replaced, unless a name in it reads as a password or a token
-    (``{{ Tr0ub4dor }}``, ``$(xK9vT2mLp8Rz...)``: a value dressed as a reference)."""
+    (``os.Getenv("hunter2024")``, ``$(P4SS_W0RD)``, a UUID: a value dressed as a reference)
+    or a value stands right after it (the rules read it beside the name)."""
     for name in re.findall(r"[\w.\-]{4,}", m.group()):
         if _UPPER_SNAKE.fullmatch(name):  # BIP39_WALLET_TOKEN, AUTH0_SECRET; not P4SS_W0RD, not a year
             if any(re.search(r"\d[A-Z]", seg) or re.fullmatch(r"\d{4,}", seg) for seg in name.split("_")):
@@ -1490,11 +1491,12 @@ _CREDENTIAL_WORD = frozenset(
 
 
 def _store_name(part: str) -> bool:
-    """A secret's or a folder's name in a store's address: two words ("hazel-secrets",
-    "dune-928094") or a name that says what it holds ("paddle-api-key"); four words that say
-    nothing of the kind are a passphrase put in the address ("correct-horse-battery-staple")."""
+    """A secret's or a folder's name in a store's address: up to two words ("hazel-secrets")
+    or words that say what it holds ("paddle-api-key"). Four words that say nothing of the
+    kind are a passphrase put in the address ("correct-horse-battery-staple"), and a part with
+    digits is read as a value may be ("sunflower-2024")."""
     if not _name_like(part) or re.search(r"\d", part):
-        return False  # a part with digits is read as a value may be ("sunflower-2024")
+        return False
     words = re.split(r"[-_.]", part.lower())
     return len(words) <= 2 or not _CREDENTIAL_WORD.isdisjoint(words)
 
