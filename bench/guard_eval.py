@@ -106,8 +106,9 @@
   ``secrets_train40b/train40b.jsonl``, written for the learned reader's training by two more
   helpers that never saw the guard or any other corpus (the first on personal and
   conversational secrets in 29 languages, the second on provider credentials in 65
-  containers); measured once on the guard before anything was trained on them (stop 40),
-  then training data; train40b was read for rule families.
+  containers); measured once on the guard before anything was trained on them (stop 40).
+  train40a trains the learned reader since; train40b was read for rule families and is kept
+  out of the reader's training (``NOT_TRAINED``).
 * heldout22: ``tests/data/secrets_heldout22/heldout22.jsonl``, written the same way, committed
   frozen (405bb13) before it was first run; never tuned on and never trained on: the held-out
   figure of record.
@@ -325,7 +326,7 @@ def train40a_corpus() -> list[Record]:
 
 
 def train40b_corpus() -> list[Record]:
-    """Provider credentials in 65 containers and technical look-alikes, for the reader's training."""
+    """Provider credentials in 65 containers and technical look-alikes: rule tuning only (``NOT_TRAINED``)."""
     return _jsonl(DATA / "secrets_train40b" / "train40b.jsonl")
 
 
