@@ -1473,7 +1473,26 @@ _AWS_KEY_ID = re.compile(r"(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])")
 _AWS_SECRET_SHAPE = re.compile(r"(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
 _ID_ONLY = re.compile(
     r"(?i)\b(?:(?:key\s+)?id\s+only|only\s+the\s+(?:key\s+)?id|ask\s+(?:\w+\s+){1,3}for\s+the\s+secret"
-    r"|secret\s+(?:was\s+)?never\s+stored|without\s+(?:the|its)\s+secret|no\s+secret\s+(?:key\s+)?(?:here|in\s+this))\b"
+    r"|secret\s+(?:was\s+)?never\s+stored|without\s+(?:the|its)\s+secret|no\s+secret\s+(?:key\s+)?(?:here|in\s+this)"
+    # the secret said to be kept elsewhere: "the secret key itself is in Doppler", "secret comes from credential_process"
+    r"|secret(?:\s+(?:access\s+)?key)?(?:\s+itself)?\s+(?:is|lives|stays|comes\s+from|is\s+kept|is\s+stored)\s+"
+    r"(?:in\s+|from\s+|with\s+)?(?:the\s+|our\s+|my\s+)?(?:\w+\s+){0,2}(?:vault|doppler|1password|bitwarden|lastpass"
+    r"|keepass|keychain|secrets?\s+manager|parameter\s+store|ssm|(?:github\s+)?actions\s+secrets|credential_process"
+    r"|aws-vault|sops|not\s+here|elsewhere)"
+    # where AWS itself prints a key's id: an AccessDenied error, a CloudTrail event, a rotation's to-do
+    r"|is\s+not\s+authorized\s+to\s+perform|userIdentity|accessKeyId\W{1,4}(?:AKIA|ASIA)\w{16}\W{1,4}used\s+from"
+    r"|deactivate\s+(?:the\s+)?(?:access\s+)?key|accessKeyId\W{1,4}(?:AKIA|ASIA)\w{16}\W{1,4}status\W{1,4}(?:in)?active"
+    # the secret's value a reference: "{{ aws_secret_access_key }}", "${AWS_SECRET_ACCESS_KEY}", "vault:...", "-e NAME \\"
+    r"|\w*?secret[_\-.]?access[_\-.]?key\w*\W{0,3}[=:]\s*\W{0,2}(?:\{\{\s*\w+|\$\{\w+|\$\(\w+|vault:|op:)"
+    r"|(?<=-)e\s+AWS_SECRET_ACCESS_KEY(?=\s*\\))\b"
+)
+# A vendor's test-mode key (Stripe, Paystack, Clerk, Magic: "sk_test_", "rk_test_"), and the memory
+# saying in words that it is one ("# sandbox account for CI", "test-mode key", "no real money"; not
+# "stripe_test_secret_key" or "stripe-test-credentials", names a live key may have too).
+_TEST_MODE_KEY = re.compile(r"(?<![A-Za-z0-9])[sr]k_test_[A-Za-z0-9]{8,}")
+_TEST_MODE_SAID = re.compile(
+    r"(?i)(?<![\w\-./])(?:sandbox|test[\s\-]mode|test\s+keys?|testing\s+keys?|test\s+(?:env(?:ironment)?|account|credentials?)"
+    r"|dev/test|no\s+real\s+money)(?![\w\-])"
 )
 _NAME_PART = re.compile(r"[a-z]+(?:[_\-][a-z]+)?")  # a field's or a path's name: "api_key", "db-password"
 # A secret's name in Google's Secret Manager and in Azure Key Vault (its version an id):
@@ -1556,6 +1575,8 @@ def without_doc_values(text: str, testing: bool = False, masked: bool = True) ->
         text = _CHANGE_ME.sub("<placeholder>", text)  # "MYSQL_PASSWORD=change-me-before-prod"
     if ":" in text and any(scheme in text for scheme in _STORE_SCHEMES) and _STORE_URI.search(text):
         text = _STORE_URI.sub(lambda m: _store_uri(text, m), text)
+    if "k_test_" in text and _TEST_MODE_SAID.search(text):
+        text = _TEST_MODE_KEY.sub("[test-mode key]", text)  # "# sandbox account for CI" beside an sk_test_ key
     if ("AKIA" in text or "ASIA" in text) and _ID_ONLY.search(text) and not _AWS_SECRET_SHAPE.search(text):
         text = _AWS_KEY_ID.sub("[key id]", text)  # "# key id only — ask ops for the secret"
     if "/secrets/" in text:
