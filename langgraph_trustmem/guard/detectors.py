@@ -1411,17 +1411,23 @@ def _pgp_named(text: str, m: re.Match[str]) -> bool:
     return re.search(r"(?i)\bsign|\bgpg\b|\bpgp\b|gnupg", text) is not None and not re.search(r"(?i)token|secret|password", text)
 
 
+_KMS_SAID = re.compile(r"(?i)kms|ciphertext")
+
+
 def without_sealed(text: str) -> str:
     """``text`` with the values sealed for storage by design (SOPS, Ansible Vault, a Sealed
-    Secret's ciphertext, dotenvx, Jasypt) replaced: read whole, before the text is cut into
-    lines."""
-    if "ENC[" in text or "$ANSIBLE_VAULT" in text or "!vault" in text or "encrypted:" in text or "ENC(" in text:
+    Secret's ciphertext, dotenvx, Jasypt, EJSON, Vault's transit engine, AWS KMS) replaced:
+    read whole, before the text is cut into lines."""
+    if (
+        "ENC[" in text or "$ANSIBLE_VAULT" in text or "!vault" in text or "encrypted:" in text or "ENC(" in text
+        or "EJ[1:" in text or "vault:v" in text
+    ):
         text = ENCRYPTED_VALUE.sub(lambda m: "[encrypted]" if sealed(m.group()) else m.group(), text)
     if "U2FsdGVkX1" in text:
         text = SALTED_VALUE.sub("[encrypted]", text)
     if "SealedSecret" in text or "encryptedData" in text:
         text = SEALED_VALUE.sub("[encrypted]", text)
-    if "AQ" in text and ("KMS" in text or "kms" in text):
+    if "AQ" in text and _KMS_SAID.search(text):  # "aws kms encrypt ...", "NEON_API_KEY_CIPHERTEXT=AQICAH..."
         text = KMS_BLOB.sub("[encrypted]", text)
     return text
 
@@ -1486,10 +1492,14 @@ _ID_ONLY = re.compile(
     r"|\w*?secret[_\-.]?access[_\-.]?key\w*\W{0,3}[=:]\s*\W{0,2}(?:\{\{\s*\w+|\$\{\w+|\$\(\w+|vault:|op:)"
     r"|(?<=-)e\s+AWS_SECRET_ACCESS_KEY(?=\s*\\))\b"
 )
-# A vendor's test-mode key (Stripe, Paystack, Clerk, Magic: "sk_test_", "rk_test_"), and the memory
+# A vendor's test-mode or sandbox key ("sk_test_", "sk_sbox_", "access-sandbox-"...), and the memory
 # saying in words that it is one ("# sandbox account for CI", "test-mode key", "no real money"; not
 # "stripe_test_secret_key" or "stripe-test-credentials", names a live key may have too).
-_TEST_MODE_KEY = re.compile(r"(?<![A-Za-z0-9])[sr]k_test_[A-Za-z0-9]{8,}")
+_TEST_MODE_KEY = re.compile(
+    r"(?<![A-Za-z0-9_\-])(?:[sr]k_test_|sk_sbox_|FLWSECK_TEST-|access-sandbox-|secret-test-|shippo_test_|EZTK"
+    r"|xnd_development_|pdl_sdbx_|T_S_|TEST-(?=\d)|sandbox_(?=[a-z0-9]{8}_))[A-Za-z0-9_\-]{8,}"
+)  # Stripe, Paystack, Clerk, Checkout.com, Flutterwave, Plaid, Stytch, Shippo, EasyPost, Xendit, Paddle, Worldpay, Mercado Pago, Braintree
+_GO_SUM = re.compile(r"(\S+ v\d+\.\d+\.\d+[\w.+\-]*(?:/go\.mod)? )h1:[A-Za-z0-9+/]{43}=(?![A-Za-z0-9+/=])")
 _TEST_MODE_SAID = re.compile(
     r"(?i)(?<![\w\-./])(?:sandbox|test[\s\-]mode|test\s+keys?|testing\s+keys?|test\s+(?:env(?:ironment)?|account|credentials?)"
     r"|dev/test|no\s+real\s+money)(?![\w\-])"
@@ -1575,8 +1585,10 @@ def without_doc_values(text: str, testing: bool = False, masked: bool = True) ->
         text = _CHANGE_ME.sub("<placeholder>", text)  # "MYSQL_PASSWORD=change-me-before-prod"
     if ":" in text and any(scheme in text for scheme in _STORE_SCHEMES) and _STORE_URI.search(text):
         text = _STORE_URI.sub(lambda m: _store_uri(text, m), text)
-    if "k_test_" in text and _TEST_MODE_SAID.search(text):
+    if _TEST_MODE_SAID.search(text):
         text = _TEST_MODE_KEY.sub("[test-mode key]", text)  # "# sandbox account for CI" beside an sk_test_ key
+    if " h1:" in text:
+        text = _GO_SUM.sub(r"\1[checksum]", text)  # go.sum: "github.com/x/y v1.2.3 h1:<base64>="
     if ("AKIA" in text or "ASIA" in text) and _ID_ONLY.search(text) and not _AWS_SECRET_SHAPE.search(text):
         text = _AWS_KEY_ID.sub("[key id]", text)  # "# key id only — ask ops for the secret"
     if "/secrets/" in text:
@@ -2305,7 +2317,8 @@ VENDOR_STYLE = "vendor-style token"
 # "key_id ... is the public identifier"), unless the words just before deny it ("not a
 # public key"). Read by only_public_key, where the key stands.
 _SAID_PUBLIC = re.compile(
-    r"(?i)(?:search[- _]?only|publishable|client[- ]side (?:key|token)s?"
+    r"(?i)(?:search[- _]?only|publishable|client[- ]side (?:key|token|id)s?|site key|fine to commit|not a secret"
+    r"|(?:shipped|ships|ends? up|goes) (?:to|in(?:to)?) the (?:js |javascript |browser |client |frontend )?(?:browser|bundle|client|frontend)"
     r"|safe (?:to expose|to publish|to share publicly|in the browser|for the browser|in client code)"
     r"|public (?:project |site |client |web )?(?:key|identifier|id|token)\b|public by design"
     r"|used (?:client-side|in (?:the )?(?:browser|frontend|checkout\.js|web page)))"
@@ -2375,6 +2388,17 @@ def _strings(value: Any, record: Mapping[Any, Any] | None, field: str, out: list
             _strings(v, record, field, out, depth + 1)
 
 
+# A comment on a line of its own or ending one ("# ...", "...; // ...", "-- ..."), or a note in
+# brackets ending a line.
+_COMMENT = re.compile(
+    r"(?m)(?:^[ \t]*(?:#+|//|--)|[ \t](?:#|//))[ \t]*([^\n]{4,120})$|\(([^()\n]{4,80})\)[ \t]*$"
+)
+
+
+def _comments(text: str) -> list[str]:
+    return [m.group(1) or m.group(2) for m in _COMMENT.finditer(text)] if ("#" in text or "/" in text or "-" in text or "(" in text) else []
+
+
 def only_public_key(value: Any) -> bool:
     """Whether the memory's one key-like value is said to be public where it stands: in its
     own sentence ("Paddle client-side token for Paddle.js: live_...") or in the small record
@@ -2403,6 +2427,8 @@ def only_public_key(value: Any) -> bool:
         return False  # "search-only key in the widget, admin api key <key>": another key named before it
     if said_public([text[start:end]], (m.start() - start, m.end() - start)):
         return True
+    if said_public(c for t, _, _ in strings for c in _comments(t)):
+        return True  # "# publishable key - safe to expose client-side" on a line of its own
     if record is None or len(record) > 8:
         return False
     # its own field's name, or what the record's other fields say

@@ -440,6 +440,9 @@ ENCRYPTED_VALUE = re.compile(
     # dotenvx's values ("encrypted:BD9p..."), Jasypt's ("ENC(9+E9...)")
     # (dotenvx's start with the ephemeral key's 0x04 byte and hold at least 98 bytes)
     r"|(?<![\w:])encrypted:B[A-Za-z0-9+/]{130,}={0,2}(?![A-Za-z0-9+/=])|(?<!\w)ENC\([A-Za-z0-9+/]{20,}={0,2}\)"
+    # EJSON's ("EJ[1:<public key>:<nonce>:<box>]"), Vault's transit engine's ("vault:v1:<base64>")
+    r"|EJ\[1:[A-Za-z0-9+/]{43}=:[A-Za-z0-9+/]{32}:[A-Za-z0-9+/]{24,}={0,2}\]"
+    r"|(?<![\w:])vault:v\d{1,3}:[A-Za-z0-9+/]{40,}={0,2}(?![A-Za-z0-9+/=])"
 )
 _WORDLIKE = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z]{4,}")
 _VOWELS = frozenset("aeiouyAEIOUY")
@@ -541,7 +544,10 @@ SEALED_VALUE = re.compile(r"(?<![A-Za-z0-9+/_\-])Ag[A-Za-z0-9+/]{100,}={0,2}(?![
 # follows): sealed by a key that never leaves KMS. Its header, IV, tag and key id alone take
 # over 80 bytes, so a shorter run dressed with the prefix is no blob.
 KMS_BLOB = re.compile(r"(?<![A-Za-z0-9+/])AQ[IE][BCD]AH[A-Za-z0-9+/]{114,}={0,2}(?![A-Za-z0-9+/=])")
-_SOPS_DATA = re.compile(r"data:([A-Za-z0-9+/=]*)|^encrypted:([A-Za-z0-9+/=]*)|^ENC\(([A-Za-z0-9+/=]*)\)")
+_SOPS_DATA = re.compile(
+    r"data:([A-Za-z0-9+/=]*)|^encrypted:([A-Za-z0-9+/=]*)|^ENC\(([A-Za-z0-9+/=]*)\)|^vault:v\d+:([A-Za-z0-9+/=]*)"
+    r"|^EJ\[1:[^:]+:[^:]+:([A-Za-z0-9+/=]*)\]"
+)
 _VAULT_BODY = re.compile(r"AES256(?:;[\w.\-]+)?\s*([0-9a-f\s]+)$")
 
 

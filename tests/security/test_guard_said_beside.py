@@ -62,3 +62,48 @@ def test_the_statement_must_stand_in_the_same_text() -> None:
     assert refused_kinds(
         GUARD, {"note": "CI uses the sandbox key", "value": "sk_test_51Hx9LmQ2vTz8RkW4pNc7YbJ3dFgA6sE1uK0oPqR5tV"}
     )
+
+
+# More vendors' test-mode and sandbox keys, a public key said so on a comment line of its own,
+# values sealed by EJSON, Vault's transit engine and AWS KMS (named a ciphertext), and go.sum's
+# module checksums.
+STORED_TOO = [
+    "# test mode only\nMP_ACCESS_TOKEN=TEST-4820193375510264-071932-9c1e5d7a0b3f4e2d8c6a1b9f7e5d3c2a-771203945",
+    "<env>sandbox</env>\n<accessToken>access-sandbox-3b7c1e9a-5d2f-4a8b-9c6e-1f0d7a4b2e8c</accessToken>",
+    'sandbox credentials:\nflw_secret_key="FLWSECK_TEST-7d2e9c4b1a8f3e6d0c5b2a9f8e7d6c5b-X"',
+    "# publishable key - safe to expose client-side\nFLAGSMITH_ENVIRONMENT_KEY=Qm7vT2xLp9RzK4wNc8YbJd",
+    "// site key, not a secret\nconst growthbookKey = \"sdk-Wq8Zr3Lm9Xv2Tk7P\";",
+    "export const analyticsWriteKey = 'Hq4Tn8Wz2Lx7Pm3Rv9Ks6Yb1Jc5Fd0Ga'; // shipped to the browser",
+    '{"_public_key": "9c2b7e41d8a3f6c05e1b9d7a3f2c8e6b4a0d9f7e5c3b1a8f6e4d2c0b9a7f5e3d",'
+    ' "mailgun_api_key": "EJ[1:n0G9W8uw8de9puyHB9d3xvE/pg3mKBxfeN4/YYsakj8=:A7s3aEcu6t7EYyjDzBIjnp5xICEA+N8B:'
+    'NcY39fsq3ypKUPYyiuCtoDQu8PewMvf35GJMBVxqKu8lQxBUTdGalg==]"}',
+    "export SENDGRID_API_KEY=vault:v1:AJittVYQT1rRTnuyUC97eLQtDkH58AXzv1vYZwSMyWtdYJTXAnMLtS6f9PQyHsE+",
+    "NEON_API_KEY_CIPHERTEXT=AQICAHg6LGYa0bxKjBkt6sfoVVa/1G7fUYLDbBq6AHQCYnxcylB1iiIv//GWSPYomQX/nsDSD59QzvMyzUfaMLOQ"
+    "o2MU3IT66XQQ0cUKxLSjV1VOX1YM97WkkIb9ZPMPSS9YVQ7r8/a6wRhxY8jIF12yGCTQ5S4pSGKyl+KA5+O9P6fwcaMkYwpILny+msR0VD==",
+    "github.com/acme/widgets v1.4.2 h1:Qm7vT2xLp9RzK4wNc8YbJdF3gA6sE1uH0oPqR5tVwXy=\n"
+    "github.com/acme/widgets v1.4.2/go.mod h1:Zq8WnM3cV7bX2kL9pR4sT6yU1iO0aE5dF7gH2jK4mN0=",
+]
+
+REFUSED_TOO = [
+    # a live-mode token beside a sandbox statement, and a test key said nothing about
+    "<env>sandbox</env>\n<accessToken>access-production-3b7c1e9a-5d2f-4a8b-9c6e-1f0d7a4b2e8c</accessToken>",
+    'flw_secret_key="FLWSECK_TEST-7d2e9c4b1a8f3e6d0c5b2a9f8e7d6c5b-X"',
+    # said public, but a second key in the memory, or a secret's prefix
+    "# publishable key - safe to expose client-side\nFLAGSMITH_KEY=Qm7vT2xLp9RzK4wNc8YbJd\nADMIN_KEY=Zq8WnM3cV7bX2kL9pR4sT6",
+    "// site key, not a secret\nconst key = \"sk_live_51Hx9LmQ2vTz8RkW4pNc7YbJ3dFgA6sE1uK0oPqR5tV\";",
+    # shaped as sealed but holding text, or too short to be a blob
+    "export SENDGRID_API_KEY=vault:v1:" + "bXkgc2VuZGdyaWQga2V5IGlzIFNHLjRrVzltUXoyeExwN3ZUOHJOM2NZNWpINmRGMWdBMHNFMnVL",
+    "TOKEN_CIPHERTEXT=AQICAHg6LGYa0bxKjBkt6sfoVVa/1G7fUYLDbBq6AHQCYnxcylB1",
+    # a checksum's place with no module version before it
+    "api_key h1:Qm7vT2xLp9RzK4wNc8YbJdF3gA6sE1uH0oPqR5tVwXy=",
+]
+
+
+@pytest.mark.parametrize("text", STORED_TOO)
+def test_sandbox_keys_public_keys_sealed_values_and_checksums_are_stored(text: str) -> None:
+    assert stored(GUARD, {"text": text})
+
+
+@pytest.mark.parametrize("text", REFUSED_TOO)
+def test_their_look_alikes_are_refused(text: str) -> None:
+    assert refused_kinds(GUARD, {"text": text})
