@@ -62,6 +62,7 @@ from langgraph_trustmem.guard.fields import (
     DOC_EXAMPLES,
     DOC_VALUES,
     ENCRYPTED_VALUE,
+    FERNET_TOKEN,
     JWT_SHAPE,
     KMS_BLOB,
     PASSWORD_HASH,
@@ -1000,7 +1001,7 @@ _NOT_SECRET_CONTEXT = re.compile(
     r"(?i)(?<![a-z])(?:commit|sha\d*|hash|checksum|digest|fingerprint|public|publishable|uuid|request(?:\s+id)?"
     r"|trace|order|tracking|idempotency|lock\s+id|serial|docker|image|container|version|build|release|tag"
     r"|object|primary|foreign|partition|sort|cache|redis|s3|path|arn|etag|nonce|key\s+id|kid|isbn|ssh-\w+"
-    r"|ecdsa-[\w-]+|gpg|pgp\s+key\s+id|site[\s_\-]?key|page[\s_\-]?token|pagination|cursor)(?![a-z])"
+    r"|ecdsa-[\w-]+|gpg|pgp\s+key\s+id|site[\s_\-]?key|page[\s_\-]?token|pagination|cursor|message[\s_\-]?id|ksuid)(?![a-z])"
 )
 # a registry key's class id, an organisation's or a project's id, a value said not to be a key: they
 # name the value only where no credential is named after them ("org id 4821, token ..." names a token)
@@ -1412,6 +1413,7 @@ def _pgp_named(text: str, m: re.Match[str]) -> bool:
 
 
 _KMS_SAID = re.compile(r"(?i)kms|ciphertext")
+_FERNET_SAID = re.compile(r"(?i)fernet|encrypt|ciphertext")
 
 
 def without_sealed(text: str) -> str:
@@ -1427,6 +1429,8 @@ def without_sealed(text: str) -> str:
         text = SALTED_VALUE.sub("[encrypted]", text)
     if "SealedSecret" in text or "encryptedData" in text:
         text = SEALED_VALUE.sub("[encrypted]", text)
+    if "gAAAAA" in text and _FERNET_SAID.search(text):
+        text = FERNET_TOKEN.sub("[encrypted]", text)  # "encrypted field (fernet, key not stored here): gAAAAAB..."
     if "AQ" in text and _KMS_SAID.search(text):  # "aws kms encrypt ...", "NEON_API_KEY_CIPHERTEXT=AQICAH..."
         text = KMS_BLOB.sub("[encrypted]", text)
     return text
@@ -1499,6 +1503,7 @@ _TEST_MODE_KEY = re.compile(
     r"(?<![A-Za-z0-9_\-])(?:[sr]k_test_|sk_sbox_|FLWSECK_TEST-|access-sandbox-|secret-test-|shippo_test_|EZTK"
     r"|xnd_development_|pdl_sdbx_|T_S_|TEST-(?=\d)|sandbox_(?=[a-z0-9]{8}_))[A-Za-z0-9_\-]{8,}"
 )  # Stripe, Paystack, Clerk, Checkout.com, Flutterwave, Plaid, Stytch, Shippo, EasyPost, Xendit, Paddle, Worldpay, Mercado Pago, Braintree
+_VAPID_PUBLIC = re.compile(r"(applicationServerKey\W{1,4})B[A-Za-z0-9_\-]{84,88}(?![A-Za-z0-9_\-])")
 _GO_SUM = re.compile(r"(\S+ v\d+\.\d+\.\d+[\w.+\-]*(?:/go\.mod)? )h1:[A-Za-z0-9+/]{43}=(?![A-Za-z0-9+/=])")
 _TEST_MODE_SAID = re.compile(
     r"(?i)(?<![\w\-./])(?:sandbox|test[\s\-]mode|test\s+keys?|testing\s+keys?|test\s+(?:env(?:ironment)?|account|credentials?)"
@@ -1587,6 +1592,8 @@ def without_doc_values(text: str, testing: bool = False, masked: bool = True) ->
         text = _STORE_URI.sub(lambda m: _store_uri(text, m), text)
     if _TEST_MODE_SAID.search(text):
         text = _TEST_MODE_KEY.sub("[test-mode key]", text)  # "# sandbox account for CI" beside an sk_test_ key
+    if "applicationServerKey" in text:
+        text = _VAPID_PUBLIC.sub(r"\1[public]", text)  # Web Push's VAPID key: the server's public key
     if " h1:" in text:
         text = _GO_SUM.sub(r"\1[checksum]", text)  # go.sum: "github.com/x/y v1.2.3 h1:<base64>="
     if ("AKIA" in text or "ASIA" in text) and _ID_ONLY.search(text) and not _AWS_SECRET_SHAPE.search(text):

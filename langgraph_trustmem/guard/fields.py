@@ -544,6 +544,8 @@ SEALED_VALUE = re.compile(r"(?<![A-Za-z0-9+/_\-])Ag[A-Za-z0-9+/]{100,}={0,2}(?![
 # follows): sealed by a key that never leaves KMS. Its header, IV, tag and key id alone take
 # over 80 bytes, so a shorter run dressed with the prefix is no blob.
 KMS_BLOB = re.compile(r"(?<![A-Za-z0-9+/])AQ[IE][BCD]AH[A-Za-z0-9+/]{114,}={0,2}(?![A-Za-z0-9+/=])")
+# A Fernet token (Python's cryptography): version 0x80 and a timestamp, then IV, ciphertext and HMAC.
+FERNET_TOKEN = re.compile(r"(?<![A-Za-z0-9_\-])gAAAAAB[A-Za-z0-9_\-]{80,}={0,2}(?![A-Za-z0-9_\-=])")
 _SOPS_DATA = re.compile(
     r"data:([A-Za-z0-9+/=]*)|^encrypted:([A-Za-z0-9+/=]*)|^ENC\(([A-Za-z0-9+/=]*)\)|^vault:v\d+:([A-Za-z0-9+/=]*)"
     r"|^EJ\[1:[^:]+:[^:]+:([A-Za-z0-9+/=]*)\]"

@@ -107,3 +107,20 @@ def test_sandbox_keys_public_keys_sealed_values_and_checksums_are_stored(text: s
 @pytest.mark.parametrize("text", REFUSED_TOO)
 def test_their_look_alikes_are_refused(text: str) -> None:
     assert refused_kinds(GUARD, {"text": text})
+
+
+# A Web Push VAPID public key, a KSUID named as a message id, a Fernet token said to be encrypted.
+VAPID = "BKq7vT2xLp9RzK4wNc8YbJdF3gA6sE1uH0oPqR5tVwXyZq8WnM3cV7bX2kL9pR4sT6yU1iO0aE5dF7gH2jK4mN0Qw8z"[:87]
+FERNET = "gAAAAABn0G9W8uw8de9puyHB9d3xvE_pg3mKBxfeN4_YYsakj8A7s3aEcu6t7EYyjDzBIjnp5xICEA-N8BNcY39fsq3ypKUPYyiuCtoDQu8PewMvf35GJ"
+
+
+def test_identifiers_and_ciphertexts_named_as_such_are_stored() -> None:
+    assert stored(GUARD, {"text": f"applicationServerKey: '{VAPID}'  # web push: our VAPID public key"})
+    assert stored(GUARD, {"text": "segment messageId: 2Wq8ZrLm9Xv2Tk7PwQn0G9W8uw8 (ksuid)"})
+    assert stored(GUARD, {"text": f"encrypted field (fernet, key not stored here): {FERNET}"})
+
+
+def test_their_shapes_without_the_naming_are_refused() -> None:
+    assert refused_kinds(GUARD, {"text": "applicationServerKey: 'sk_live_51Hx9LmQ2vTz8RkW4pNc7YbJ3dFgA6sE1uK0oPqR5tV'"})
+    assert refused_kinds(GUARD, {"text": "api key for the crm: 2Wq8ZrLm9Xv2Tk7PwQn0G9W8uw8"})
+    assert refused_kinds(GUARD, {"text": f"the deploy token is {FERNET}"})
