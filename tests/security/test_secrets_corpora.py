@@ -294,13 +294,15 @@ def test_eighteenth_heldout_corpus_is_training_data_now(guard):
     reader was built (0.857 / 0.822 / 0.029 for a first model; 0.852 / 0.815 / 0.029 for the
     model shipped before heldout19 came), and it is the reader's training data now: 0.852 /
     0.810 / 0.027 with the model trained with it; 0.850 / 0.805 / 0.027 with the one trained on
-    heldout19, train20a and train20b too. Its records are never read to choose rules."""
+    heldout19, train20a and train20b too. Until the forty-first stop its records were never read
+    to choose rules; that stop read its false positives (VAPID keys, KSUIDs, Fernet tokens) and
+    mended them: 0.882 / 0.812 / 0.0080, tuning figures now."""
     report, _, _ = guard_eval.evaluate("heldout18", guard_eval.heldout18_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
     assert report.recall >= 0.850
     assert report.recall_hard >= 0.804
-    assert report.fp_rate <= 0.0271
+    assert report.fp_rate <= 0.0080
 
 
 def test_nineteenth_heldout_corpus_is_training_data_now(guard):
@@ -328,13 +330,13 @@ def test_twentieth_heldout_corpus_is_training_data_now(guard):
     of record until the twenty-second round read its misses and false positives, tuned rules on
     them and trained the reader on it: 0.947 / 0.857 / 0.0065, then 0.0072 after the review's mends (tuning figures, not held out).
     The fortieth stop's reader (trained with train40a too, at a higher threshold its folds chose):
-    0.943 / 0.846 / 0.0072."""
+    0.943 / 0.846 / 0.0072; the forty-first stop's keys said to be kept elsewhere: 0.0058."""
     report, _, _ = guard_eval.evaluate("heldout20", guard_eval.heldout20_corpus(), guard, timing=False)
     assert report.secrets >= 300 and report.benign >= 300
     assert report.errors == 0
     assert report.recall >= 0.942
     assert report.recall_hard >= 0.845
-    assert report.fp_rate <= 0.0072
+    assert report.fp_rate <= 0.0058
 
 
 def test_twenty_first_heldout_corpus(guard):
@@ -455,10 +457,13 @@ def test_fortieth_stop_training_corpora(guard):
     (provider credentials in 65 containers) was read for rule families (command lines,
     references) and is kept out of the reader's training: its author labelled benign about 90
     records the guard refuses by policy (test-mode keys, an AWS key id alone, vendors' examples
-    quoted from memory), most of its 179 false positives. Asserted as measured after."""
+    quoted from memory), most of its 179 false positives. Asserted as measured after. The
+    forty-first stop stored such keys where the memory says in words that they are not live
+    (a sandbox, a secret kept elsewhere, a key said public): train40b's false positives 0.1193
+    -> 0.0900."""
     a, _, _ = guard_eval.evaluate("train40a", guard_eval.train40a_corpus(), guard, timing=False)
     assert a.secrets >= 1500 and a.benign >= 1500 and a.errors == 0
     assert a.recall >= 0.826 and a.recall_hard >= 0.753 and a.fp_rate <= 0.0066
     b, _, _ = guard_eval.evaluate("train40b", guard_eval.train40b_corpus(), guard, timing=False)
     assert b.secrets >= 1500 and b.benign >= 1500 and b.errors == 0
-    assert b.recall >= 0.916 and b.recall_hard >= 0.812 and b.fp_rate <= 0.1193
+    assert b.recall >= 0.916 and b.recall_hard >= 0.812 and b.fp_rate <= 0.0900
