@@ -76,6 +76,7 @@ from langgraph_trustmem.guard.fields import (
     field_secret,
     generated,
     hash_ok,
+    kms_sealed,
     sealed,
 )
 from langgraph_trustmem.guard.fields import passphrase as _passphrase
@@ -1001,12 +1002,12 @@ _NOT_SECRET_CONTEXT = re.compile(
     r"(?i)(?<![a-z])(?:commit|sha\d*|hash|checksum|digest|fingerprint|public|publishable|uuid|request(?:\s+id)?"
     r"|trace|order|tracking|idempotency|lock\s+id|serial|docker|image|container|version|build|release|tag"
     r"|object|primary|foreign|partition|sort|cache|redis|s3|path|arn|etag|nonce|key\s+id|kid|isbn|ssh-\w+"
-    r"|ecdsa-[\w-]+|gpg|pgp\s+key\s+id|site[\s_\-]?key|page[\s_\-]?token|pagination|cursor|message[\s_\-]?id|ksuid)(?![a-z])"
+    r"|ecdsa-[\w-]+|gpg|pgp\s+key\s+id|site[\s_\-]?key|page[\s_\-]?token|pagination|cursor)(?![a-z])"
 )
 # a registry key's class id, an organisation's or a project's id, a value said not to be a key: they
 # name the value only where no credential is named after them ("org id 4821, token ..." names a token)
 _ID_CONTEXT = re.compile(
-    r"(?i)(?<![a-z])(?:registry\s+key|clsid|guid|organi[sz]ation[\s_\-]?id|org[\s_\-]?id|project[\s_\-]?id"
+    r"(?i)(?<![a-z])(?:registry\s+key|clsid|guid|organi[sz]ation[\s_\-]?id|org[\s_\-]?id|project[\s_\-]?id|message[\s_\-]?id|ksuid"
     r"|not\s+a\s+(?:key|secret|token|password|credential))(?![a-z])"
 )
 # an OAuth client's id with its value right after ("auth0-client-id=gbXS...", "clientId: '...'"):
@@ -1413,7 +1414,7 @@ def _pgp_named(text: str, m: re.Match[str]) -> bool:
 
 
 _KMS_SAID = re.compile(r"(?i)kms|ciphertext")
-_FERNET_SAID = re.compile(r"(?i)fernet|encrypt|ciphertext")
+_FERNET_SAID = re.compile(r"(?i)fernet")
 
 
 def without_sealed(text: str) -> str:
@@ -1432,7 +1433,7 @@ def without_sealed(text: str) -> str:
     if "gAAAAA" in text and _FERNET_SAID.search(text):
         text = FERNET_TOKEN.sub("[encrypted]", text)  # "encrypted field (fernet, key not stored here): gAAAAAB..."
     if "AQ" in text and _KMS_SAID.search(text):  # "aws kms encrypt ...", "NEON_API_KEY_CIPHERTEXT=AQICAH..."
-        text = KMS_BLOB.sub("[encrypted]", text)
+        text = KMS_BLOB.sub(lambda m: "[encrypted]" if kms_sealed(m.group()) else m.group(), text)
     return text
 
 
@@ -1481,6 +1482,8 @@ _STORE_SCHEMES = (
 # (it is in every CloudTrail record); the secret access key beside it would be the secret.
 _AWS_KEY_ID = re.compile(r"(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])")
 _AWS_SECRET_SHAPE = re.compile(r"(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
+# a secret's shape anywhere, also written after its id ("AKIA.../<secret>", "id/secret")
+_AWS_SECRET_NEAR = re.compile(r"(?:(?<![A-Za-z0-9/+])|(?<=[A-Z0-9]{20}/))[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
 _ID_ONLY = re.compile(
     r"(?i)\b(?:(?:key\s+)?id\s+only|only\s+the\s+(?:key\s+)?id|ask\s+(?:\w+\s+){1,3}for\s+the\s+secret"
     r"|secret\s+(?:was\s+)?never\s+stored|without\s+(?:the|its)\s+secret|no\s+secret\s+(?:key\s+)?(?:here|in\s+this)"
@@ -1493,7 +1496,7 @@ _ID_ONLY = re.compile(
     r"|is\s+not\s+authorized\s+to\s+perform|userIdentity|accessKeyId\W{1,4}(?:AKIA|ASIA)\w{16}\W{1,4}used\s+from"
     r"|deactivate\s+(?:the\s+)?(?:access\s+)?key|accessKeyId\W{1,4}(?:AKIA|ASIA)\w{16}\W{1,4}status\W{1,4}(?:in)?active"
     # the secret's value a reference: "{{ aws_secret_access_key }}", "${AWS_SECRET_ACCESS_KEY}", "vault:...", "-e NAME \\"
-    r"|\w*?secret[_\-.]?access[_\-.]?key\w*\W{0,3}[=:]\s*\W{0,2}(?:\{\{\s*\w+|\$\{\w+|\$\(\w+|vault:|op:)"
+    r"|\w{0,40}?secret[_\-.]?access[_\-.]?key\w{0,40}\W{0,3}[=:]\s*\W{0,2}(?:\{\{\s*\w+|\$\{\w+|\$\(\w+|vault:|op:)"
     r"|(?<=-)e\s+AWS_SECRET_ACCESS_KEY(?=\s*\\))\b"
 )
 # A vendor's test-mode or sandbox key ("sk_test_", "sk_sbox_", "access-sandbox-"...), and the memory
@@ -1501,10 +1504,11 @@ _ID_ONLY = re.compile(
 # "stripe_test_secret_key" or "stripe-test-credentials", names a live key may have too).
 _TEST_MODE_KEY = re.compile(
     r"(?<![A-Za-z0-9_\-])(?:[sr]k_test_|sk_sbox_|FLWSECK_TEST-|access-sandbox-|secret-test-|shippo_test_|EZTK"
-    r"|xnd_development_|pdl_sdbx_|T_S_|TEST-(?=\d)|sandbox_(?=[a-z0-9]{8}_))[A-Za-z0-9_\-]{8,}"
-)  # Stripe, Paystack, Clerk, Checkout.com, Flutterwave, Plaid, Stytch, Shippo, EasyPost, Xendit, Paddle, Worldpay, Mercado Pago, Braintree
+    r"|xnd_development_|pdl_sdbx_|T_S_|TEST-(?=\d)|sandbox_(?=[a-z0-9]{8}_))(?P<tail>[A-Za-z0-9_\-]{8,})"
+)
+_LIVE_IN_TAIL = re.compile(r"(?i)live|prod|(?:sk|rk|pk)_|[_\-](?:ghp|gho|xox[a-z]|glpat|npm|AKIA)")  # Stripe, Paystack, Clerk, Checkout.com, Flutterwave, Plaid, Stytch, Shippo, EasyPost, Xendit, Paddle, Worldpay, Mercado Pago, Braintree
 _VAPID_PUBLIC = re.compile(r"(applicationServerKey\W{1,4})B[A-Za-z0-9_\-]{84,88}(?![A-Za-z0-9_\-])")
-_GO_SUM = re.compile(r"(\S+ v\d+\.\d+\.\d+[\w.+\-]*(?:/go\.mod)? )h1:[A-Za-z0-9+/]{43}=(?![A-Za-z0-9+/=])")
+_GO_SUM = re.compile(r"((?<!\S)[\w.\-/~]{1,200} v\d+\.\d+\.\d+[\w.+\-]*(?:/go\.mod)? )h1:[A-Za-z0-9+/]{43}=(?![A-Za-z0-9+/=])")
 _TEST_MODE_SAID = re.compile(
     r"(?i)(?<![\w\-./])(?:sandbox|test[\s\-]mode|test\s+keys?|testing\s+keys?|test\s+(?:env(?:ironment)?|account|credentials?)"
     r"|dev/test|no\s+real\s+money)(?![\w\-])"
@@ -1591,12 +1595,14 @@ def without_doc_values(text: str, testing: bool = False, masked: bool = True) ->
     if ":" in text and any(scheme in text for scheme in _STORE_SCHEMES) and _STORE_URI.search(text):
         text = _STORE_URI.sub(lambda m: _store_uri(text, m), text)
     if _TEST_MODE_SAID.search(text):
-        text = _TEST_MODE_KEY.sub("[test-mode key]", text)  # "# sandbox account for CI" beside an sk_test_ key
+        text = _TEST_MODE_KEY.sub(  # "# sandbox account for CI" beside an sk_test_ key; not one a live key is joined to
+            lambda m: m.group() if _LIVE_IN_TAIL.search(m["tail"]) else "[test-mode key]", text
+        )
     if "applicationServerKey" in text:
         text = _VAPID_PUBLIC.sub(r"\1[public]", text)  # Web Push's VAPID key: the server's public key
     if " h1:" in text:
         text = _GO_SUM.sub(r"\1[checksum]", text)  # go.sum: "github.com/x/y v1.2.3 h1:<base64>="
-    if ("AKIA" in text or "ASIA" in text) and _ID_ONLY.search(text) and not _AWS_SECRET_SHAPE.search(text):
+    if ("AKIA" in text or "ASIA" in text) and _ID_ONLY.search(text) and not _AWS_SECRET_NEAR.search(text):
         text = _AWS_KEY_ID.sub("[key id]", text)  # "# key id only — ask ops for the secret"
     if "/secrets/" in text:
         text = _CLOUD_SECRET_NAME.sub(
@@ -2324,7 +2330,7 @@ VENDOR_STYLE = "vendor-style token"
 # "key_id ... is the public identifier"), unless the words just before deny it ("not a
 # public key"). Read by only_public_key, where the key stands.
 _SAID_PUBLIC = re.compile(
-    r"(?i)(?:search[- _]?only|publishable|client[- ]side (?:key|token|id)s?|site key|fine to commit|not a secret"
+    r"(?i)(?:search[- _]?only|publishable|client[- ]side (?:key|token|id)s?|site key"
     r"|(?:shipped|ships|ends? up|goes) (?:to|in(?:to)?) the (?:js |javascript |browser |client |frontend )?(?:browser|bundle|client|frontend)"
     r"|safe (?:to expose|to publish|to share publicly|in the browser|for the browser|in client code)"
     r"|public (?:project |site |client |web )?(?:key|identifier|id|token)\b|public by design"
@@ -2346,7 +2352,7 @@ _LEAK_EXCUSED = re.compile(r"(?i)\b(?:by\s+design|intentionally|meant\s+to)\b")
 PUBLIC_KINDS = frozenset({GENERIC, "API key or token", "Google API key"})
 
 
-_DENIED = re.compile(r"(?i)\b(?:not|never|isn't|aren't|no longer)\b[^.,;:\n]{0,12}$")
+_DENIED = re.compile(r"(?i)\b(?:not|never|isn't|aren't|no longer|if|unless|whether)\b[^.,;:\n]{0,20}$")
 # A random-looking run that could be a key, and the prefixes of secret keys (never public,
 # whatever a memory says: "sk_live_", "npm_", "ghp_", "xoxb-", "AKIA"...).
 _KEYLIKE = re.compile(r"(?<![A-Za-z0-9_\-])[A-Za-z0-9][A-Za-z0-9_\-.]{15,}(?![A-Za-z0-9_\-])")
@@ -2402,6 +2408,12 @@ _COMMENT = re.compile(
 )
 
 
+# a comment that negates, warns or sets a condition says nothing of the key ("careful: this is
+# not something that goes to the frontend", "rotate it if it ever goes to the frontend")
+_HEDGED = re.compile(r"(?i)\b(?:not|never|no|if|unless|careful|keep|rotate|leak\w*|out\s+of|secret|private|server)\b|n't\b")
+_NOT_A_SECRET = re.compile(r"(?i)\bnot\s+a\s+secret\b")
+
+
 def _comments(text: str) -> list[str]:
     return [m.group(1) or m.group(2) for m in _COMMENT.finditer(text)] if ("#" in text or "/" in text or "-" in text or "(" in text) else []
 
@@ -2434,7 +2446,7 @@ def only_public_key(value: Any) -> bool:
         return False  # "search-only key in the widget, admin api key <key>": another key named before it
     if said_public([text[start:end]], (m.start() - start, m.end() - start)):
         return True
-    if said_public(c for t, _, _ in strings for c in _comments(t)):
+    if said_public(c for t, _, _ in strings for c in _comments(t) if not _HEDGED.search(_NOT_A_SECRET.sub(" ", c))):
         return True  # "# publishable key - safe to expose client-side" on a line of its own
     if record is None or len(record) > 8:
         return False

@@ -574,8 +574,22 @@ def _reads_as_text(data: bytes) -> bool:
     return False
 
 
+def kms_sealed(blob: str) -> bool:
+    """Whether a :data:`KMS_BLOB` match holds ciphertext, not readable text dressed with its
+    header ("AQICAH" + the base64 of a password): no stretch of it decodes to text. Read
+    leniently: a blob cut or quoted inexactly is still one."""
+    body = blob.rstrip("=")
+    for start in range(4, 12):  # the text may begin right after the header, at any alignment
+        part = body[start : start + (len(body) - start) // 4 * 4]
+        data = base64.b64decode(part)
+        if len(part) >= 24 and sum(32 <= b < 127 or b in (9, 10, 13) for b in data) >= 0.9 * len(data):
+            return False  # ASCII text (a stretch of random bytes is valid UTF-8 often enough)
+    return True
+
+
 def sealed(value: str) -> bool:
-    """Whether a value shaped as SOPS's, dotenvx's, Jasypt's or Ansible Vault's really is
+    """Whether a value shaped as SOPS's, dotenvx's, Jasypt's, EJSON's, Vault transit's, a KMS
+    blob's or Ansible Vault's really is
     ciphertext: the base64 decodes to bytes, not to readable text, and a Vault body to the hex
     lines Vault writes (salt, HMAC, ciphertext), not to a password
     ("ENC[AES256_GCM,data:SHVudGVy...]", "encrypted:SHVudGVy...")."""

@@ -8,6 +8,8 @@ a live key, and a key id next to its secret, are still refused. Phrasings writte
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from langgraph_trustmem.guard import Guard
@@ -124,3 +126,65 @@ def test_their_shapes_without_the_naming_are_refused() -> None:
     assert refused_kinds(GUARD, {"text": "applicationServerKey: 'sk_live_51Hx9LmQ2vTz8RkW4pNc7YbJ3dFgA6sE1uK0oPqR5tV'"})
     assert refused_kinds(GUARD, {"text": "api key for the crm: 2Wq8ZrLm9Xv2Tk7PwQn0G9W8uw8"})
     assert refused_kinds(GUARD, {"text": f"the deploy token is {FERNET}"})
+
+
+# The adversarial review of these exemptions (helper 67): each was stored by their first version.
+REVIEWED = [
+    {
+        "text": "# the key id is not a secret, the token below is\nAPI_TOKEN=aQfDPrAJ71fTquWoGsbeKXgzg2sye9b2"
+    },
+    {
+        "text": "# app name is not a secret\nAPP_NAME=shop\nAPI_TOKEN=aQfDPrAJ71fTquWoGsbeKXgzg2sye9b2"
+    },
+    {
+        "text": "API_TOKEN=aQfDPrAJ71fTquWoGsbeKXgzg2sye9b2\n# .env.example is fine to commit, this file is not"
+    },
+    {
+        "text": "auth token for the payments api: aQfDPrAJ71fTquWoGsbeKXgzg2sye9b2\n// keep it out of git; the env name alone is fine to commit"
+    },
+    {
+        "text": "API_TOKEN=aQfDPrAJ71fTquWoGsbeKXgzg2sye9b2  # careful: this is not something that goes to the frontend"
+    },
+    {
+        "text": "billing api token: aQfDPrAJ71fTquWoGsbeKXgzg2sye9b2 (rotate it right away if it ever goes to the frontend)"
+    },
+    {
+        "text": "rotation: deactivate the key AKIA29326ML64LG2TJF8/Z4SOcMz9CPVNPkNa1H/edcm4pMbXD+uCL1mHoOsF after the new pair is live"
+    },
+    {
+        "text": "creds AKIA29326ML64LG2TJF8/Z4SOcMz9CPVNPkNa1H/edcm4pMbXD+uCL1mHoOsF - secret is also in 1password"
+    },
+    {
+        "text": "SQS messageId 4b1c failed, retry with api key aQfDPrAJ71fTquWoGsbeKXgzg2sye9b2"
+    },
+    {
+        "text": "Twilio messageId SM1234, auth token aQfDPrAJ71fTquWoGsbeKXgzg2sye9b2"
+    },
+    {
+        "text": "sandbox: sk_test_aaaaaaaa-sk_live_Rann76dEyTzAeKOmXRrvftva"
+    },
+    {
+        "text": "DB_PASSWORD_CIPHERTEXT=AQICAHcHJvZC1kYi1wYXNzd29yZDogSHVudGVyMiFIdW50ZXIyISBIdW50ZXIyISB4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHg="
+    },
+    {
+        "text": "we encrypt nothing. token gAAAAAB0prFmbh7_wy5yq1XoY1BaIMcAxYmfsB4HbQLXjjlAFbVV6q9rXxtNDFyuzX9k1gnneGEYG1_LwiqD9jJBAciI05FhfwKVqlUr5Qr"
+    }
+]
+
+
+@pytest.mark.parametrize("value", REVIEWED)
+def test_the_reviews_bypasses_are_refused(value: dict) -> None:
+    assert refused_kinds(GUARD, value)
+
+
+@pytest.mark.parametrize(
+    "text", ["a" * 20000 + " h1:", "AKIA " + "secretaccesskey" * 1333, "applicationServerKey: " + "B" * 20000]
+)
+def test_long_inputs_stay_fast(text: str) -> None:
+    """Quadratic paths the review found (a go.sum prefix, a secret's name): bounded now."""
+    t0 = time.perf_counter()
+    try:
+        GUARD.check({"text": text}, namespace=("memories", "u1"), key="mem_5e1f")
+    except Exception:
+        pass
+    assert time.perf_counter() - t0 < 2.0
