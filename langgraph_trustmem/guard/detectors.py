@@ -1506,7 +1506,9 @@ _TEST_MODE_KEY = re.compile(
     r"(?<![A-Za-z0-9_\-])(?:[sr]k_test_|sk_sbox_|FLWSECK_TEST-|access-sandbox-|secret-test-|shippo_test_|EZTK"
     r"|xnd_development_|pdl_sdbx_|T_S_|TEST-(?=\d)|sandbox_(?=[a-z0-9]{8}_))(?P<tail>[A-Za-z0-9_\-]{8,})"
 )
-_LIVE_IN_TAIL = re.compile(r"(?i)live|prod|(?:sk|rk|pk)_|[_\-](?:ghp|gho|xox[a-z]|glpat|npm|AKIA)")  # Stripe, Paystack, Clerk, Checkout.com, Flutterwave, Plaid, Stytch, Shippo, EasyPost, Xendit, Paddle, Worldpay, Mercado Pago, Braintree
+# (Stripe, Paystack, Clerk, Checkout.com, Flutterwave, Plaid, Stytch, Shippo, EasyPost, Xendit, Paddle,
+# Worldpay, Mercado Pago, Braintree); a tail naming a live key is one joined to it: not masked
+_LIVE_IN_TAIL = re.compile(r"(?i)live|prod|(?:sk|rk|pk)_|[_\-](?:ghp|gho|xox[a-z]|glpat|npm|AKIA)")
 _VAPID_PUBLIC = re.compile(r"(applicationServerKey\W{1,4})B[A-Za-z0-9_\-]{84,88}(?![A-Za-z0-9_\-])")
 _GO_SUM = re.compile(r"((?<!\S)[\w.\-/~]{1,200} v\d+\.\d+\.\d+[\w.+\-]*(?:/go\.mod)? )h1:[A-Za-z0-9+/]{43}=(?![A-Za-z0-9+/=])")
 _TEST_MODE_SAID = re.compile(
