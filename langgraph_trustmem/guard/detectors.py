@@ -1481,9 +1481,8 @@ _STORE_SCHEMES = (
 # An AWS access key's id where the memory says its secret is not in it: the id names the key
 # (it is in every CloudTrail record); the secret access key beside it would be the secret.
 _AWS_KEY_ID = re.compile(r"(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])")
-_AWS_SECRET_SHAPE = re.compile(r"(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
-# a secret's shape anywhere, also written after its id ("AKIA.../<secret>", "id/secret")
-_AWS_SECRET_NEAR = re.compile(r"(?:(?<![A-Za-z0-9/+])|(?<=[A-Z0-9]{20}/))[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
+# a secret access key's shape, also written after its id ("AKIA.../<secret>", "id/secret")
+_AWS_SECRET_SHAPE = re.compile(r"(?:(?<![A-Za-z0-9/+])|(?<=[A-Z0-9]{20}/))[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
 _ID_ONLY = re.compile(
     r"(?i)\b(?:(?:key\s+)?id\s+only|only\s+the\s+(?:key\s+)?id|ask\s+(?:\w+\s+){1,3}for\s+the\s+secret"
     r"|secret\s+(?:was\s+)?never\s+stored|without\s+(?:the|its)\s+secret|no\s+secret\s+(?:key\s+)?(?:here|in\s+this)"
@@ -1508,6 +1507,10 @@ _TEST_MODE_KEY = re.compile(
 )
 # (Stripe, Paystack, Clerk, Checkout.com, Flutterwave, Plaid, Stytch, Shippo, EasyPost, Xendit, Paddle,
 # Worldpay, Mercado Pago, Braintree); a tail naming a live key is one joined to it: not masked
+_TEST_MODE_PREFIXES = (
+    "_test_", "sk_sbox_", "TEST-", "access-sandbox-", "secret-test-", "EZTK", "xnd_development_", "pdl_sdbx_", "T_S_",
+    "sandbox_",
+)  # fmt: skip
 _LIVE_IN_TAIL = re.compile(r"(?i)live|prod|(?:sk|rk|pk)_|[_\-](?:ghp|gho|xox[a-z]|glpat|npm|AKIA)")
 _VAPID_PUBLIC = re.compile(r"(applicationServerKey\W{1,4})B[A-Za-z0-9_\-]{84,88}(?![A-Za-z0-9_\-])")
 _GO_SUM = re.compile(r"((?<!\S)[\w.\-/~]{1,200} v\d+\.\d+\.\d+[\w.+\-]*(?:/go\.mod)? )h1:[A-Za-z0-9+/]{43}=(?![A-Za-z0-9+/=])")
@@ -1596,7 +1599,7 @@ def without_doc_values(text: str, testing: bool = False, masked: bool = True) ->
         text = _CHANGE_ME.sub("<placeholder>", text)  # "MYSQL_PASSWORD=change-me-before-prod"
     if ":" in text and any(scheme in text for scheme in _STORE_SCHEMES) and _STORE_URI.search(text):
         text = _STORE_URI.sub(lambda m: _store_uri(text, m), text)
-    if _TEST_MODE_SAID.search(text):
+    if _has(text, _TEST_MODE_PREFIXES) and _TEST_MODE_SAID.search(text):
         text = _TEST_MODE_KEY.sub(  # "# sandbox account for CI" beside an sk_test_ key; not one a live key is joined to
             lambda m: m.group() if _LIVE_IN_TAIL.search(m["tail"]) else "[test-mode key]", text
         )
@@ -1604,7 +1607,7 @@ def without_doc_values(text: str, testing: bool = False, masked: bool = True) ->
         text = _VAPID_PUBLIC.sub(r"\1[public]", text)  # Web Push's VAPID key: the server's public key
     if " h1:" in text:
         text = _GO_SUM.sub(r"\1[checksum]", text)  # go.sum: "github.com/x/y v1.2.3 h1:<base64>="
-    if ("AKIA" in text or "ASIA" in text) and _ID_ONLY.search(text) and not _AWS_SECRET_NEAR.search(text):
+    if ("AKIA" in text or "ASIA" in text) and _ID_ONLY.search(text) and not _AWS_SECRET_SHAPE.search(text):
         text = _AWS_KEY_ID.sub("[key id]", text)  # "# key id only — ask ops for the secret"
     if "/secrets/" in text:
         text = _CLOUD_SECRET_NAME.sub(

@@ -553,9 +553,14 @@ _SOPS_DATA = re.compile(
 _VAULT_BODY = re.compile(r"AES256(?:;[\w.\-]+)?\s*([0-9a-f\s]+)$")
 
 
+def _ascii_text(data: bytes) -> bool:
+    """Whether decoded bytes are (nine tenths or more) printable ASCII."""
+    return sum(32 <= b < 127 or b in (9, 10, 13) for b in data) >= 0.9 * len(data)
+
+
 def _reads_as_text(data: bytes) -> bool:
     """Whether decoded bytes are text (ASCII, UTF-8 in any script, UTF-16), not ciphertext."""
-    if sum(32 <= b < 127 or b in (9, 10, 13) for b in data) >= 0.9 * len(data):
+    if _ascii_text(data):
         return True
     try:
         text = data.decode("utf-8")  # random bytes almost never are UTF-8
@@ -581,15 +586,14 @@ def kms_sealed(blob: str) -> bool:
     body = blob.rstrip("=")
     for start in range(4, 12):  # the text may begin right after the header, at any alignment
         part = body[start : start + (len(body) - start) // 4 * 4]
-        data = base64.b64decode(part)
-        if len(part) >= 24 and sum(32 <= b < 127 or b in (9, 10, 13) for b in data) >= 0.9 * len(data):
-            return False  # ASCII text (a stretch of random bytes is valid UTF-8 often enough)
+        if len(part) >= 24 and _ascii_text(base64.b64decode(part)):
+            return False  # ASCII only: a stretch of random bytes is valid UTF-8 often enough
     return True
 
 
 def sealed(value: str) -> bool:
-    """Whether a value shaped as SOPS's, dotenvx's, Jasypt's, EJSON's, Vault transit's, a KMS
-    blob's or Ansible Vault's really is
+    """Whether a value shaped as SOPS's, dotenvx's, Jasypt's, EJSON's, Vault transit's or
+    Ansible Vault's really is
     ciphertext: the base64 decodes to bytes, not to readable text, and a Vault body to the hex
     lines Vault writes (salt, HMAC, ciphertext), not to a password
     ("ENC[AES256_GCM,data:SHVudGVy...]", "encrypted:SHVudGVy...")."""
