@@ -58,6 +58,7 @@ from detect_secrets.plugins.twilio import TwilioKeyDetector
 from langgraph_trustmem.errors import ConfigurationError
 from langgraph_trustmem.guard.bip39 import BIP39_WORDS
 from langgraph_trustmem.guard.fields import (
+    BRACKETED_VALUE,
     CODE_CALL,
     DOC_EXAMPLES,
     DOC_VALUES,
@@ -184,7 +185,7 @@ _DS_HINTS = ("key", "pass", "pwd", "secret", "contrase")
 # --------------------------------------------------------------------------------------------
 
 _PLACEHOLDER = re.compile(
-    r"""^(?:
+    r"""^""" + BRACKETED_VALUE + r"""(?:
         [*•xX.#_-]{3,}                                          # ****, xxxx, ....
       | <[^>]*> | \[[^\]]*\] | \{\{?[^}]*\}\}? | \(\s*[^)]*\)   # <password>, [redacted], {{secret}}
       | \$\{[^}]*\} | \$(?-i:[A-Z_][A-Z0-9_]*|[a-z_]+)         # ${VAR:?x}, $VAR, $pass ($Pa55w0rd is one)
@@ -695,7 +696,8 @@ _CLI_PASSWORD_ARGS = re.compile(
 # A Cisco device's configuration: a user's or the enable password in clear (type 0, or none)
 # or in the reversible type 7 (types 5, 8 and 9 are hashes)
 _CISCO_PASSWORD = re.compile(
-    r"(?i)^\s*(?:username\s+\S+(?:\s+privilege\s+\d{1,2})?\s+(?:password|secret)|enable\s+(?:password|secret))"
+    r"(?i)^\s*(?:[\w.\-]{1,63}(?:\([\w\-]{1,30}\))?[#>]\s*)?"  # behind a prompt: "R1(config)#"
+    r"(?:username\s+\S+(?:\s+privilege\s+\d{1,2})?\s+(?:password|secret)|enable\s+(?:password|secret)(?:\s+level\s+\d{1,2})?)"
     r"\s+(?:(?P<type>[07])\s+)?(?P<val>\S{4,128})\s*$"
 )
 # A password piped into a command that reads it from stdin: echo 'X' | sudo -S ..., | docker login --password-stdin
@@ -1819,6 +1821,10 @@ def _weak_value(after: str, keyword: str, weak: str) -> bool:
     ) or (len(tok) >= 7 and tok.endswith("!") and any(ch.isupper() for ch in core[1:]))
 
 
+# A word in brackets with spaces inside ("{{ Tr0ub4dor99 }}"); _PLACEHOLDER says whether it is a name.
+_BRACKETED = re.compile(r"[<\[{]{1,2}[ \t]*([^\s<>\[\]{}()]{6,64})[ \t]*[>\]}]{1,2}")
+
+
 def _stated_password(line: str, m: re.Match[str]) -> bool:
     """Whether the password keyword matched by ``m`` introduces a password: up to six words,
     then "is" / ":" / "was changed to"..., then a value that is not prose."""
@@ -1844,6 +1850,8 @@ def _stated_password(line: str, m: re.Match[str]) -> bool:
             q = _PW_QUOTED.match(after)
             if q:
                 return not (_PLACEHOLDER.match(q.group(2)) or SAYS_NOT_REAL.fullmatch(q.group(2)))
+            if (b := _BRACKETED.match(after)) is not None and not _PLACEHOLDER.match(b.group()):
+                return _plausible_password(b.group(1))  # "{{ Tr0ub4dor99 }}": a value in a template's braces
             strict = c.group("verb") is not None and c.group("verb").lower() in _STRICT_VERBS
             parts = after.split(None, 2)
             # a CJK particle or copula glued to the value ("S4ffr0n+03야", "…#rHです"), a colon doubled

@@ -365,8 +365,13 @@ def sibling_secret(name: str, value: object, siblings: list[str]) -> str | None:
     return None
 
 
+# A bracket that holds a value, not a name ("{{ Tr0ub4dor99 }}", "<hunter2024>"): one word of six
+# characters or more, letters and two digits, no dot (".Values.db.pass2" is a path), not words joined
+# by "-" or "_" ("<your-16-char-key>", "{{ DB_PASS_V2 }}"). Not a placeholder. (Parentheses annotate:
+# "passcode (base32) ...".)
+BRACKETED_VALUE = r"(?![<\[{]{1,2}\s*(?!(?-i:[a-z]+(?:[-_][a-z0-9]+)+|[A-Z]+(?:_[A-Z0-9]+)+)\s*[>\]}])(?=[^\s.<>\[\]{}()]*\d[^\s.<>\[\]{}()]*\d)(?=[^\s.<>\[\]{}()]*[A-Za-z])[^\s.<>\[\]{}()]{6,}\s*[>\]}]{1,2}$)"
 _PLACEHOLDER = re.compile(
-    r"(?i)^(?:[*•xX.#_\-]{3,}|<[^>]*>|\[[^\]]*\]|\{\{?[^}]*\}\}?|\$\{[^}]*\}|\$(?-i:[A-Z_][A-Z0-9_]*|[a-z_]+)|%[A-Z_]+%|%\(\w+\)s|\{\{.*\}\}|.*environ\[.*|.*getenv\(.*"
+    r"(?i)^" + BRACKETED_VALUE + r"(?:[*•xX.#_\-]{3,}|<[^>]*>|\[[^\]]*\]|\{\{?[^}]*\}\}?|\$\{[^}]*\}|\$(?-i:[A-Z_][A-Z0-9_]*|[a-z_]+)|%[A-Z_]+%|%\(\w+\)s|\{\{.*\}\}|.*environ\[.*|.*getenv\(.*"
     r"|redacted|hidden|removed|omitted|masked|none|null|nil|undefined|empty|todo|tbd|n/?a|unknown|unset|changeme"
     r"|change_me|example|sample|dummy|placeholder|secret|password|passwd|token|value|true|false|yes|no|required"
     r"|optional|same|see\s.*|ask\s.*|in\s.*|on\s.*|stored\s.*|saved\s.*|replace[_-]?me|(?:your|my)[_-](?:api[_-]?)?(?:password|passwd|pass|pwd|secret|token|key)(?:[_-][a-z]{1,8}){0,2})$"

@@ -1,0 +1,57 @@
+"""Three ways a credential was stored, found by the review of stop 41's exemptions: a password
+inside a template's braces with spaces ("{{ Tr0ub4dor99 }}": the braces made it read as a
+placeholder), a Cisco line behind a device prompt ("R1(config)#") or with a privilege level
+("enable secret level 15 0 ..."), and an LND macaroon (Lightning's bearer credential, hex or
+base64). Each beside what must still be stored: a template's variable names, a password's
+hash on a device, a macaroon's file path. Phrasings written for this test."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+
+from langgraph_trustmem.guard import Guard
+
+from .helpers import refused_kinds, stored
+
+GUARD = Guard()
+
+# 2 + 1 + 3 bytes "lnd" are the macaroon's header; the rest stands for its caveats and signature
+_MACAROON = bytes.fromhex("0201036c6e6402f801030a10") + bytes(range(7, 247, 2))
+
+REFUSED = [
+    "password: {{ Tr0ub4dor99 }}",
+    'db_password: "{{ Tr0ub4dor99 }}"',
+    "my password is {{ Tr0ub4dor99 }}",
+    "password: <hunter2024>",
+    "enable secret level 15 0 Adm1nPass9",
+    "enable password level 7 Tr4nsp0rt!",
+    "sw-core-01(config)# username backup privilege 15 secret 0 Bkp!2024net",
+    "R1> enable password level 3 n3tw0rkOps",
+    f"LND admin macaroon: {_MACAROON.hex()}",
+    f"macaroon = {base64.b64encode(_MACAROON).decode()}",
+    f"export LND_MACAROON={_MACAROON.hex()}",
+]
+
+STORED = [
+    "password: {{ vault_db_password }}",
+    "password: {{ secrets.DB_PASS_2 }}",
+    "password: <your-16-char-key>",
+    "password: {{ db_password_2024 }}",
+    "password: {{ .Values.db.pass22 }}",
+    "Switch(config)# enable secret 5 $1$mERr$hx5rVt7rPNoS4wqbXKX7m0",
+    "Router(config)# enable secret ********",
+    "the enable secret is stored in vault",
+    "lncli reads ~/.lnd/data/chain/bitcoin/mainnet/admin.macaroon; bake a read-only one for the dashboard",
+]
+
+
+@pytest.mark.parametrize("text", REFUSED)
+def test_the_credential_is_refused(text: str) -> None:
+    assert refused_kinds(GUARD, {"text": text})
+
+
+@pytest.mark.parametrize("text", STORED)
+def test_names_hashes_and_paths_are_stored(text: str) -> None:
+    assert stored(GUARD, {"text": text})
