@@ -93,6 +93,7 @@ _BARCODE_FIELD = re.compile(r"(?i)ean(?:13|8)?|upc(?:_?a)?|gtin(?:13|14)?|isbn(?
 
 
 _PUBLIC_RULES = frozenset({"posthog-project-api-key"})
+_URI_PASSWORD = re.compile(r"[A-Za-z][\w+.\-]*://[^:/@\s]*:(?P<pw>[^@\s/]+)@")
 
 
 def _accept(rule_id: str, value: str) -> bool:
@@ -102,8 +103,11 @@ def _accept(rule_id: str, value: str) -> bool:
         return False  # keys made to ship in a web page (PostHog's project key, phc_...)
     if rule_id == "generic-password":
         return detectors._plausible_password(value)
-    if rule_id == "generic-credential-uri":  # scheme://USER:PASSWORD@HOST is a template
-        pw = value.rpartition("@")[0].partition("://")[2].partition(":")[2]
+    uri = _URI_PASSWORD.match(value)
+    if rule_id == "generic-credential-uri" or uri is not None:
+        # scheme://USER:PASSWORD@HOST (a vendor's too: mongodb://, redis://...) with a placeholder or
+        # the docs' example for its password is a template
+        pw = uri["pw"] if uri is not None else value.rpartition("@")[0].partition("://")[2].partition(":")[2]
         return bool(pw) and not detectors._PLACEHOLDER.match(pw)
     if value in detectors.DOC_EXAMPLES or detectors._PLACEHOLDER_RUN.search(value):
         return False  # the documentation's example keys (AKIAIOSFODNN7EXAMPLE), T00000000/XXXXXXXX

@@ -58,8 +58,10 @@ from detect_secrets.plugins.twilio import TwilioKeyDetector
 from langgraph_trustmem.errors import ConfigurationError
 from langgraph_trustmem.guard.bip39 import BIP39_WORDS
 from langgraph_trustmem.guard.fields import (
+    AZURITE_KEY,
     BRACKETED_VALUE,
     CODE_CALL,
+    DOC_EXAMPLE_RUN,
     DOC_EXAMPLES,
     DOC_VALUES,
     ENCRYPTED_VALUE,
@@ -1573,6 +1575,10 @@ def _hash_replaced(m: re.Match[str]) -> str:
     return f"{user} [hash]" if user and not _ACCOUNT.fullmatch(user) else "[hash]"
 
 
+_DOC_EXAMPLE_HINTS = ("EXAMPLE", "_test_", "QWxhZGRp", "2YotnFZF", "tGzv3JOk", "dBjftJeZ", "D1fficultP")
+_AZURITE_SAID = re.compile(r"(?i)devstoreaccount1|azurite|storage emulator|UseDevelopmentStorage")
+
+
 def without_doc_values(text: str, testing: bool = False, masked: bool = True) -> str:
     """``text`` with what is no one's secret replaced before the scan: the documentation's
     well-known example values (jwt.io's sample token, AWS's example key pair, a gateway's
@@ -1583,11 +1589,13 @@ def without_doc_values(text: str, testing: bool = False, masked: bool = True) ->
     says elsewhere (a field name, another field) that it is about testing. ``masked``: also
     replace masked values (the readers of whole records keep them: "VISA ****4421" says the
     lines around it are a receipt)."""
-    if "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9" in text:
+    if "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9" in text or "eyJ0eXAiOiJKV1QiLA0K" in text:
         text = DOC_VALUES.sub("EXAMPLE", text)
-    if "EXAMPLE" in text or "_test_" in text or "QWxhZGRp" in text:
-        for value in DOC_EXAMPLES:
-            text = text.replace(value, "EXAMPLE")
+    if _has(text, _DOC_EXAMPLE_HINTS):
+        text = DOC_EXAMPLE_RUN.sub("EXAMPLE", text)
+    if AZURITE_KEY in text and _AZURITE_SAID.search(text):
+        text = text.replace(AZURITE_KEY, "EXAMPLE ")  # the emulator's key, where the text says it is the emulator's
+        # (a space: its connection string's next ";Name=value" is not read as the key's tail)
     if ("JBSWY3DP" in text or "GEZDGNBV" in text) and _DOCS_SAID.search(text):
         for value in DOC_TOTP_EXAMPLES:  # an authenticator's docs' secret, said to be the docs' (a test account may use it)
             text = re.sub(rf"(?<![A-Z2-7]){value}(?![A-Z2-7])", "EXAMPLE", text)  # alone, not the start of a longer secret

@@ -660,8 +660,9 @@ SAYS_NOT_REAL = re.compile(
 )
 
 
-# Keys the vendors' own documentation prints as examples (AWS's example key pair, the test
-# keys in every Stripe code sample, RFC 7617's "Aladdin:open sesame").
+# Keys the vendors' own documentation and the RFCs print as examples (AWS's example key pair,
+# the test keys in every Stripe code sample, RFC 7617's "Aladdin:open sesame", RFC 6749's access
+# and refresh tokens, RFC 7636's code verifier, the MongoDB manual's "myDBReader" password).
 DOC_EXAMPLES = frozenset(
     {
         "AKIAIOSFODNN7EXAMPLE",
@@ -671,14 +672,29 @@ DOC_EXAMPLES = frozenset(
         "sk_test_BQokikJOvBiI2HlWgH4olfQ2",
         "pk_test_6pRNASCoBOKtIshFeQd4XMUh",
         "QWxhZGRpbjpvcGVuIHNlc2FtZQ==",
+        "2YotnFZFEjr1zCsicMWpAA",
+        "tGzv3JOkF0XG5Qx2TlKWIA",
+        "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk",
+        "D1fficultP%40ssw0rd",
     }
 )
-# Values every reader of the docs knows (jwt.io's sample token): no one's secret. Replaced
-# before the scan, wherever they stand.
+# Each of them where it stands alone (not the head of a longer token someone wrote after it).
+DOC_EXAMPLE_RUN = re.compile(
+    r"(?<![A-Za-z0-9+/_%\-])(?:"
+    + "|".join(re.escape(v) for v in sorted(DOC_EXAMPLES, key=len, reverse=True))
+    + r")(?![A-Za-z0-9+/=_%\-])"
+)
+# Values every reader of the docs knows (jwt.io's sample token, RFC 7519's example JWT): no
+# one's secret. Replaced before the scan, wherever they stand.
 DOC_VALUES = re.compile(
     r"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9\.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ"
     r"\.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+    r"|eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9\.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ"
+    r"\.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
 )
+# Azurite's (the Azure Storage emulator's) account key: the same for every install, valid only
+# for its account "devstoreaccount1".
+AZURITE_KEY = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
 
 
 def field_secret(kind: str | None, value: object, looks_random: object) -> str | None:

@@ -3,7 +3,13 @@ inside a template's braces with spaces ("{{ Tr0ub4dor99 }}": the braces made it 
 placeholder), a Cisco line behind a device prompt ("R1(config)#") or with a privilege level
 ("enable secret level 15 0 ..."), and an LND macaroon (Lightning's bearer credential, hex or
 base64). Each beside what must still be stored: a template's variable names, a password's
-hash on a device, a macaroon's file path. Phrasings written for this test."""
+hash on a device, a macaroon's file path.
+
+The values the RFCs and vendors' manuals print (RFC 6749's tokens, RFC 7519's JWT, RFC 7636's
+code verifier, the MongoDB manual's "myDBReader" URI, Azurite's emulator key) are no one's
+secret (tuned on train20a's and train40b's false positives; heldout22 never read); the same
+shapes with another value, or the emulator's key for another account, are refused. Phrasings
+written for this test."""
 
 from __future__ import annotations
 
@@ -55,3 +61,32 @@ def test_the_credential_is_refused(text: str) -> None:
 @pytest.mark.parametrize("text", STORED)
 def test_names_hashes_and_paths_are_stored(text: str) -> None:
     assert stored(GUARD, {"text": text})
+
+
+_AZURITE = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
+
+PUBLISHED = [
+    "from the OAuth spec: Authorization: Bearer 2YotnFZFEjr1zCsicMWpAA",
+    'curl -H "X-Refresh-Token: tGzv3JOkF0XG5Qx2TlKWIA" https://api.example.org/v1/me',
+    "RFC 7519's JWT: eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6"
+    "Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk",
+    "MONGODB_URI=mongodb://myDBReader:D1fficultP%40ssw0rd@mongodb0.example.com:27017/?authSource=admin",
+    f"local dev: DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey={_AZURITE};"
+    "BlobEndpoint=http://127.0.0.1:10000/devstoreaccount1;",
+]
+
+NOT_PUBLISHED = [
+    "Authorization: Bearer 2YotnFZFEjr1zCsicMWpAAq8Xk3Lm9Tz",  # the example's head, a token after it
+    "MONGODB_URI=mongodb://myDBReader:Qv7%40Lm2x9Tz@cluster0.mongodb.net/?authSource=admin",
+    f"DefaultEndpointsProtocol=https;AccountName=payments;AccountKey={_AZURITE}",  # not the emulator's account
+]
+
+
+@pytest.mark.parametrize("text", PUBLISHED)
+def test_a_published_example_value_is_stored(text: str) -> None:
+    assert stored(GUARD, {"text": text})
+
+
+@pytest.mark.parametrize("text", NOT_PUBLISHED)
+def test_the_same_shape_with_another_value_is_refused(text: str) -> None:
+    assert refused_kinds(GUARD, {"text": text})
