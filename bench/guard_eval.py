@@ -110,8 +110,11 @@
   train40a trains the learned reader since; train40b was read for rule families and is kept
   out of the reader's training (``NOT_TRAINED``).
 * heldout22: ``tests/data/secrets_heldout22/heldout22.jsonl``, written the same way, committed
-  frozen (405bb13) before it was first run; never tuned on and never trained on: the held-out
-  figure of record.
+  frozen (405bb13) before it was first run; held out until the forty-second stop read its misses
+  and false positives for rules (never trained on: ``NOT_TRAINED``), so it is tuning data now.
+* heldout23: ``tests/data/secrets_heldout23/heldout23.jsonl``, written the same way by a helper
+  that never saw the guard or any other corpus, committed frozen (aa09973) before it was first
+  run; never tuned on and never trained on: the held-out figure of record.
 
 Each record is checked exactly as ``TrustStore.put`` checks it:
 ``Guard().check(value, namespace=..., key=...)``. A secret counts as caught when the check
@@ -124,7 +127,7 @@ texts.
     python bench/guard_eval.py --json out.json
     python bench/guard_eval.py --misses tuning  # what a corpus misses / flags
 
-Missed records of a held-out corpus are never printed unless ``--misses heldout22`` (say) is
+Missed records of a held-out corpus are never printed unless ``--misses heldout23`` (say) is
 given, which is meant for the final report only.
 """
 
@@ -345,6 +348,11 @@ def heldout22_corpus() -> list[Record]:
     return _jsonl(DATA / "secrets_heldout22" / "heldout22.jsonl")
 
 
+def heldout23_corpus() -> list[Record]:
+    """The twenty-third held-out corpus (see the module docstring)."""
+    return _jsonl(DATA / "secrets_heldout23" / "heldout23.jsonl")
+
+
 CORPORA = {
     "tuning": tuning_corpus,
     "tuning2": tuning2_corpus,
@@ -377,17 +385,19 @@ CORPORA = {
     "heldout22": heldout22_corpus,
     "train40a": train40a_corpus,
     "train40b": train40b_corpus,
+    "heldout23": heldout23_corpus,
 }
 # Never seen by the learned reader's training (bench/train_guard.py) nor tuned on by rules:
-# heldout22 (tests/data/secrets_heldout22, committed frozen at 405bb13). heldout20 and heldout21
-# were held out until rules were tuned on them and the reader was trained with them.
-HELD_OUT = ("heldout22",)
-# Evaluated, but kept out of the learned reader's training (bench/train_guard.py): its author
-# labelled benign what the guard refuses by policy (test-mode keys, an AWS key id alone, vendors'
-# documented examples quoted from memory: about 90 of its 1,500 benign records); trained on, the
-# reader lowered its scores for live tokens of the same shapes (decided before heldout22 was
-# measured with it).
-NOT_TRAINED = ("train40b",)
+# heldout23 (tests/data/secrets_heldout23, committed frozen at aa09973). heldout20, heldout21 and
+# heldout22 were held out until rules were tuned on them.
+HELD_OUT = ("heldout23",)
+# Evaluated, but kept out of the learned reader's training (bench/train_guard.py). train40b: its
+# author labelled benign what the guard refuses by policy (test-mode keys, an AWS key id alone,
+# vendors' documented examples quoted from memory: about 90 of its 1,500 benign records); trained
+# on, the reader lowered its scores for live tokens of the same shapes (decided before heldout22
+# was measured with it). heldout22: held out when the reader was last trained (stop 40), read for
+# rules since stop 42; the reader has not been retrained.
+NOT_TRAINED = ("train40b", "heldout22")
 
 
 def outcome(guard: Guard, rec: Record) -> tuple[bool, list[str]]:

@@ -1464,8 +1464,13 @@ _LOCK_WORDS = re.compile(r"(?i)code|pin\b|puk|safe|door|alarm|lock|combination|p
 _FIREBASE_WEB = re.compile(r"firebaseConfig|authDomain\W{1,4}[\w-]+\.firebaseapp\.com")
 _FIREBASE_KEY = re.compile(r"((?i:api_?key)\W{1,4})AIza[\w-]{35}(?![\w-])")
 _CHANGE_ME = re.compile(r"(?i)(?<![\w-])(?:change|replace)[_-]?me(?:[_-][a-z0-9]{1,12}){0,3}(?![\w-])")
-# A Twilio Account SID, named: an identifier (the account's name in its API), not a key.
+# A Twilio Account SID: an identifier (the account's name in its API, printed beside every
+# call, message and recording SID), not a key; its auth token (32 hex digits) is the secret.
+# Named ("account sid: AC..."), or where no auth token stands: an id. Beside an unnamed token
+# the pair is the credential, and the SID is what shows it is Twilio's.
 _ACCOUNT_SID = re.compile(r"((?i:account[ _]?sid|\bsid\b)[^\n]{0,40}?)\bAC[0-9a-f]{32}\b")
+_BARE_SID = re.compile(r"(?<![A-Za-z0-9_\-])AC[0-9a-f]{32}(?![A-Za-z0-9_\-])")
+_AUTH_TOKEN_SHAPE = re.compile(r"(?<![A-Za-z0-9_\-])[0-9a-f]{32}(?![A-Za-z0-9_\-])")
 # A secret manager's address of a value ("vault:secret/data/shop/db#password",
 # "op://Private/GitHub/password"): where a password is kept. Only addresses whose every part is a
 # plain name (no part that reads as a password or a random token) are references.
@@ -1605,6 +1610,8 @@ def without_doc_values(text: str, testing: bool = False, masked: bool = True) ->
         text = _FIREBASE_KEY.sub(r"\1[public]", text)  # a Firebase web app's config ships in its page
     if "AC" in text and ("SID" in text or "sid" in text or "Sid" in text) and _ACCOUNT_SID.search(text):
         text = _ACCOUNT_SID.sub(r"\1[account id]", text)  # Twilio's account id: its auth token is the secret
+    if "AC" in text and _BARE_SID.search(text) and not _AUTH_TOKEN_SHAPE.search(text):
+        text = _BARE_SID.sub("[account id]", text)
     if ("hange" in text or "eplace" in text) and _CHANGE_ME.search(text):
         text = _CHANGE_ME.sub("<placeholder>", text)  # "MYSQL_PASSWORD=change-me-before-prod"
     if ":" in text and any(scheme in text for scheme in _STORE_SCHEMES) and _STORE_URI.search(text):

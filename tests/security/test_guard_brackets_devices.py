@@ -8,7 +8,8 @@ hash on a device, a macaroon's file path.
 The values the RFCs and vendors' manuals print (RFC 6749's tokens, RFC 7519's JWT, RFC 7636's
 code verifier, the MongoDB manual's "myDBReader" URI, Azurite's emulator key) are no one's
 secret (tuned on train20a's and train40b's false positives; heldout22 never read); the same
-shapes with another value, or the emulator's key for another account, are refused. Phrasings
+shapes with another value, or the emulator's key for another account, are refused. A Twilio
+account SID is an identifier, stored unless its auth token stands beside it. Phrasings
 written for this test."""
 
 from __future__ import annotations
@@ -73,12 +74,17 @@ PUBLISHED = [
     "MONGODB_URI=mongodb://myDBReader:D1fficultP%40ssw0rd@mongodb0.example.com:27017/?authSource=admin",
     f"local dev: DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey={_AZURITE};"
     "BlobEndpoint=http://127.0.0.1:10000/devstoreaccount1;",
+    # a Twilio account SID is the account's name; the call, message and recording SIDs beside it too
+    "Call CA7870daa54bbce1beaa85afdf2a4fffcc on ACc8c54e6867e5a95ff2452e2580aa7014, recording"
+    " RE7a7d7c1947f24090027887463efa5060",
 ]
 
 NOT_PUBLISHED = [
     "Authorization: Bearer 2YotnFZFEjr1zCsicMWpAAq8Xk3Lm9Tz",  # the example's head, a token after it
     "MONGODB_URI=mongodb://myDBReader:Qv7%40Lm2x9Tz@cluster0.mongodb.net/?authSource=admin",
     f"DefaultEndpointsProtocol=https;AccountName=payments;AccountKey={_AZURITE}",  # not the emulator's account
+    # the SID beside its auth token: the pair is the credential
+    'client = Client("AC5f44bc8bb1d876f3ac8178ad1f7af93b", "d5b86c3589624b9b539e9bfef560cf4a")',
 ]
 
 
