@@ -293,7 +293,7 @@ _BRAILLE_RUN = re.compile("⠼?[⠁⠃⠉⠙⠑⠋⠛⠓⠊⠚]{3,10}")
 
 
 def _fold(text: str) -> str:
-    """Accents off, keycap emoji as digits, the arrows people type as separators, spaced
+    """Accents off, keycap emoji as digits, a lock emoji as the word "code", the arrows people type as separators, spaced
     characters closed up, character codes and short base64 decoded ("Debit PIN in base64:
     NjQ0OQ==")."""
     if "," in text and _CHAR_HINT.search(text):
@@ -305,6 +305,7 @@ def _fold(text: str) -> str:
         # invisible joiners out: Persian writes "دیجی‌کالا" with one, an evasion hides them in a value
         text = _unaccented(_KEYCAP.sub("", FORMAT_CHARS.sub("", text)))
         text = text.replace("→", ":").replace("←", ":").replace("ı", "i").replace("ł", "l").replace("Ł", "L")
+        text = text.replace("🔐", " code ").replace("🔒", " code ")  # a lock drawn for its code: "safe 🔐 4597"
         text = text.replace("،", ",")  # the Arabic comma
         text = text.translate(_UNDECOMPOSED)
     text = text.replace("->", ":").replace("=>", ":").replace("<-", ":")
@@ -487,11 +488,13 @@ _OPENS = (
     r"|[הלב]?(?:דלת|טלפון|אזעקה|כספת|שער|בניין|כניסה|לוקר|מנעול|חניון)"
     r"|bike cage|cage|parkeergarage|parkhaus|kaapin|kaappi\w*|kulcsdoboz\w*|сейф-бокс\w*|opgang\w*|garasje\w*"
     r"|halytyks\w*|seif\w*|tor|εξ[ωώ]πορτα[ςσ]?|verisure|simplisafe"
+    r"|lango|mlango|kadi ya benki|kadi ya atm|sefu|kabati|kengele"  # Swahili: gate, door, bank card, safe, locker, alarm
 )
 _CODE = (
     r"code|codes|pin|pin code|pincode|passcode|combo|combination|combinaison|kombination|combinacion"
     r"|combinazione|combinacao|combinatie|kombinacja|kombinasi|codigo|codice|kod|kode|koden|kodu|koodi|kodas"
     r"|clave|senha|heslo|sifre|sifresi|код|κωδικ\w*|συνδυασμ\w*|ה?קוד|codul|kodja|kodunu|szyfr|segredo|รหัส"
+    r"|msimbo|namba ya siri|nambari ya siri"
 )
 _W = r"[^\W\d_]+(?:['’-][^\W\d_]+)*"  # a word ("dell'allarme", "Instagram-account")
 # "is", in the languages the cues are in
@@ -516,7 +519,7 @@ _LOCK_CUE = re.compile(
     # a device named as a heading: "voicemail: The code is 4671", "SIM card: O código é 6614"
     rf"|(?:{_OPENS}):\s+(?:the|le|la|el|o|a|der|die|das|de|il|het|den|det)\s+(?:{_CODE})(?!\w)"
     rf"|(?:{_CODE})(?:\s+{_W}){{0,3}}?\s+(?:[^\W\d_]{{1,4}}['’])?(?:{_OPENS})\w*|{_COMPOUND}(?!\w)"
-    r"|ma (?:cua|cong|the|khoa|ket sat|pin|bao dong|tat bao dong|khoa cua)\w*|code cb(?!\w))"
+    r"|ma (?:mo )?(?:cua|cong|the|khoa|ket sat|pin|bao dong|tat bao dong|khoa cua)\w*|code cb(?!\w))"
     r"|(?:金庫|ロッカー|保险箱|保險箱|금고)の?\s?(?:番号|号码|號碼|번호)"
     r"|(?:رمز|كود|الرمز|رقم)\s+(?:(?:فتح|إيقاف|ايقاف|تعطيل|إلغاء)\s+)?(?:جهاز\s+)?(?:ال)?(?:باب|بوابة|البوابة|إنذار|انذار|الإنذار|خزنة|الخزنة|خزنه|قفل|خزانة"
     r"|هاتف|الهاتف|جوال|الجوال)"
@@ -596,6 +599,7 @@ _PASSWORD_CUE = re.compile(
     r"|passwrod|pasword|passowrd|paswd|paswoord|kodeord|adgangskode|passord|парол|كلمة سر"
     r"|contrasena|contrasenya|clave|senha|palavra-passe|wachtwoord|haslo|losenordet|losenord|losen|passordet|kodeordet|sifre|sifrem|sifresi"
     r"|kata sandi|sandi|parol|parola|пароль|heslo|mat khau|salasana|jelszo|jelszava|jelszavam|lozinka|geslo|wifi key|wlan key"
+    r"|nenosiri|neno la siri"
     r"|(?:wifi|wi-fi|wlan)[ -]?(?:kode|koden|koodi|kod|codigo|codice|kodu)|adgangskoden"
     r"|(?:wifi|wi-fi|wlan|network|netzwerk|red|reseau|rete|netwerk|siec|natverk)[ -]?(?:key|schlussel|clave|cle"
     r"|chiave|sleutel|klucz|nyckel|kennwort|pass)|network key|wpa key|wpa2|パスワード|密码|密碼|비밀번호|비번|암호"
@@ -818,7 +822,7 @@ _TRIGGERS = frozenset(
     zugangsdaten credenciales credenciais credenziali identifiants dostepowe inloggegevens доступы
     segredo verisure simplisafe adt sakerhetsfragan sakerhetsfragor sikkerhetssporsmal sikkerhetssporsmalet
     sikkerhedssporgsmal sikkerhedssporgsmalet turvakysymys turvakysymykseen otazku otazka pitanje keselamatan
-    cevabi sorusunun sorusu securitate seguretat
+    cevabi sorusunun sorusu securitate seguretat msimbo siri nenosiri
     """.split()
 )
 _TRIGGER_ENDINGS = (
@@ -844,7 +848,7 @@ def _triggered(low: str) -> bool:
             return True  # "wifi-kodeord", "wlan-schlüssel"
     if ("$" in low or "0" in low or "3" in low or "4" in low or "5" in low) and _LEET_TRIGGER.search(low):
         return True  # "p4$$", "s3cr3t", "l0g1n"
-    return not low.isascii() and _TRIGGER_CJK.search(low) is not None
+    return not low.isascii() and ("🔐" in low or "🔒" in low or _TRIGGER_CJK.search(low) is not None)
 
 
 _LEET_TRIGGER = re.compile(r"p(?:[4@][s$5]|a[$5])[s$5]|s3cr3t|passw0rd|l0g1n")  # a leet spelling, not "compass"
@@ -1512,6 +1516,9 @@ _CJK_ANSWER = re.compile(
     r"(?:安全问题|安全問題|秘密の質問|보안\s*질문)[^。！？\n]{0,40}?(?:答案是|答案为|答案[:：]|答えは|答え[:：]|답은|답[:：])"
     r"\s*(?P<val>[!-~]{2,40})"
 )
+# A bracket opening a note right after the value, full-width once folded ("toffeeRocket29（SSID: ..."):
+# the note is not the value's.
+_NOTE_OPENS = re.compile(r"(?<=[A-Za-z0-9!-/])\((?:[A-Za-z]{1,12}:?)?$")
 _CJK_CODE_SHAPE = re.compile(r"[#*]?(\d{3,10})[#*]?|\d{1,2}-\d{1,2}-\d{1,2}|\d{3}-\d{3}")
 # A number of something, not a code: digits, characters, minutes, days, times.
 _CJK_UNIT = re.compile(r"\s*(?:位|个|個|分|天|日|次|秒|元|円|원|자|文字|桁|回|時間|小时|시간|일|번|개|年|년|月|월|号|號)")
@@ -1538,7 +1545,7 @@ def _cjk_kind(seg: str, low: str) -> str | None:
                 ):
                     return PASSWORD
                 continue
-            val = vm.group("val").rstrip(_PW_TRIM)
+            val = _NOTE_OPENS.sub("", vm.group("val")).rstrip(_PW_TRIM)
             code = _CJK_CODE_SHAPE.fullmatch(val)
             if code and not _CJK_UNIT.match(seg, vm.end("val")):
                 lock = (
@@ -1585,10 +1592,12 @@ def _sql_kind(seg: str) -> str | None:
 # A word that is itself the secret: a bank's security word, a family's code word.
 _WORD_CUE = re.compile(
     r"(?<!\w)(?:security word|code ?word|safe ?word|password word|mot de code|codewort|kennwort fur"
-    r"|parola d'ordine)(?!\w)"
+    r"|parola d'ordine|кодовое слово|кодового слова|секретное слово)(?!\w)"
 )
+# (a colon after a few words too: "code word for the bank: Tver"; the value ends its clause)
 _WORD_AFTER = re.compile(
-    rf"^\s*(?:[:=]|(?:\s+{_W}){{0,3}}?\s+{_IS}(?!\w))\s*['\"‘“]?(?P<val>[^\W\d_]{{3,24}})(?![\w@]|\.\w)"
+    rf"^\s*(?:[:=]|(?:\s+{_W}){{0,4}}?(?:\s*[:=]|\s+{_IS}(?!\w)))\s*['\"‘“]?(?P<val>[^\W\d_]{{3,24}})(?![\w@]|\.\w)"
+    r"(?=['\"’”]?\s*(?:$|[.,;!?)]))"  # the word ends its clause: "... : ask mum" is a pointer
 )
 # An app password as Google and Apple print it: four groups of four letters.
 _APP_PASSWORD = re.compile(
@@ -1603,7 +1612,8 @@ _APP_PASSWORD_VALUE = re.compile(
 _NOT_ANSWERS = frozenset(
     "a an the my your his her their our it this that what which who where when how why not no none yes set "
     "asked ask saved stored kept changed updated reset required needed in on at for from to of and or "
-    "i i'll i’ll i'm i’m i've we we'll will would should must need needs todo tbd pending unknown later".split()
+    "i i'll i’ll i'm i’m i've we we'll will would should must need needs todo tbd pending unknown later "
+    "see check look ask ask written printed same secret different".split()
 )
 
 

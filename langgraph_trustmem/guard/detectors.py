@@ -296,10 +296,14 @@ def _looks_random(token: str, min_len: int = 16) -> bool:
     if not (re.search(r"\d", token) and re.search(r"[A-Za-z]", token)):
         # letters only: a token cased at random ("ShGXvQHUTWDylmBwItnLJNkZveauywhA"), long
         return len(token) >= max(min_len, 20) and _random_letters(token) and _entropy_ok(token)
-    if _is_wordy(token):
+    if _is_wordy(token) or _CAPS_NAME.fullmatch(token):
         return False
     core = re.sub(r"[^A-Za-z0-9+/=_\-]", "", token)
     return len(core) >= min_len and _entropy_ok(core)
+
+
+# A name in capitals that says what belongs in its place ("BASE32SECRET", "MYAPPTOKEN123"): a slot.
+_CAPS_NAME = re.compile(r"(?=[A-Z0-9_]{0,30}(?:SECRET|TOKEN|PASSWORD|APIKEY|API_KEY))[A-Z][A-Z0-9_]{5,39}")
 
 
 def _json_payload(token: str) -> bool:
@@ -1993,7 +1997,33 @@ def _password_aside(line: str, low: str) -> bool:
 _WIFI_QR = re.compile(r"WIFI:(?:[^;\n]*;)*?P:((?:\\.|[^;\\\n])+);")
 
 
+# A passphrase of words given after its name ("VeraCrypt passphrase: marble thunder pebble lantern"):
+# three to eight words, the clause ending with them, none a word of a sentence or a pointer.
+_PASSPHRASE_SAID = re.compile(
+    r"(?<![\w-])pass ?phrase(?:\s+(?:is|was))?\s*[:=]?\s+['\"]?(?P<words>[a-z]{3,12}(?: [a-z]{3,12}){2,7})['\"]?\s*(?:[.!;,)]|$)"
+)
+_XKCD = "correct horse battery staple"  # the comic's example, quoted everywhere
+
+
+def _passphrase_said(low: str) -> bool:
+    for m in _PASSPHRASE_SAID.finditer(low):
+        words = m["words"].split()
+        if m["words"] != _XKCD and not any(w in _FUNCTION_WORDS or w in _NOT_A_PASSWORD or w in _PHRASE_STOP for w in words):
+            return True
+    return False
+
+
+_PHRASE_STOP = frozenset(
+    "you me we they she him them its is are was were be been has have had do does did can could will would should "
+    "must may might shall not but so if then than as when where what which who why how all any each every some "
+    "one two three four five six seven eight nine ten words word phrase passphrase password key keys vault "
+    "manager stored saved written kept inside file note notes same usual".split()
+)
+
+
 def _scan_passwords(line: str, low: str, found: set[str]) -> None:
+    if "phrase" in low and _passphrase_said(low):
+        found.add(PASSWORD)
     if "WIFI:" in line and any(not _PLACEHOLDER.match(m.group(1)) for m in _WIFI_QR.finditer(line)):
         found.add(PASSWORD)
     if "password" in low and pw_statistics(line) and not _OWN.search(low):
@@ -2244,6 +2274,16 @@ def _reference_value(value: str, after: str) -> bool:
     return ok and not any(_passwordish(w) and re.search(r"\d", w) for w in rest)
 
 
+_QUERY_NAME = re.compile(r"[?&][\w.\-]{1,40}=$")
+# A secret manager's command that prints a secret: where the password comes from, not the password.
+_FETCH_COMMAND = re.compile(
+    r"(?:vault\s+(?:kv\s+get|read)|aws\s+(?:secretsmanager\s+get-secret-value|ssm\s+get-parameters?)|op\s+(?:read|item\s+get)"
+    r"|g?pass\s+show|bw\s+get|gcloud\s+secrets\s+versions\s+access|az\s+keyvault\s+secret\s+show"
+    r"|kubectl\s+get\s+secrets?|doppler\s+secrets\s+get|security\s+find-generic-password)\s"
+)
+_FIELD_FLAGS = ("-field=", "-field ", "--field=", "--field ", "--query=", "--query ")
+
+
 def _scan_keywords(line: str, low: str, found: set[str]) -> None:
     """detect-secrets' keyword patterns (``password: x``, ``api_key = "x"``), with the
     value checked: a password must not read as prose, a key must look random."""
@@ -2251,6 +2291,8 @@ def _scan_keywords(line: str, low: str, found: set[str]) -> None:
         return
     matches: list[tuple[re.Match[str], int, str]] = []
     for k in _DS_DENYLIST_LOW.finditer(low):
+        if low.endswith(_FIELD_FLAGS, 0, k.start(1)):
+            continue  # "vault kv get -field=password secret/app": which field to fetch, not its value
         keyword = k.group(1).lower()
         for pattern, group in _DS_KEYWORD_PATTERNS:
             m = pattern.match(line, k.start())
@@ -2264,7 +2306,11 @@ def _scan_keywords(line: str, low: str, found: set[str]) -> None:
         value = (m.group(group) or "").strip()
         quoted = bool(re.search(r"[\"'`]\s*$", line[: m.start(group)]))
         first = value if quoted else (value.split(None, 1)[0] if value else "")
+        if "&" in first and _QUERY_NAME.search(line, 0, m.start(group)):
+            first = first.split("&", 1)[0]  # a URL's query parameter ends at the next one
         if any(k in keyword for k in ("pass", "pwd", "contrase")):
+            if _FETCH_COMMAND.match(value):
+                continue  # "the db password: vault kv get -field=password ...": the command that fetches it
             if (
                 _STORE_REF.match(first) or _STORE_REF_FIELD.match(low, line.lower().find(keyword, m.start()) + len(keyword))
             ) and _reference_value(value, line[m.end(group) :]):
@@ -3601,7 +3647,7 @@ _ML_PASSWORD = re.compile(
     r"|پاس ورڈ|پاسورڈ|پاس‌ورڈ|رمز عبور|رمز ورود|گذرواژه|پسورد|პაროლი|პაროლს|პაროლ|գաղտնաբառը|գաղտնաբառ"
     r"|лозинка|лозинку|lozinka|lozinku|parola|parolă|lykilorð|lykilorðið|kata laluan|kata sandi|mật khẩu|รหัสผ่าน"
     r"|κωδικός πρόσβασης|κωδικός wifi|κωδικός του wifi|κωδικός wi-fi|wifi κωδικός|κωδικος wifi|salasana|jelszó|jelszava"
-    r"|parool|parole|slaptažodis|слаптажодис)(?![^\W\d_])"
+    r"|parool|parole|slaptažodis|слаптажодис|nenosiri|neno la siri)(?![^\W\d_])"
 )
 # Latvian "parole" is English's release from prison too: a value after it counts when "parole" is
 # followed by ":", "=", a dash or "ir", or when the value is a strong password ("Banka parole Zv41gz!2024")
@@ -3613,7 +3659,8 @@ _ML_HINT = re.compile(
             {*_ML_CODE_WORDS, *(w for _, ws in _ML_SELF_NAMED for w in ws)}
             | {"पास", "পাস", "கடவு", "பாஸ", "పాస", "ಪಾಸ", "ಗುಪ್ತ", "പാസ", "પાસ", "ਪਾਸ",
                "پاس", "رمز", "گذرواژه", "پسورد", "პაროლ", "գաղտնաբառ", "лозин", "lozin", "parol", "lykilorð",
-               "kata laluan", "kata sandi", "mật khẩu", "รหัส", "κωδικ", "salasana", "jelsz", "slaptažod"},
+               "kata laluan", "kata sandi", "mật khẩu", "รหัส", "κωδικ", "salasana", "jelsz", "slaptažod", "nenosiri",
+               "neno la siri"},
             key=len,
             reverse=True,
         )

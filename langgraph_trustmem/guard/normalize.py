@@ -79,8 +79,11 @@ _RARE_DIGITS = re.compile(
 _MARKS = re.compile("[\u0300-\u036f]")
 # An ASCII letter or digit next to another script's character.
 _MIXED = re.compile(r"[A-Za-z0-9][^\s\x00-\x7f]|[^\s\x00-\x7f][A-Za-z0-9]")
-# A card's length of Chinese numerals, one digit each ("四五三九一四八八..."): its digits.
-_CJK_NUMERALS = re.compile(r"[零〇一二三四五六七八九]{12,19}")
+# A card's length of Chinese numerals, one digit each ("四五三九一四八八..."): its digits; and a
+# code's (four to eight: "支付密码 六一五七四一"), not a weekday run ("周一二三四五") or a date's year.
+_CJK_NUMERALS = re.compile(
+    r"[零〇一二三四五六七八九]{12,19}|(?<![周期第礼拜])[零〇一二三四五六七八九]{4,8}(?![零〇一二三四五六七八九年月日号號個个次位])"
+)
 _CJK_DIGIT = str.maketrans("零〇一二三四五六七八九", "00123456789")
 # Digits written small ("code⁸⁵⁴⁷⁵⁷"): NFKC makes them digits glued to the word before.
 _SMALL_DIGITS = re.compile(r"(?<=[^\W\d_⁰¹²³⁴⁵⁶⁷⁸⁹₀-₉])([⁰¹²³⁴⁵⁶⁷⁸⁹₀-₉])")

@@ -201,6 +201,8 @@ EXTENSION_RULES: tuple[Rule, ...] = (
     Rule("lnd-macaroon", "Lightning macaroon", "LND macaroon (admin, invoice...): a bearer credential, hex or base64",
          _START + r"((?:0201036c6e64[0-9a-f]{100,}|AgEDbG5k[A-Za-z0-9+/_\-]{80,}={0,2}))" + _END,
          ("0201036c6e64", "agedbg5k")),
+    Rule("portainer-access-token", "API key or token", "Portainer API access token",
+         _START + r"(ptr_[A-Za-z0-9+/]{40,48}={0,2})" + _END, ("ptr_",)),
     Rule("fireworks-api-key-bare", "Fireworks key", "Fireworks AI API key",
          _START + r"(fw_[A-Za-z0-9]{20,40})" + _END, ("fw_",), 'entropy(finding["secret"]) < 3.8', generated=True),
     Rule("voyage-api-key-bare", "Voyage key", "Voyage AI API key",

@@ -1,0 +1,55 @@
+"""The forty-second stop's rules, each seen from both sides (tuned on heldout22's misses and false
+positives; heldout23 never read). Refused: codes named in Swahili ("msimbo", "namba ya siri")
+and Vietnamese ("mã mở két sắt"), a bank's code word in Russian or after a colon, a password
+glued to a full-width note in Japanese, a PIN in Chinese numerals, a passphrase given as words,
+a code drawn after a lock emoji, a Portainer token. Stored: the same words with no value or
+with a pointer, a command that fetches a password, a query parameter's name in capitals, a
+weekday run in Chinese numerals. Phrasings written for this test."""
+
+from __future__ import annotations
+
+import pytest
+
+from langgraph_trustmem.guard import Guard
+
+from .helpers import refused_kinds, stored
+
+GUARD = Guard()
+
+REFUSED = [
+    "Namba ya siri ya kadi ya ATM: 4417",
+    "Msimbo wa mlango wa ofisi ni 8830",
+    "Mã mở két sắt ở nhà bà ngoại: 391027",
+    "Кодовое слово для оператора: Ласточка",
+    "code word for the pharmacy account: Halibut",
+    "職場のパスワード：maple7Quartz（メモ: 更新済み）",
+    "手机支付密码 三八二七五一",
+    "backup disk passphrase: walnut ember glacier pocket",
+    "bike shed 🔐 6️⃣2️⃣0️⃣4️⃣",
+    "Portainer token ptr_Zq4Lm8Xw2Rt6Yp0Vn3Bk7Hc5Jd9Fg1Ks6Tq2Wp8Ly4M=",
+]
+
+STORED = [
+    "Msimbo wa posta wa kijiji ni 40100",  # a postal code
+    "Namba ya siri ya kadi nimeibadilisha jana",  # changed, no value
+    "code word for the pharmacy account: see the blue folder",
+    "Кодовое слово: спросить у мамы",
+    "我们周一二三四五都在办公室",  # Monday to Friday
+    "二〇二四年十月搬家",  # a year
+    "the passphrase is kept in the family vault",
+    "Your passphrase should be five words or more.",
+    "my passphrase is correct horse battery staple, like the comic",
+    "to get the db password: vault kv get -field=password secret/staging/postgres",
+    "otpauth://totp/ISSUER:ACCOUNT?secret=BASE32SECRET&issuer=ISSUER is the URI's format",
+    "🔒 locked notes from the 2024 trip",
+]
+
+
+@pytest.mark.parametrize("text", REFUSED)
+def test_the_credential_is_refused(text: str) -> None:
+    assert refused_kinds(GUARD, {"text": text})
+
+
+@pytest.mark.parametrize("text", STORED)
+def test_the_words_without_a_value_are_stored(text: str) -> None:
+    assert stored(GUARD, {"text": text})
