@@ -185,6 +185,7 @@ def _lines(value: Any, name: str, depth: int) -> Iterator[str]:
         return
     if isinstance(value, Mapping):
         parts = []
+        sentences: list[tuple[str, str]] = []
         for k, v in value.items():
             s = _scalar(v)
             key = str(k).replace("_", " ")
@@ -192,16 +193,22 @@ def _lines(value: Any, name: str, depth: int) -> Iterator[str]:
                 yield from _lines(v, key, depth + 1)
             elif _short(s):
                 parts.append(f"{key}: {s}")
+                if s is not None and " " in s.strip():
+                    sentences.append((key, s))
             else:
                 yield from _lines(v, key, depth + 1)
         if parts:
             yield ", ".join(parts)
+        if len(parts) >= 2:  # each sentence that names a credential on its own too, beside the record's other fields
+            yield from (f"{key}: {s}" for key, s in sentences if _triggered(_plain(s)))
         if len(value) <= _MAX_PIECES:
             yield from _pieces([t for t in _texts_of(value, depth) if _short(t)])
     elif isinstance(value, (list, tuple)):
         short = [s for s in map(_scalar, value) if s is not None and _short(s)]
         if short:
             yield (f"{name}: " if name else "") + ", ".join(short)
+        if len(short) >= 2:  # each sentence on its own too: ["card PIN: 6200", "#todo"] reads as "card PIN: 6200" does
+            yield from ((f"{name}: " if name else "") + s for s in short if " " in s.strip())
         for v in value:
             if not _short(_scalar(v)):
                 yield from _lines(v, name, depth + 1)

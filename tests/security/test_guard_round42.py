@@ -45,6 +45,28 @@ STORED = [
 ]
 
 
+# A list's or a record's sentence read on its own too, not only joined to its neighbours ("..., #todo")
+REFUSED_RECORDS = [
+    ["קוד סודי של הכרטיס: 7315", "#todo"],
+    ["קוד סודי של הכרטיס: 7315", "לזכור", "todo later"],
+    {"note": "קוד סודי של הכרטיס: 7315", "tag": "bank stuff"},
+]
+STORED_RECORDS = [
+    ["card PIN changed at the branch", "#todo"],
+    {"note": "the door code is on the fridge", "tag": "house 12"},
+]
+
+
+@pytest.mark.parametrize("value", REFUSED_RECORDS)
+def test_a_sentence_beside_a_tag_is_read_alone(value: object) -> None:
+    assert refused_kinds(GUARD, value)
+
+
+@pytest.mark.parametrize("value", STORED_RECORDS)
+def test_a_sentence_without_a_value_beside_a_tag_is_stored(value: object) -> None:
+    assert stored(GUARD, value)
+
+
 @pytest.mark.parametrize("text", REFUSED)
 def test_the_credential_is_refused(text: str) -> None:
     assert refused_kinds(GUARD, {"text": text})
