@@ -1253,7 +1253,10 @@ def _name_like(part: str) -> bool:
 def _reference(m: re.Match[str]) -> str:
     """A reference by name replaced, unless a name in it reads as a password or a token
     (``os.Getenv("hunter2024")``, ``$(P4SS_W0RD)``, a UUID: a value dressed as a reference)
-    or a value stands right after it (the rules read it beside the name)."""
+    or a value stands right after it (the rules read it beside the name), or it is joined to
+    another ("${A}${B}": a value put together from pieces the text may set)."""
+    if m.string.startswith("$", m.end()) or m.string.endswith("}", 0, m.start()):
+        return m.group()
     for name in re.findall(r"[\w.\-]{4,}", m.group()):
         if _UPPER_SNAKE.fullmatch(name):  # BIP39_WALLET_TOKEN, AUTH0_SECRET; not P4SS_W0RD, not a year
             if any(re.search(r"\d[A-Z]", seg) or re.fullmatch(r"\d{4,}", seg) for seg in name.split("_")):

@@ -908,10 +908,66 @@ def _rejoin(run: str, sep: str) -> str | None:
     return "".join(p if p else sep for p in pieces)
 
 
+# A value built from shell or script variables: 'A="hf_Gm..."', 'B="gUB..."', then "${A}${B}".
+_VAR_SET = re.compile(
+    r"(?m)^[ \t]*(?:export[ \t]+|set[ \t]+|let[ \t]+|const[ \t]+|var[ \t]+)?([A-Za-z_]\w{0,30})[ \t]*=[ \t]*"
+    r"[\"']?([A-Za-z0-9_\-+/.=~]{2,200}?)[\"']?[ \t;]*$"
+)
+_VAR_JOIN = re.compile(r"(?:\$\{?[A-Za-z_]\w{0,30}\}?){2,8}")
+_VAR_REF = re.compile(r"\$\{?([A-Za-z_]\w{0,30})\}?")
+# A table's row (Markdown, or any line cut by "|") and the cells of a column read down it.
+_TABLE_LINE = re.compile(r"(?m)^[ \t]*\|?(?:[^|\n]*\|){1,12}[^|\n]*$")
+_RULE_CELL = re.compile(r"\s*:?-{2,}:?\s*")
+# A token's prefix written alone, its body after it ("the usual ghp_ prefix, and after that: 9TBZ...").
+_BARE_PREFIX = re.compile(
+    r"(?<![\w-])(ghp_|gho_|ghs_|ghu_|github_pat_|glpat-|xox[abpr]-|sk-proj-|sk-ant-|sk-|sk_live_|rk_live_|hf_|npm_"
+    r"|pypi-|shpat_|dop_v1_|AKIA|ASIA)(?![A-Za-z0-9])"
+)
+_BODY = re.compile(r"(?<![\w-])[A-Za-z0-9_\-]{16,}(?![\w-])")
+_PIECE_RUN = re.compile(r"[^\s|]{4,}(?:\s*\|\s*[^\s|]{4,}){2,11}")
+
+
+def _pieced(text: str) -> list[str]:
+    """A token given in pieces: variables joined in a script, a table's column, pieces on a
+    line cut by "|" (in either order: "chunks, last one first"), a prefix named apart from
+    its body."""
+    out: list[str] = []
+    if "$" in text and "=" in text and _VAR_JOIN.search(text):
+        names = dict(_VAR_SET.findall(text))
+        for m in _VAR_JOIN.finditer(text):
+            refs = _VAR_REF.findall(m.group())
+            if all(r in names for r in refs):
+                out.append("".join(names[r] for r in refs))
+    if "|" in text:
+        rows = [
+            [c.strip() for c in line.strip().strip("|").split("|")]
+            for line in text.split("\n")
+            if _TABLE_LINE.fullmatch(line) and "|" in line
+        ]
+        rows = [r for r in rows if not all(_RULE_CELL.fullmatch(c) or not c for c in r)]
+        if 2 <= len(rows) <= 40:
+            width = max(len(r) for r in rows)
+            for col in range(width):
+                cells = [r[col] for r in rows if col < len(r) and r[col] and " " not in r[col]]
+                if len(cells) >= 2:
+                    out.append("".join(cells))
+                    out.append("".join(cells[1:]))  # under its header
+        for m in _PIECE_RUN.finditer(text):
+            pieces = [p.strip() for p in m.group().split("|")]
+            out.append("".join(pieces))
+            out.append("".join(reversed(pieces)))
+    if _BARE_PREFIX.search(text):
+        for m in _BARE_PREFIX.finditer(text):
+            body = _BODY.search(text, m.end(), m.end() + 160)
+            if body is not None:
+                out.append(m.group(1) + body.group())
+    return out
+
+
 def token_views(text: str) -> list[str]:
     """Strings that may be a token once the text's spacing, separators or direction is
-    undone. Meant for token formats only (see the module's docstring)."""
-    out: list[str] = []
+    undone, or its pieces put together. Meant for token formats only (see the module's docstring)."""
+    out: list[str] = _pieced(text)
     if "\n" in text:
         for m in _WRAPPED.finditer(text):
             joined = re.sub(r"[\s\\>]+", "", m.group())

@@ -4,7 +4,9 @@ and Vietnamese ("mã mở két sắt"), a bank's code word in Russian or after a
 glued to a full-width note in Japanese, a PIN in Chinese numerals, a passphrase given as words,
 a code drawn after a lock emoji, a Portainer token. Stored: the same words with no value or
 with a pointer, a command that fetches a password, a query parameter's name in capitals, a
-weekday run in Chinese numerals. Phrasings written for this test."""
+weekday run in Chinese numerals. A token given in pieces (script variables joined, a table's
+column, pieces in reverse order, a prefix written apart from its body) is put together and
+refused; pieces that make no token are stored. Phrasings written for this test."""
 
 from __future__ import annotations
 
@@ -55,6 +57,31 @@ STORED_RECORDS = [
     ["card PIN changed at the branch", "#todo"],
     {"note": "the door code is on the fridge", "tag": "house 12"},
 ]
+
+
+# A token given in pieces: script variables joined, a table's column, pieces in reverse, a prefix apart
+PIECES = [
+    'TOK_A="hf_QpLmZxWvKd"\nTOK_B="RtYuNbVcXzAsDfGhJkLqWeP"\nexport HF_TOKEN="${TOK_A}${TOK_B}"',
+    "GitLab token by rows\n| part | text |\n|---|---|\n| a | glpat-Hk3Lm9 |\n| b | Qw2Er7Ty4Ui8Op |",
+    "token, last piece first: Ui8OpZx1Cv | Lm9Qw2Er7Ty4 | glpat-Hk3",
+    "the bot's token: the usual xoxb- prefix, then 7731092840-5518203947-Zk8Lq2Wm9Xr4Tp6Vn1Bc3Hd",
+]
+NOT_PIECES = [
+    'export URL="${HOST}${PATH_PREFIX}"',
+    "| package | version |\n|---|---|\n| requests | 2.31.0 |\n| numpy | 1.26.4 |",
+    "route: Lisbon | Madrid | Barcelona | Marseille",
+    "GitHub tokens start with ghp_ and fine-grained ones with github_pat_",
+]
+
+
+@pytest.mark.parametrize("text", PIECES)
+def test_a_token_given_in_pieces_is_refused(text: str) -> None:
+    assert refused_kinds(GUARD, {"text": text})
+
+
+@pytest.mark.parametrize("text", NOT_PIECES)
+def test_pieces_that_make_no_token_are_stored(text: str) -> None:
+    assert stored(GUARD, {"text": text})
 
 
 @pytest.mark.parametrize("value", REFUSED_RECORDS)
