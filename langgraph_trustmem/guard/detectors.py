@@ -3023,7 +3023,38 @@ _SECURITY_HINTS = _hints(
 )  # fmt: skip
 
 
+# The questions themselves, as banks ask them and end them with "?" ("name of your first pet?: Milo",
+# "девичья фамилия матери? — Смирнова"): the answer after one is the credential.
+_ASKED_QUESTION = re.compile(
+    r"(?i)(?:(?:name of )?(?:your|my|the) first (?:pet|dog|cat)(?:['’]s name)?|first pet['’]?s name|(?:your |my )?mother['’]?s maiden name"
+    r"|maiden name of (?:your|my) mother|(?:city|town) (?:where|in which) (?:you|i) (?:were|was) born|(?:your |my )?(?:city|place) of birth"
+    r"|(?:your|my) (?:first|childhood) (?:car|school|teacher|best friend|nickname|street|employer)|(?:your|my) favou?rite teacher"
+    r"|favou?rite teacher|street (?:you|i) grew up on|(?:your|my) father['’]?s middle name|(?:your|my) elementary school"
+    r"|девичья фамилия (?:матери|мамы)|кличка (?:вашего |первого |моего )*(?:питомца|улюбленця|домашнего животного)"
+    r"|дівоче прізвище матері|nazwisko panieńskie matki|imię (?:pierwszego|twojego pierwszego) zwierzaka"
+    r"|annenizin kızlık soyadı|ilk evcil hayvanınızın adı|nom de (?:votre|ton) premier animal|nom de jeune fille de (?:votre|ta) mère"
+    r"|nombre de tu primera mascota|apellido de soltera de tu madre|nome d[oa] (?:seu|teu) primeiro animal"
+    r"|nome de solteira da (?:sua|tua) mãe|name (?:ihres|deines) ersten haustiers|mädchenname (?:ihrer|deiner) mutter"
+    r"|nome del (?:tuo|suo) primo animale|cognome da nubile di (?:tua|sua) madre|tên thú cưng đầu tiên|họ thời con gái của mẹ"
+    r"|πατρικό επώνυμο της μητέρας|όνομα του πρώτου σας κατοικίδιου|어머니의 결혼 전 성|첫 번째 애완동물의 이름|첫 애완동물 이름"
+    r"|母亲的娘家姓|你母亲的娘家姓|第一只宠物的名字|最初のペットの名前|母親の旧姓"
+    r"|jina la ukoo la mama yako|jina la mnyama wako wa kwanza|nama hewan peliharaan pertama|nama gadis ibu)"
+    r"[^?？\n]{0,12}[?？]"
+)
+# the answer right after it: a separator or none, one to three words, then the clause ends
+_ASKED_ANSWER = re.compile(
+    r"\s*(?:[:=→]|->|[-–—]|\bis\b|\bA\s*:|\banswer\s*:)?\s*[\"'“‘]?(\w[\w'’-]{1,30}(?:\s\w[\w'’-]{1,30}){0,2}?)[\"'”’]?"
+    r"\s*(?:$|[.!;,|(\n]|\s+(?:btw|lol|for|in|at|on|from|with)\b)"
+)
+
+
 def _scan_security_answers(line: str, low: str, found: set[str]) -> None:
+    if "?" in line or "？" in line:
+        for asked in _ASKED_QUESTION.finditer(line):
+            a = _ASKED_ANSWER.match(line, asked.end())
+            if _answer_after(line, asked) or (a is not None and _an_answer(a.group(1), bare=True)):
+                found.add(SECURITY_ANSWER)
+                return
     if not _has(low, _SECURITY_HINTS):
         return
     q = _SECURITY_Q.search(line)
@@ -3032,8 +3063,12 @@ def _scan_security_answers(line: str, low: str, found: set[str]) -> None:
             (m for m in _ASKED_TOPIC.finditer(line) if topics_only(m.group(1)) and _PERSONAL_TOPIC.search(m.group(1))),
             None,
         )
-    if not q:
-        return
+    if q and _answer_after(line, q):
+        found.add(SECURITY_ANSWER)
+
+
+def _answer_after(line: str, q: re.Match[str]) -> bool:
+    """Whether an answer follows the question ``q`` in its sentence."""
     rest = line[q.end() : q.end() + 120]  # the answer follows its question closely,
     rest = re.split(r"\.\s|\n", rest, maxsplit=1)[0]  # in the same sentence
     pos = 0
@@ -3045,15 +3080,25 @@ def _scan_security_answers(line: str, low: str, found: set[str]) -> None:
             continue  # a clause ("— one less thing to remember"), the questions offered ("first pet, ...")
         if m.group().lstrip()[:1] in "-–—" and answer[:1].islower() and " " in answer:
             continue  # a dash before a clause ends a sentence about it: "... with passkeys — nothing left"
-        # an answer, not the question asked or talk about questions ("is about my first pet")
-        if answer and not re.match(
-            r"(?i)(?:about|a|an|the|my|what|which|who|where|when|how|set|on|in|not|never|no|none|stored|saved"
-            r"|kept|somewhere|there|here|is|was|it|her|his|their|your|our|still|pending|done|ready|due|missing"
-            r"|required|needed|optional|empty|blank|being|going|to|too|also|now|already|unset|updated|changed)\b",
-            answer,
-        ):
-            found.add(SECURITY_ANSWER)
-            return
+        if _an_answer(answer):
+            return True
+    return False
+
+
+def _an_answer(answer: str, bare: bool = False) -> bool:
+    """An answer, not the question asked or talk about questions ("is about my first pet");
+    ``bare``: with nothing between the question and it, not the next sentence either."""
+    return bool(answer) and not (_NOT_AN_ANSWER.match(answer) or (bare and _NEXT_SENTENCE.match(answer)))
+
+
+_NOT_AN_ANSWER = re.compile(
+    r"(?i)(?:about|a|an|the|my|what|which|who|where|when|how|set|on|in|not|never|no|none|stored|saved"
+    r"|kept|somewhere|there|here|is|was|it|her|his|their|your|our|still|pending|done|ready|due|missing"
+    r"|required|needed|optional|empty|blank|being|going|to|too|also|now|already|unset|updated|changed)\b"
+)
+_NEXT_SENTENCE = re.compile(
+    r"(?i)(?:and|or|but|if|for|why|do|does|did|can|could|should|would|will|i|we|you|they|she|he|see|ask|same)\b"
+)
 
 
 # Session cookies: a session cookie's name, "=", and a value no one types.

@@ -2,7 +2,8 @@
 positives; heldout23 never read). Refused: codes named in Swahili ("msimbo", "namba ya siri")
 and Vietnamese ("mã mở két sắt"), a bank's code word in Russian or after a colon, a password
 glued to a full-width note in Japanese, a PIN in Chinese numerals, a passphrase given as words,
-a code drawn after a lock emoji, a Portainer token. Stored: the same words with no value or
+a code drawn after a lock emoji, a Portainer token, the answer after a bank's security question
+asked as banks ask it ("mother's maiden name? → ..."). Stored: the same words with no value or
 with a pointer, a command that fetches a password, a query parameter's name in capitals, a
 weekday run in Chinese numerals. A token given in pieces (script variables joined, a table's
 column, pieces in reverse order, a prefix written apart from its body) is put together and
@@ -29,6 +30,12 @@ REFUSED = [
     "backup disk passphrase: walnut ember glacier pocket",
     "bike shed 🔐 6️⃣2️⃣0️⃣4️⃣",
     "Portainer token ptr_Zq4Lm8Xw2Rt6Yp0Vn3Bk7Hc5Jd9Fg1Ks6Tq2Wp8Ly4M=",
+    # a bank's security question as it asks it, and the answer after it
+    "Nationwide: mother's maiden name? → Abernathy",
+    "first pet's name? is Pickle, for the credit union",
+    "What was the name of your first pet? Biscuit",
+    "Сбер: девичья фамилия матери? — Кузнецова",
+    "Akbank — ilk evcil hayvanınızın adı? — Pamuk",
 ]
 
 STORED = [
@@ -44,6 +51,9 @@ STORED = [
     "to get the db password: vault kv get -field=password secret/staging/postgres",
     "otpauth://totp/ISSUER:ACCOUNT?secret=BASE32SECRET&issuer=ISSUER is the URI's format",
     "🔒 locked notes from the 2024 trip",
+    "What was the name of your first pet? I never know which one they mean.",
+    "Do you know your mother's maiden name? We need it for the family tree.",
+    "mother's maiden name? see the blue notebook",
 ]
 
 
