@@ -3125,16 +3125,21 @@ _RECOVERY_KW = re.compile(
     r"|wiederherstellungs(?:code|schl[üu]ssel)\w*|backup-?codes?|c[óo]digos?\s+de\s+(?:respaldo|recupera[cç]i?[óoã]o?n?"
     r"|seguran[çc]a|emergencia)|codes?\s+de\s+(?:r[ée]cup[ée]ration|secours)|codici\s+di\s+(?:backup|recupero)"
     r"|herstelcodes?|kody\s+(?:zapasowe|odzyskiwania)|リカバリー(?:コード|キー)|バックアップコード|备用码|恢复码|복구\s*코드"
-    r"|bitlocker"
+    r"|bitlocker|c[óo]digos?\s+de\s+backup|резервн\w+\s+код\w*|код\w*\s+восстановления|kode\s+(?:cadangan|pemulihan)"
+    r"|misimbo\s+ya\s+(?:akiba|dharura)|herstelsleutel|m[ãa]\s+d[ựu]\s+ph[òo]ng|yedek\s+kod\w*|kurtarma\s+(?:kod|anahtar)\w*"
+    r"|sicherungscodes?|백업\s*코드|รหัสสำรอง|备用代码|備用碼"
 )
 _CODE_TOKEN = re.compile(
     r"(?<![\w-])(?=[A-Za-z0-9-]*\d)[A-Za-z0-9]{3,12}(?:-[A-Za-z0-9]{3,12}){0,7}(?![\w-])"
 )
 
 
+_UUID_SHAPE = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _RECOVERY_HINTS = _hints(
     "recovery", "backup", "restore", "rescue", "emergency", "one-time", "wiederherstell", "códig", "codig", "codes",
-    "codici", "herstel", "kody", "リカバリー", "バックアップ", "备用码", "恢复码", "복구", "bitlocker",
+    "codici", "herstel", "kody", "リカバリー", "バックアップ", "备用码", "恢复码", "복구", "bitlocker", "резервн",
+    "восстановления", "cadangan", "pemulihan", "misimbo", "dự phòng", "du phong", "yedek", "kurtarma", "sicherung",
+    "백업", "สำรอง", "备用", "備用",
 )  # fmt: skip
 
 
@@ -3145,7 +3150,8 @@ def _scan_recovery_codes(line: str, low: str, found: set[str]) -> None:
     if m is None:
         return
     codes = [c for c in _CODE_TOKEN.findall(line[m.end() :]) if not re.fullmatch(r"(?:19|20)\d\d", c)]
-    if len(codes) >= 3 or any(len(c) >= 40 for c in codes):  # a BitLocker key is one long code
+    if len(codes) >= 3 or any(len(c) >= 40 or (c.count("-") >= 4 and not _UUID_SHAPE.fullmatch(c)) for c in codes):
+        # (a BitLocker key is one long code, a recovery key five groups or more; a UUID is a reference)
         found.add(TWO_FACTOR)
 
 

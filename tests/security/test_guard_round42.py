@@ -3,7 +3,8 @@ positives; heldout23 never read). Refused: codes named in Swahili ("msimbo", "na
 and Vietnamese ("mã mở két sắt"), a bank's code word in Russian or after a colon, a password
 glued to a full-width note in Japanese, a PIN in Chinese numerals, a passphrase given as words,
 a code drawn after a lock emoji, a Portainer token, the answer after a bank's security question
-asked as banks ask it ("mother's maiden name? → ..."). Stored: the same words with no value or
+asked as banks ask it ("mother's maiden name? → ..."), backup and recovery codes named in more
+languages. Stored: the same words with no value or
 with a pointer, a command that fetches a password, a query parameter's name in capitals, a
 weekday run in Chinese numerals. A token given in pieces (script variables joined, a table's
 column, pieces in reverse order, a prefix written apart from its body) is put together and
@@ -36,6 +37,10 @@ REFUSED = [
     "What was the name of your first pet? Biscuit",
     "Сбер: девичья фамилия матери? — Кузнецова",
     "Akbank — ilk evcil hayvanınızın adı? — Pamuk",
+    # backup and recovery codes named in more languages
+    "Dropbox: códigos de backup 4471 2093  8812 6650  3309 1174  5526 8841",
+    "Steam kode cadangan: ptrw-kz8a  m3xq-vv7n  q9rb-2kfe  hh4t-ycw6",
+    "Microsoft herstelsleutel: Q7ZP-4MXK-W2RT-9HNB-L6CV-3DGY (laptop)",
 ]
 
 STORED = [
@@ -54,6 +59,8 @@ STORED = [
     "What was the name of your first pet? I never know which one they mean.",
     "Do you know your mother's maiden name? We need it for the family tree.",
     "mother's maiden name? see the blue notebook",
+    "yedek kodlarımı yazdırdım, çekmecede duruyor",
+    "You can add backup codes later. Reference: 13ebe0da-38fd-4429-8dec-d372b03acc9e",
 ]
 
 
