@@ -699,10 +699,12 @@ _CLI_PASSWORD_ARGS = re.compile(
     r"|\bnet\s+user\s+(?!/)\S+\s+(?=[^/\s*])|\bvncpasswd\b[^\n]{0,40}?<<<\s*)"
     r"['\"]?([^\s'\"]{4,128})"
 )
+# A Windows environment variable read at run time ("%DB_PW%"), not a password starting with "%".
+_WIN_ENV = re.compile(r"%[A-Za-z_][\w()]{0,60}%")
 # A Cisco device's configuration: a user's or the enable password in clear (type 0, or none)
 # or in the reversible type 7 (types 5, 8 and 9 are hashes)
 _CISCO_PASSWORD = re.compile(
-    r"(?i)^\s*(?:[\w.\-]{1,63}(?:\([\w\-]{1,30}\))?[#>]\s*)?"  # behind a prompt: "R1(config)#"
+    r"(?i)^\s*(?:[\w.\-]{1,63}(?:\([\w\-]{1,30}\))?[#>]\s*|[^\n:]{1,60}:\s+)?"  # behind a prompt ("R1(config)#") or a lead-in
     r"(?:username\s+\S+(?:\s+privilege\s+\d{1,2})?\s+(?:password|secret)|enable\s+(?:password|secret)(?:\s+level\s+\d{1,2})?)"
     r"\s+(?:(?P<type>[07])\s+)?(?P<val>\S{4,128})\s*$"
 )
@@ -2109,7 +2111,7 @@ def _scan_passwords(line: str, low: str, found: set[str]) -> None:
     ):
         for m in _CLI_PASSWORD.finditer(line):
             value = m.group(1) or m.group(2) or m.group(3) or ""
-            if value.startswith(("$", "`", "%")):
+            if value.startswith(("$", "`")) or _WIN_ENV.match(value):
                 continue  # read from somewhere at run time: "$(pass show nas)", "$DB_PW", "%PW%"
             if _plausible_password(value):
                 found.add(PASSWORD)
@@ -2122,7 +2124,7 @@ def _scan_passwords(line: str, low: str, found: set[str]) -> None:
             break
         for m in pattern.finditer(line):
             value = m.group(1)
-            if value.startswith(("$", "`", "%", "<", "{", "-")) or re.match(r"\d?>|.*/dev/", value):
+            if value.startswith(("$", "`", "<", "{", "-")) or _WIN_ENV.match(value) or re.match(r"\d?>|.*/dev/", value):
                 continue  # read from somewhere at run time, a redirection ("2>/dev/null"), the next flag
             if re.search(r"(?i)\.(?:pem|pfx|p12|crt|cer|key)$", value):
                 continue  # a certificate's file: "az login --service-principal -p cert.pem"

@@ -36,6 +36,7 @@ REFUSED = [
     "enable password level 7 Tr4nsp0rt!",
     "sw-core-01(config)# username backup privilege 15 secret 0 Bkp!2024net",
     "R1> enable password level 3 n3tw0rkOps",
+    "from the config review: username ops privilege 15 password 0 Harbor@Kite2290",
     f"LND admin macaroon: {_MACAROON.hex()}",
     f"macaroon = {base64.b64encode(_MACAROON).decode()}",
     f"export LND_MACAROON={_MACAROON.hex()}",
@@ -49,6 +50,7 @@ STORED = [
     "password: {{ .Values.db.pass22 }}",
     "Switch(config)# enable secret 5 $1$mERr$hx5rVt7rPNoS4wqbXKX7m0",
     "Router(config)# enable secret ********",
+    "note: enable secret 5 $1$mERr$hx5rVt7rPNoS4wqbXKX7m0",
     "the enable secret is stored in vault",
     "lncli reads ~/.lnd/data/chain/bitcoin/mainnet/admin.macaroon; bake a read-only one for the dashboard",
 ]

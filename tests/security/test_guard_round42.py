@@ -41,6 +41,8 @@ REFUSED = [
     "Dropbox: códigos de backup 4471 2093  8812 6650  3309 1174  5526 8841",
     "Steam kode cadangan: ptrw-kz8a  m3xq-vv7n  q9rb-2kfe  hh4t-ycw6",
     "Microsoft herstelsleutel: Q7ZP-4MXK-W2RT-9HNB-L6CV-3DGY (laptop)",
+    # a password that starts with "%" on a command line is no Windows variable
+    "mongosh --host db1 -u app -p '%.vT#q8&Lm~2Z' --authenticationDatabase admin",
 ]
 
 STORED = [
@@ -61,6 +63,7 @@ STORED = [
     "mother's maiden name? see the blue notebook",
     "yedek kodlarımı yazdırdım, çekmecede duruyor",
     "You can add backup codes later. Reference: 13ebe0da-38fd-4429-8dec-d372b03acc9e",
+    "sqlcmd -S db01 -U sa -P %SA_PASSWORD%",
 ]
 
 
