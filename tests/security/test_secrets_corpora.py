@@ -11,7 +11,9 @@ it now, as do the nineteenth (measured once first) and two corpora written for t
 (``secrets_train20a``, ``secrets_train20b``); the twentieth (``secrets_heldout20``) was
 held out until the twenty-second round tuned rules on it and trained the reader with it; the
 twenty-first (``secrets_heldout21``) was held out until the twenty-third round tuned rules on
-it and the fortieth stop trained the reader with it; the twenty-second (``secrets_heldout22``), written by a helper that never saw the guard
+it and the fortieth stop trained the reader with it; the twenty-second (``secrets_heldout22``)
+was held out until the forty-second stop tuned rules on it (the reader has never been trained
+on it); the twenty-third (``secrets_heldout23``), written by a helper that never saw the guard
 and committed frozen before it was first run, is the held-out figure of record.
 """
 
@@ -374,17 +376,36 @@ def test_twenty_second_heldout_corpus(guard):
     round's two reviews mended): identical, 0.939 / 0.856 / 0.0149. Measured a third time after
     the learned reader was retrained with heldout21 (the retraining planned before this
     measurement, its threshold chosen by the usual folds): 0.941 / 0.864 / 0.0170 (one secret
-    and one false positive more than the rules' own 0.934 / 0.839 / 0.0149). Never tuned on,
-    never trained on: the held-out figure of record. The targets are not met. Asserted as
-    measured, so a regression shows; its records are never read. Measured a fourth time after
-    the fortieth stop's rules (sealed manifests, subjects after an address, command lines, more
-    references) and the reader retrained with train40a: identical, 0.941 / 0.864 / 0.0170."""
-    report, _, _ = guard_eval.evaluate("heldout22", guard_eval.heldout22_corpus(), guard, timing=False)
+    and one false positive more than the rules' own 0.934 / 0.839 / 0.0149). Measured a fourth
+    time after the fortieth stop's rules and the reader retrained with train40a: identical. Held
+    out until then; the forty-second stop read its misses and false positives and tuned rules on
+    them (the reader was not retrained): 0.970 / 0.915 / 0.0128 (14 of 472 secrets missed, 6 of
+    470 benign flagged); rules alone 0.966 / 0.898 / 0.0106. Tuning data now."""
+    report, misses, fps = guard_eval.evaluate("heldout22", guard_eval.heldout22_corpus(), guard, timing=False)
     assert report.secrets >= 450 and report.benign >= 450
     assert report.errors == 0
-    assert report.recall >= 0.940  # target TARGET_RECALL: not met
-    assert report.recall_hard >= 0.864
-    assert report.fp_rate <= 0.0170  # target TARGET_FP: not met
+    assert report.recall >= 0.970, [r.id for r in misses]
+    assert report.recall_hard >= 0.915
+    assert report.fp_rate <= 0.0128, [r.id for r, _ in fps]
+
+
+def test_twenty_third_heldout_corpus(guard):
+    """Written by a helper that never saw the guard, its tests or any other corpus (513 secrets:
+    233 provider credentials of 233 formats, 154 personal secrets in English and 21 languages,
+    126 evasions of 100 techniques; 517 benign, 318 of them look-alikes of 177 families),
+    committed frozen (aa09973) before it was first run. Measured first on the guard of stop 41
+    (e83a282): 0.938 recall, 0.937 on evasions, 0.0193 false positives (10 of 517), 1.15 ms per
+    200-character memory; rules alone 0.922 / 0.889 / 0.0193. Measured again after the
+    forty-second stop's rules (tuned on heldout22 and the training corpora: 97 secrets gained and
+    28 false positives gone there): identical, 0.938 / 0.937 / 0.0193. Never tuned on, never
+    trained on: the held-out figure of record. The targets are not met. Asserted as measured,
+    so a regression shows; its records are never read."""
+    report, _, _ = guard_eval.evaluate("heldout23", guard_eval.heldout23_corpus(), guard, timing=False)
+    assert report.secrets >= 500 and report.benign >= 500
+    assert report.errors == 0
+    assert report.recall >= 0.937  # target TARGET_RECALL: not met
+    assert report.recall_hard >= 0.936
+    assert report.fp_rate <= 0.0194  # target TARGET_FP: not met
 
 
 def test_fourth_tuning_corpus(guard):
@@ -438,7 +459,7 @@ def test_second_tuning_corpus(guard):
     assert report.fp_rate <= 0.001, [r.id for r, _ in fps]
 
 
-@pytest.mark.parametrize("corpus", ["heldout", "heldout22"])
+@pytest.mark.parametrize("corpus", ["heldout", "heldout23"])
 def test_speed_per_200_char_memory(guard, corpus):
     """A regression guard only, far above the measured figure: the speed
     target (TARGET_MS) is checked by ``bench/guard_eval.py`` on an idle
@@ -460,10 +481,13 @@ def test_fortieth_stop_training_corpora(guard):
     quoted from memory), most of its 179 false positives. Asserted as measured after. The
     forty-first stop stored such keys where the memory says in words that they are not live
     (a sandbox, a secret kept elsewhere, a key said public): train40b's false positives 0.1193
-    -> 0.0900."""
+    -> 0.0900. The forty-second stop read train40a's misses for rules for the first time
+    (security questions asked as banks ask them, backup codes named in more languages) and
+    train40b's again (tokens given in pieces, command lines): train40a 0.855 / 0.771 / 0.0066,
+    train40b 0.926 / 0.836 / 0.0827."""
     a, _, _ = guard_eval.evaluate("train40a", guard_eval.train40a_corpus(), guard, timing=False)
     assert a.secrets >= 1500 and a.benign >= 1500 and a.errors == 0
-    assert a.recall >= 0.826 and a.recall_hard >= 0.753 and a.fp_rate <= 0.0066
+    assert a.recall >= 0.855 and a.recall_hard >= 0.771 and a.fp_rate <= 0.0066
     b, _, _ = guard_eval.evaluate("train40b", guard_eval.train40b_corpus(), guard, timing=False)
     assert b.secrets >= 1500 and b.benign >= 1500 and b.errors == 0
-    assert b.recall >= 0.916 and b.recall_hard >= 0.812 and b.fp_rate <= 0.0900
+    assert b.recall >= 0.926 and b.recall_hard >= 0.836 and b.fp_rate <= 0.0827
