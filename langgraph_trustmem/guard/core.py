@@ -94,6 +94,8 @@ _BARCODE_FIELD = re.compile(r"(?i)ean(?:13|8)?|upc(?:_?a)?|gtin(?:13|14)?|isbn(?
 
 _PUBLIC_RULES = frozenset({"posthog-project-api-key"})
 _URI_PASSWORD = re.compile(r"[A-Za-z][\w+.\-]*://[^:/@\s]*:(?P<pw>[^@\s/]+)@")
+# (a slot, not a weak password: "secret" or "test" in a live URI is a password)
+_URI_SLOT = re.compile(r"EXAMPLE|<[^<>]{1,40}>|\$\{[^{}]{1,60}\}|\{\{[^{}]{1,60}\}\}|[*x•X]{3,}|%s|\[[^\[\]]{1,40}\]")
 
 
 def _accept(rule_id: str, value: str) -> bool:
@@ -103,12 +105,11 @@ def _accept(rule_id: str, value: str) -> bool:
         return False  # keys made to ship in a web page (PostHog's project key, phc_...)
     if rule_id == "generic-password":
         return detectors._plausible_password(value)
-    uri = _URI_PASSWORD.match(value)
-    if rule_id == "generic-credential-uri" or uri is not None:
-        # scheme://USER:PASSWORD@HOST (a vendor's too: mongodb://, redis://...) with a placeholder or
-        # the docs' example for its password is a template
-        pw = uri["pw"] if uri is not None else value.rpartition("@")[0].partition("://")[2].partition(":")[2]
+    if rule_id == "generic-credential-uri":  # scheme://USER:PASSWORD@HOST is a template
+        pw = value.rpartition("@")[0].partition("://")[2].partition(":")[2]
         return bool(pw) and not detectors._PLACEHOLDER.match(pw)
+    if (uri := _URI_PASSWORD.match(value)) is not None and _URI_SLOT.fullmatch(uri["pw"]):
+        return False  # a vendor's URI (mongodb://, redis://...) with a slot or the docs' example for its password
     if value in detectors.DOC_EXAMPLES or detectors._PLACEHOLDER_RUN.search(value):
         return False  # the documentation's example keys (AKIAIOSFODNN7EXAMPLE), T00000000/XXXXXXXX
     if detectors._PLACEHOLDER.match(value.strip("\"'`")):

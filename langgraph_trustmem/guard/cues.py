@@ -207,7 +207,7 @@ def _lines(value: Any, name: str, depth: int) -> Iterator[str]:
         short = [s for s in map(_scalar, value) if s is not None and _short(s)]
         if short:
             yield (f"{name}: " if name else "") + ", ".join(short)
-        if len(short) >= 2:  # each sentence on its own too: ["card PIN: 6200", "#todo"] reads as "card PIN: 6200" does
+        if 2 <= len(short) <= _MAX_PIECES:  # each sentence on its own too: ["card PIN: 6200", "#todo"] reads as "card PIN: 6200" does
             yield from ((f"{name}: " if name else "") + s for s in short if " " in s.strip())
         for v in value:
             if not _short(_scalar(v)):
@@ -230,6 +230,7 @@ def _lines(value: Any, name: str, depth: int) -> Iterator[str]:
 # -- normalisation ---------------------------------------------------------------------------
 
 _KEYCAP = re.compile("[\ufe0f\u20e3]")
+_LOCK_EMOJI = re.compile(r"[🔐🔒](?=[\s:=\-]{0,3}\d)")
 
 
 _SPACED = re.compile(r"(?<!\S)(?:\S ){5,}\S(?!\S)")  # "t h u n d e r 1 9 7 5"
@@ -312,7 +313,8 @@ def _fold(text: str) -> str:
         # invisible joiners out: Persian writes "دیجی‌کالا" with one, an evasion hides them in a value
         text = _unaccented(_KEYCAP.sub("", FORMAT_CHARS.sub("", text)))
         text = text.replace("→", ":").replace("←", ":").replace("ı", "i").replace("ł", "l").replace("Ł", "L")
-        text = text.replace("🔐", " code ").replace("🔒", " code ")  # a lock drawn for its code: "safe 🔐 4597"
+        if "🔐" in text or "🔒" in text:  # a lock drawn for its code: "safe 🔐 4597"
+            text = _LOCK_EMOJI.sub(" code ", text)
         text = text.replace("،", ",")  # the Arabic comma
         text = text.translate(_UNDECOMPOSED)
     text = text.replace("->", ":").replace("=>", ":").replace("<-", ":")

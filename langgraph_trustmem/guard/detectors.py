@@ -296,14 +296,28 @@ def _looks_random(token: str, min_len: int = 16) -> bool:
     if not (re.search(r"\d", token) and re.search(r"[A-Za-z]", token)):
         # letters only: a token cased at random ("ShGXvQHUTWDylmBwItnLJNkZveauywhA"), long
         return len(token) >= max(min_len, 20) and _random_letters(token) and _entropy_ok(token)
-    if _is_wordy(token) or _CAPS_NAME.fullmatch(token):
+    if _is_wordy(token) or _caps_name(token):
         return False
     core = re.sub(r"[^A-Za-z0-9+/=_\-]", "", token)
     return len(core) >= min_len and _entropy_ok(core)
 
 
-# A name in capitals that says what belongs in its place ("BASE32SECRET", "MYAPPTOKEN123"): a slot.
-_CAPS_NAME = re.compile(r"(?=[A-Z0-9_]{0,30}(?:SECRET|TOKEN|PASSWORD|APIKEY|API_KEY))[A-Z][A-Z0-9_]{5,39}")
+# A name in capitals that says what belongs in its place ("BASE32SECRET", "MYAPPTOKEN123"): a slot
+# word and a few characters beside it, not a random run around it ("SK9TOKENX7Q2LM4P8RZ3").
+_CAPS_NAME = re.compile(r"[A-Z][A-Z0-9_]{5,39}")
+_SLOT_WORD = re.compile(r"SECRET|TOKEN|PASSWORD|API_?KEY")
+
+
+def _caps_name(token: str) -> bool:
+    if not _CAPS_NAME.fullmatch(token) or (slot := _SLOT_WORD.search(token)) is None:
+        return False
+    if _SNAKE_NAME.fullmatch(token):
+        return True  # words joined by "_": AUTH0_CLIENT_SECRET
+    rest = (token[: slot.start()] + token[slot.end() :]).replace("_", "")
+    return len(rest) <= 8 and sum(ch.isdigit() for ch in rest) <= 3
+
+
+_SNAKE_NAME = re.compile(r"[A-Z][A-Z]{0,11}\d?[A-Z]{0,11}(?:_[A-Z][A-Z]{0,11}\d?[A-Z]{0,11}){1,6}")
 
 
 def _json_payload(token: str) -> bool:
@@ -1479,7 +1493,12 @@ _CHANGE_ME = re.compile(r"(?i)(?<![\w-])(?:change|replace)[_-]?me(?:[_-][a-z0-9]
 # the pair is the credential, and the SID is what shows it is Twilio's.
 _ACCOUNT_SID = re.compile(r"((?i:account[ _]?sid|\bsid\b)[^\n]{0,40}?)\bAC[0-9a-f]{32}\b")
 _BARE_SID = re.compile(r"(?<![A-Za-z0-9_\-])AC[0-9a-f]{32}(?![A-Za-z0-9_\-])")
-_AUTH_TOKEN_SHAPE = re.compile(r"(?<![A-Za-z0-9_\-])[0-9a-f]{32}(?![A-Za-z0-9_\-])")
+# (any run of hex, in either case or in pieces, or a long token, once the SIDs are taken out)
+_AUTH_TOKEN_SHAPE = re.compile(
+    r"(?=[0-9A-Fa-f]*[A-Fa-f])(?=[0-9A-Fa-f]*\d)[0-9A-Fa-f]{8,}"
+    r"|(?=[A-Za-z0-9+/_\-]*\d)(?=[A-Za-z0-9+/_\-]*[A-Za-z])[A-Za-z0-9+/_\-]{20,}"
+)
+_ANY_SID = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}[0-9a-f]{32}(?![A-Za-z0-9])")
 # A secret manager's address of a value ("vault:secret/data/shop/db#password",
 # "op://Private/GitHub/password"): where a password is kept. Only addresses whose every part is a
 # plain name (no part that reads as a password or a random token) are references.
@@ -1591,6 +1610,7 @@ def _hash_replaced(m: re.Match[str]) -> str:
 
 _DOC_EXAMPLE_HINTS = ("EXAMPLE", "_test_", "QWxhZGRp", "2YotnFZF", "tGzv3JOk", "dBjftJeZ", "D1fficultP")
 _AZURITE_SAID = re.compile(r"(?i)devstoreaccount1|azurite|storage emulator|UseDevelopmentStorage")
+_AZURITE_VALUE = re.compile(r"(?<![A-Za-z0-9+/])" + re.escape(AZURITE_KEY) + r"(?=$|[;\s\"'`])")
 
 
 def without_doc_values(text: str, testing: bool = False, masked: bool = True) -> str:
@@ -1608,8 +1628,9 @@ def without_doc_values(text: str, testing: bool = False, masked: bool = True) ->
     if _has(text, _DOC_EXAMPLE_HINTS):
         text = DOC_EXAMPLE_RUN.sub("EXAMPLE", text)
     if AZURITE_KEY in text and _AZURITE_SAID.search(text):
-        text = text.replace(AZURITE_KEY, "EXAMPLE ")  # the emulator's key, where the text says it is the emulator's
-        # (a space: its connection string's next ";Name=value" is not read as the key's tail)
+        # the emulator's key, where the text says it is the emulator's, and nothing glued to it (a space
+        # for it: its connection string's next ";Name=value" is not read as the key's tail)
+        text = _AZURITE_VALUE.sub("EXAMPLE ", text)
     if ("JBSWY3DP" in text or "GEZDGNBV" in text) and _DOCS_SAID.search(text):
         for value in DOC_TOTP_EXAMPLES:  # an authenticator's docs' secret, said to be the docs' (a test account may use it)
             text = re.sub(rf"(?<![A-Z2-7]){value}(?![A-Z2-7])", "EXAMPLE", text)  # alone, not the start of a longer secret
@@ -1619,7 +1640,7 @@ def without_doc_values(text: str, testing: bool = False, masked: bool = True) ->
         text = _FIREBASE_KEY.sub(r"\1[public]", text)  # a Firebase web app's config ships in its page
     if "AC" in text and ("SID" in text or "sid" in text or "Sid" in text) and _ACCOUNT_SID.search(text):
         text = _ACCOUNT_SID.sub(r"\1[account id]", text)  # Twilio's account id: its auth token is the secret
-    if "AC" in text and _BARE_SID.search(text) and not _AUTH_TOKEN_SHAPE.search(text):
+    if "AC" in text and _BARE_SID.search(text) and not _AUTH_TOKEN_SHAPE.search(_ANY_SID.sub(" ", text)):
         text = _BARE_SID.sub("[account id]", text)
     if ("hange" in text or "eplace" in text) and _CHANGE_ME.search(text):
         text = _CHANGE_ME.sub("<placeholder>", text)  # "MYSQL_PASSWORD=change-me-before-prod"
@@ -2022,7 +2043,8 @@ _PHRASE_STOP = frozenset(
     "you me we they she him them its is are was were be been has have had do does did can could will would should "
     "must may might shall not but so if then than as when where what which who why how all any each every some "
     "one two three four five six seven eight nine ten words word phrase passphrase password key keys vault "
-    "manager stored saved written kept inside file note notes same usual".split()
+    "manager stored saved written kept inside file note notes same usual enter type use choose pick set create "
+    "make name first then later network wifi your".split()
 )
 
 
@@ -2314,7 +2336,7 @@ def _scan_keywords(line: str, low: str, found: set[str]) -> None:
         if "&" in first and _QUERY_NAME.search(line, 0, m.start(group)):
             first = first.split("&", 1)[0]  # a URL's query parameter ends at the next one
         if any(k in keyword for k in ("pass", "pwd", "contrase")):
-            if _FETCH_COMMAND.match(value):
+            if _FETCH_COMMAND.match(value) and not any(passwordish(w) for w in value.split()[2:]):
                 continue  # "the db password: vault kv get -field=password ...": the command that fetches it
             if (
                 _STORE_REF.match(first) or _STORE_REF_FIELD.match(low, line.lower().find(keyword, m.start()) + len(keyword))
@@ -3030,8 +3052,8 @@ _SECURITY_HINTS = _hints(
 _ASKED_QUESTION = re.compile(
     r"(?i)(?:(?:name of )?(?:your|my|the) first (?:pet|dog|cat)(?:['’]s name)?|first pet['’]?s name|(?:your |my )?mother['’]?s maiden name"
     r"|maiden name of (?:your|my) mother|(?:city|town) (?:where|in which) (?:you|i) (?:were|was) born|(?:your |my )?(?:city|place) of birth"
-    r"|(?:your|my) (?:first|childhood) (?:car|school|teacher|best friend|nickname|street|employer)|(?:your|my) favou?rite teacher"
-    r"|favou?rite teacher|street (?:you|i) grew up on|(?:your|my) father['’]?s middle name|(?:your|my) elementary school"
+    r"|(?:your|my) (?:first|childhood) (?:car|school|teacher|best friend|nickname|street)|favou?rite teacher"
+    r"|street (?:you|i) grew up on|(?:your|my) father['’]?s middle name|(?:your|my) elementary school"
     r"|девичья фамилия (?:матери|мамы)|кличка (?:вашего |первого |моего )*(?:питомца|улюбленця|домашнего животного)"
     r"|дівоче прізвище матері|nazwisko panieńskie matki|imię (?:pierwszego|twojego pierwszego) zwierzaka"
     r"|annenizin kızlık soyadı|ilk evcil hayvanınızın adı|nom de (?:votre|ton) premier animal|nom de jeune fille de (?:votre|ta) mère"
@@ -3043,10 +3065,12 @@ _ASKED_QUESTION = re.compile(
     r"|jina la ukoo la mama yako|jina la mnyama wako wa kwanza|nama hewan peliharaan pertama|nama gadis ibu)"
     r"[^?？\n]{0,12}[?？]"
 )
-# the answer right after it: a separator or none, one to three words, then the clause ends
+# the answer right after it: one to three words after a separator, the clause ending; with no
+# separator, the line ending ("What was the name of your first pet? Milo")
 _ASKED_ANSWER = re.compile(
-    r"\s*(?:[:=→]|->|[-–—]|\bis\b|\bA\s*:|\banswer\s*:)?\s*[\"'“‘]?(\w[\w'’-]{1,30}(?:\s\w[\w'’-]{1,30}){0,2}?)[\"'”’]?"
+    r"\s*(?:(?:[:=→]|->|[-–—]|\b(?:is|est|ist|es|é|è|là|jest|adalah|ni|это)\b|\bA\s*:|\banswer\s*:)\s*[\"'“‘]?(\w[\w'’-]{1,30}(?:\s\w[\w'’-]{1,30}){0,2}?)[\"'”’]?"
     r"\s*(?:$|[.!;,|(\n]|\s+(?:btw|lol|for|in|at|on|from|with)\b)"
+    r"|[\"'“‘]?(\w[\w'’-]{1,30}(?:\s\w[\w'’-]{1,30}){0,2}?)[\"'”’]?[.!]?\s*(?:$|\n))"
 )
 
 
@@ -3054,7 +3078,7 @@ def _scan_security_answers(line: str, low: str, found: set[str]) -> None:
     if "?" in line or "？" in line:
         for asked in _ASKED_QUESTION.finditer(line):
             a = _ASKED_ANSWER.match(line, asked.end())
-            if _answer_after(line, asked) or (a is not None and _an_answer(a.group(1), bare=True)):
+            if _answer_after(line, asked) or (a is not None and _an_answer(a.group(1) or a.group(2), bare=True)):
                 found.add(SECURITY_ANSWER)
                 return
     if not _has(low, _SECURITY_HINTS):

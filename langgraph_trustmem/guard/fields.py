@@ -365,11 +365,21 @@ def sibling_secret(name: str, value: object, siblings: list[str]) -> str | None:
     return None
 
 
-# A bracket that holds a value, not a name ("{{ Tr0ub4dor99 }}", "<hunter2024>"): one word of six
-# characters or more, letters and two digits, no dot (".Values.db.pass2" is a path), not words joined
-# by "-" or "_" ("<your-16-char-key>", "{{ DB_PASS_V2 }}"). Not a placeholder. (Parentheses annotate:
-# "passcode (base32) ...".)
-BRACKETED_VALUE = r"(?![<\[{]{1,2}\s*(?!(?-i:[a-z]+(?:[-_][a-z0-9]+)+|[A-Z]+(?:_[A-Z0-9]+)+)\s*[>\]}])(?=[^\s.<>\[\]{}()]*\d[^\s.<>\[\]{}()]*\d)(?=[^\s.<>\[\]{}()]*[A-Za-z])[^\s.<>\[\]{}()]{6,}\s*[>\]}]{1,2}$)"
+# A bracket that holds a value, not a name ("{{ Tr0ub4dor99 }}", "<hunter2024>", "<P@ssw0rd!>"): one
+# word of six characters or more, with letters and either two digits (no dot: ".Values.db.pass2" is
+# a path; not words joined by "-" or "_": "<your-16-char-key>", "{{ DB_PASS_V2 }}"), a digit and a
+# symbol no name holds, or a digit written between letters ("[m0nkey.b4r]"; not a name in capitals
+# or a template's path: "{{ .Env.NEO4J_PASSWORD }}"). Not a placeholder.
+# (Parentheses annotate: "passcode (base32) ...".)
+_IN = r"[^\s<>\[\]{}()]"
+BRACKETED_VALUE = (
+    r"(?![<\[{]{1,2}\s*(?:"
+    r"(?!(?-i:[a-z]+(?:[-_][a-z0-9]+)+|[A-Z]+(?:_[A-Z0-9]+)+)\s*[>\]}])(?=[^\s.<>\[\]{}()]*\d[^\s.<>\[\]{}()]*\d)"
+    r"(?=[^\s.<>\[\]{}()]*[A-Za-z])[^\s.<>\[\]{}()]{6,}"
+    rf"|(?!\.|(?-i:[A-Z0-9_.]+)\s*[>\]}}])(?={_IN}*\d)(?={_IN}*[A-Za-z])(?={_IN}*[!@#$%^&*+=?~]){_IN}{{6,40}}"
+    rf"|(?!\.|(?-i:[A-Z0-9_.]+)\s*[>\]}}])(?={_IN}*[A-Za-z]\d+[A-Za-z]){_IN}{{6,40}}"
+    r")\s*[>\]}]{1,2}$)"
+)
 _PLACEHOLDER = re.compile(
     r"(?i)^" + BRACKETED_VALUE + r"(?:[*•xX.#_\-]{3,}|<[^>]*>|\[[^\]]*\]|\{\{?[^}]*\}\}?|\$\{[^}]*\}|\$(?-i:[A-Z_][A-Z0-9_]*|[a-z_]+)|%[A-Z_]+%|%\(\w+\)s|\{\{.*\}\}|.*environ\[.*|.*getenv\(.*"
     r"|redacted|hidden|removed|omitted|masked|none|null|nil|undefined|empty|todo|tbd|n/?a|unknown|unset|changeme"
@@ -678,11 +688,13 @@ DOC_EXAMPLES = frozenset(
         "D1fficultP%40ssw0rd",
     }
 )
-# Each of them where it stands alone (not the head of a longer token someone wrote after it).
+# Each of them where it stands alone: nothing glued before or after it that a password could
+# hold ("2YotnFZFEjr1zCsicMWpAA!" is a password built on it); the MongoDB manual's only in its URI.
 DOC_EXAMPLE_RUN = re.compile(
-    r"(?<![A-Za-z0-9+/_%\-])(?:"
-    + "|".join(re.escape(v) for v in sorted(DOC_EXAMPLES, key=len, reverse=True))
-    + r")(?![A-Za-z0-9+/=_%\-])"
+    r"(?<![^\s\"'`=(\[{<,;])(?:"
+    + "|".join(re.escape(v) for v in sorted(DOC_EXAMPLES - {"D1fficultP%40ssw0rd"}, key=len, reverse=True))
+    + r")(?=$|[\s\"'`)\]}>,;]|\.(?:\s|$))"
+    r"|(?<=//myDBReader:)D1fficultP%40ssw0rd(?=@)"
 )
 # Values every reader of the docs knows (jwt.io's sample token, RFC 7519's example JWT): no
 # one's secret. Replaced before the scan, wherever they stand.

@@ -924,7 +924,9 @@ _BARE_PREFIX = re.compile(
     r"|pypi-|shpat_|dop_v1_|AKIA|ASIA)(?![A-Za-z0-9])"
 )
 _BODY = re.compile(r"(?<![\w-])[A-Za-z0-9_\-]{16,}(?![\w-])")
-_PIECE_RUN = re.compile(r"[^\s|]{4,}(?:\s*\|\s*[^\s|]{4,}){2,11}")
+# what joins a prefix to its body in words: "ghp_ prefix, and after that: ...", "sk- then ..."
+_JOINS = re.compile(r"(?i)\b(?:then|after|followed|rest|next|plus|and)\b|\+|:")
+_PIECE = re.compile(r"\S{4,}")
 
 
 def _pieced(text: str) -> list[str]:
@@ -952,14 +954,25 @@ def _pieced(text: str) -> list[str]:
                 if len(cells) >= 2:
                     out.append("".join(cells))
                     out.append("".join(cells[1:]))  # under its header
-        for m in _PIECE_RUN.finditer(text):
-            pieces = [p.strip() for p in m.group().split("|")]
-            out.append("".join(pieces))
-            out.append("".join(reversed(pieces)))
+        for line in text.split("\n"):
+            if line.count("|") < 2:
+                continue
+            run: list[str] = []
+            for cell in [*line.split("|"), " "]:  # runs of 3 to 12 cells, each one word of 4+ characters
+                words = cell.split()
+                if len(words) == 1 and _PIECE.fullmatch(words[0]):
+                    run.append(words[0])
+                    continue
+                if words and _PIECE.fullmatch(words[0]):
+                    run.append(words[0])  # a sentence's first word ends the run ("... | xoxb-66 (the start)")
+                if 3 <= len(run) <= 12:
+                    out.append("".join(run))
+                    out.append("".join(reversed(run)))
+                run = [words[-1]] if len(words) > 1 and _PIECE.fullmatch(words[-1]) else []  # its last word starts one
     if _BARE_PREFIX.search(text):
         for m in _BARE_PREFIX.finditer(text):
             body = _BODY.search(text, m.end(), m.end() + 160)
-            if body is not None:
+            if body is not None and _JOINS.search(text, m.end(), body.start()):
                 out.append(m.group(1) + body.group())
     return out
 

@@ -12,8 +12,11 @@ refused; pieces that make no token are stored. Phrasings written for this test."
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
+from langgraph_trustmem.errors import SecretRejected
 from langgraph_trustmem.guard import Guard
 
 from .helpers import refused_kinds, stored
@@ -122,3 +125,66 @@ def test_the_credential_is_refused(text: str) -> None:
 @pytest.mark.parametrize("text", STORED)
 def test_the_words_without_a_value_are_stored(text: str) -> None:
     assert stored(GUARD, {"text": text})
+
+
+# The review of this stop's changes (helper 69): credentials its exemptions stored, and ordinary
+# memories its detections refused, each mended; inputs as the review wrote them.
+REVIEW_REFUSED = [
+    "the vault password is 2YotnFZFEjr1zCsicMWpAA!",  # a password built on a published example
+    "api key: tGzv3JOkF0XG5Qx2TlKWIA~prod",
+    "bearer 2YotnFZFEjr1zCsicMWpAA:tGzv3JOkF0XG5Qx2TlKWIA",
+    "not azurite. AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
+    "Zk9Qm3Lx7Vt2Rp8Wn4Yc6Hd1Js5Fg0Ab;",
+    "mongodb://admin:Secret@prod-db.acme.io:27017/app",  # a weak password is no slot
+    "mongodb://admin:my-pass-is-strong@prod-db.acme.io:27017/app",
+    "Twilio: AC3f9a0b1c2d3e4f5a6b7c8d9e0f1a4b8c / 9C1E4F7A2B8D3E6F0A5C1B9D7E2F4A8C",  # a token in capitals
+    "Twilio: AC3f9a0b1c2d3e4f5a6b7c8d9e0f1a4b8c / 9C1E4F7A2B8D3E6F 0A5C1B9D7E2F4A8C",  # in halves
+    "api_key = SK9TOKENX7Q2LM4P8RZ3",  # a slot word inside a random run
+    "token: ABCTOKEN_7K2Q9ZM4V8XR3P1",
+    "db password: vault kv get -field=password secret/app  # it is Tr0ub4dor&3 btw",
+    "mysql_password: gpass show Zq8Kf3mLr0pX!",
+    "password: <P@ssw0rd!>",
+    "password: [m0nkey.b4r]",
+    "password: {{Pa$$word1}}",
+]
+REVIEW_STORED = [
+    "Trivia night: city of birth? Paris, obviously, for the Marie Curie question",
+    "CV: my first employer? Deloitte, 2012-2015.",
+    "Movie quiz: the first pet? Hedwig, for Harry Potter.",
+    "The wifi setup wizard asks for a passphrase: enter network name first.",
+    "AWS access key IDs start with AKIA; our account alias is ACMEPRODUCTIONEU1 in the console",
+    'curl -s -H "X-Auth-Token: $AUTH0_CLIENT_SECRET" https://tenant.eu.auth0.com/v2/orders',
+    "neo4j-password: '{{ .Env.NEO4J_PASSWORD }}'",
+]
+
+
+@pytest.mark.parametrize("text", REVIEW_REFUSED)
+def test_the_review_s_credentials_are_refused(text: str) -> None:
+    assert refused_kinds(GUARD, {"text": text})
+
+
+@pytest.mark.parametrize("text", REVIEW_STORED)
+def test_the_review_s_ordinary_memories_are_stored(text: str) -> None:
+    assert stored(GUARD, {"text": text})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a" * 20_000 + "|",  # one long run and a bar: the pieces' view was quadratic in it
+        "| logo | ![x](data:image/png;base64," + "QUJD" * 5_000 + ") |",
+        "🔐" * 20_000,
+    ],
+)
+def test_long_inputs_stay_fast(text: str) -> None:
+    best = min(_timed(text) for _ in range(3))
+    assert best < 1.0, best  # seconds; 4.4 s before the mend, about 0.03-0.06 s after
+
+
+def _timed(text: str) -> float:
+    start = time.perf_counter()
+    try:
+        GUARD.check({"text": text})
+    except SecretRejected:
+        pass  # the time is what this test reads
+    return time.perf_counter() - start
