@@ -713,8 +713,9 @@ _CLI_PASSWORD_ARGS = re.compile(
     r"|\bnet\s+user\s+(?!/)\S+\s+(?=[^/\s*])|\bvncpasswd\b[^\n]{0,40}?<<<\s*)"
     r"['\"]?([^\s'\"]{4,128})"
 )
-# A Windows environment variable read at run time ("%DB_PW%"), not a password starting with "%".
-_WIN_ENV = re.compile(r"%[A-Za-z_][\w()]{0,60}%")
+# A Windows environment variable read at run time ("%DB_PW%", "%ProgramFiles(x86)%", "%appdata%"):
+# a name in capitals or a word, not a password between "%" signs ("%Zq8K_f3mLr0pX%", "%hunter2%").
+_WIN_ENV = re.compile(r"%(?:[A-Z_][A-Z0-9_]{0,60}|[A-Za-z]{1,40}(?:\(x86\))?)%")
 # A Cisco device's configuration: a user's or the enable password in clear (type 0, or none)
 # or in the reversible type 7 (types 5, 8 and 9 are hashes)
 _CISCO_PASSWORD = re.compile(

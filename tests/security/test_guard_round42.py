@@ -146,6 +146,7 @@ REVIEW_REFUSED = [
     "password: <P@ssw0rd!>",
     "password: [m0nkey.b4r]",
     "password: {{Pa$$word1}}",
+    "net user bob %Zq8K_f3mLr0pX%",  # a password between "%" signs is no Windows variable
 ]
 REVIEW_STORED = [
     "Trivia night: city of birth? Paris, obviously, for the Marie Curie question",
@@ -155,6 +156,8 @@ REVIEW_STORED = [
     "AWS access key IDs start with AKIA; our account alias is ACMEPRODUCTIONEU1 in the console",
     'curl -s -H "X-Auth-Token: $AUTH0_CLIENT_SECRET" https://tenant.eu.auth0.com/v2/orders',
     "neo4j-password: '{{ .Env.NEO4J_PASSWORD }}'",
+    "net user bob %NEW_PASSWORD%",
+    r"psexec \\srv -u admin -p %AdminPass% cmd",
 ]
 
 
