@@ -74,6 +74,7 @@ from langgraph_trustmem.guard.fields import (
     SAYS_NOT_REAL,
     SEALED_VALUE,
     SECURITY_ANSWER,
+    UUID,
     anon_jwt,
     field_kind,
     field_secret,
@@ -311,13 +312,18 @@ _SLOT_WORD = re.compile(r"SECRET|TOKEN|PASSWORD|API_?KEY")
 def _caps_name(token: str) -> bool:
     if not _CAPS_NAME.fullmatch(token) or (slot := _SLOT_WORD.search(token)) is None:
         return False
-    if _SNAKE_NAME.fullmatch(token):
+    if _snake_name(token):
         return True  # words joined by "_": AUTH0_CLIENT_SECRET
     rest = (token[: slot.start()] + token[slot.end() :]).replace("_", "")
     return len(rest) <= 8 and sum(ch.isdigit() for ch in rest) <= 3
 
 
-_SNAKE_NAME = re.compile(r"[A-Z][A-Z]{0,11}\d?[A-Z]{0,11}(?:_[A-Z][A-Z]{0,11}\d?[A-Z]{0,11}){1,6}")
+def _snake_name(name: str) -> bool:
+    """Words in capitals joined by "_" (BIP39_WALLET_TOKEN, AUTH0_SECRET, DB_PASS_V2): a name,
+    not a value dressed as one (P4SS_W0RD, TOKEN_7K2Q9ZM4, a year)."""
+    return _UPPER_SNAKE.fullmatch(name) is not None and not any(
+        re.search(r"\d[A-Z]", seg) or re.fullmatch(r"\d{4,}", seg) for seg in name.split("_")
+    )
 
 
 def _json_payload(token: str) -> bool:
@@ -1275,9 +1281,9 @@ def _reference(m: re.Match[str]) -> str:
     if m.string.startswith("$", m.end()) or m.string.endswith("}", 0, m.start()):
         return m.group()
     for name in re.findall(r"[\w.\-]{4,}", m.group()):
-        if _UPPER_SNAKE.fullmatch(name):  # BIP39_WALLET_TOKEN, AUTH0_SECRET; not P4SS_W0RD, not a year
-            if any(re.search(r"\d[A-Z]", seg) or re.fullmatch(r"\d{4,}", seg) for seg in name.split("_")):
-                return m.group()
+        if _UPPER_SNAKE.fullmatch(name):
+            if not _snake_name(name):
+                return m.group()  # P4SS_W0RD: a value dressed as a name
             continue
         if len(re.findall(r"\d", name)) >= 2 or _UUIDISH.search(name):
             return m.group()  # digits in a name: "hunter2024", "p4ssw0rd", a UUID
@@ -3161,7 +3167,6 @@ _CODE_TOKEN = re.compile(
 )
 
 
-_UUID_SHAPE = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _RECOVERY_HINTS = _hints(
     "recovery", "backup", "restore", "rescue", "emergency", "one-time", "wiederherstell", "códig", "codig", "codes",
     "codici", "herstel", "kody", "リカバリー", "バックアップ", "备用码", "恢复码", "복구", "bitlocker", "резервн",
@@ -3177,7 +3182,7 @@ def _scan_recovery_codes(line: str, low: str, found: set[str]) -> None:
     if m is None:
         return
     codes = [c for c in _CODE_TOKEN.findall(line[m.end() :]) if not re.fullmatch(r"(?:19|20)\d\d", c)]
-    if len(codes) >= 3 or any(len(c) >= 40 or (c.count("-") >= 4 and not _UUID_SHAPE.fullmatch(c)) for c in codes):
+    if len(codes) >= 3 or any(len(c) >= 40 or (c.count("-") >= 4 and not UUID.match(c)) for c in codes):
         # (a BitLocker key is one long code, a recovery key five groups or more; a UUID is a reference)
         found.add(TWO_FACTOR)
 

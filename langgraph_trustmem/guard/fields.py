@@ -388,7 +388,7 @@ _PLACEHOLDER = re.compile(
 )
 _DIGITS = re.compile(r"\d+")
 _SSH_PUBLIC = re.compile(r"(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com) AAAA")
-_UUID = re.compile(r"(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+UUID = re.compile(r"(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 _APP_PASSWORD = re.compile(r"^[a-z]{4}(?: [a-z]{4}){3}$")  # Google/Apple app passwords as shown
 
 
@@ -759,7 +759,7 @@ def field_secret(kind: str | None, value: object, looks_random: object) -> str |
     if kind == SECRET:  # a chosen password needs a login beside it: see named_secret
         return GENERIC if looks_random(v) else None  # type: ignore[operator]
     if kind in (GENERIC, PRIVATE_KEY, TWO_FACTOR, "key"):
-        if kind == "key" and (_UUID.match(v) or re.fullmatch(r"[0-9a-fA-F]{32,128}", v)):
+        if kind == "key" and (UUID.match(v) or re.fullmatch(r"[0-9a-fA-F]{32,128}", v)):
             return None
         if re.fullmatch(r"[A-Z2-7]{16,64}", v) and kind == TWO_FACTOR:
             return TWO_FACTOR
